@@ -1,0 +1,393 @@
+package api
+
+import "time"
+
+// Wire types of the service API v2, named as the OpenAPI description names them
+// (../shared/api/neon-openapi-v2-computes.json). Optional fields are pointers or
+// omitempty so that what we send and what we decode match the schema exactly.
+
+// EndpointType is read_write (the branch's primary) or read_only (a read replica).
+type EndpointType string
+
+const (
+	EndpointTypeReadWrite EndpointType = "read_write"
+	EndpointTypeReadOnly  EndpointType = "read_only"
+)
+
+// EndpointState is the observed state of a compute.
+type EndpointState string
+
+const (
+	EndpointStateInit   EndpointState = "init"
+	EndpointStateActive EndpointState = "active"
+	EndpointStateIdle   EndpointState = "idle"
+)
+
+// OperationStatus values; see Terminal and Failed.
+type OperationStatus string
+
+const (
+	OperationScheduling OperationStatus = "scheduling"
+	OperationRunning    OperationStatus = "running"
+	OperationFinished   OperationStatus = "finished"
+	OperationFailed     OperationStatus = "failed"
+	OperationError      OperationStatus = "error"
+	OperationCancelling OperationStatus = "cancelling"
+	OperationCancelled  OperationStatus = "cancelled"
+	OperationSkipped    OperationStatus = "skipped"
+)
+
+// Terminal reports whether an operation with this status will not change again.
+func (s OperationStatus) Terminal() bool {
+	switch s {
+	case OperationFinished, OperationSkipped, OperationFailed, OperationError, OperationCancelled:
+		return true
+	}
+	return false
+}
+
+// Failed reports whether the status is a terminal failure.
+func (s OperationStatus) Failed() bool {
+	return s == OperationFailed || s == OperationError || s == OperationCancelled
+}
+
+// OperationAction values the service uses for computes.
+type OperationAction string
+
+const (
+	ActionStartCompute   OperationAction = "start_compute"
+	ActionSuspendCompute OperationAction = "suspend_compute"
+	ActionApplyConfig    OperationAction = "apply_config"
+	ActionCreateTimeline OperationAction = "create_timeline"
+	ActionCreateBranch   OperationAction = "create_branch"
+)
+
+// EndpointSettings is EndpointSettingsData.
+type EndpointSettings struct {
+	PgSettings map[string]string `json:"pg_settings,omitempty"`
+}
+
+// Endpoint is the compute endpoint record (components.schemas.Endpoint).
+type Endpoint struct {
+	Host                  string           `json:"host"`
+	ID                    string           `json:"id"`
+	Name                  string           `json:"name,omitempty"`
+	ProjectID             string           `json:"project_id"`
+	BranchID              string           `json:"branch_id"`
+	AutoscalingLimitMinCU float64          `json:"autoscaling_limit_min_cu"`
+	AutoscalingLimitMaxCU float64          `json:"autoscaling_limit_max_cu"`
+	RegionID              string           `json:"region_id"`
+	Type                  EndpointType     `json:"type"`
+	CurrentState          EndpointState    `json:"current_state"`
+	PendingState          EndpointState    `json:"pending_state,omitempty"`
+	Settings              EndpointSettings `json:"settings"`
+	PoolerEnabled         bool             `json:"pooler_enabled"`
+	PoolerMode            string           `json:"pooler_mode"`
+	Disabled              bool             `json:"disabled"`
+	PasswordlessAccess    bool             `json:"passwordless_access"`
+	LastActive            *time.Time       `json:"last_active,omitempty"`
+	CreationSource        string           `json:"creation_source"`
+	CreatedAt             time.Time        `json:"created_at"`
+	UpdatedAt             time.Time        `json:"updated_at"`
+	StartedAt             *time.Time       `json:"started_at,omitempty"`
+	SuspendedAt           *time.Time       `json:"suspended_at,omitempty"`
+	ProxyHost             string           `json:"proxy_host"`
+	// SuspendTimeoutSeconds: 0 = service default (300 s), -1 = never suspend.
+	SuspendTimeoutSeconds int64  `json:"suspend_timeout_seconds"`
+	Provisioner           string `json:"provisioner"`
+}
+
+// EndpointCreate is the inner object of EndpointCreateRequest.
+type EndpointCreate struct {
+	BranchID              string            `json:"branch_id"`
+	Type                  EndpointType      `json:"type"`
+	RegionID              string            `json:"region_id,omitempty"`
+	Name                  string            `json:"name,omitempty"`
+	Settings              *EndpointSettings `json:"settings,omitempty"`
+	AutoscalingLimitMinCU *float64          `json:"autoscaling_limit_min_cu,omitempty"`
+	AutoscalingLimitMaxCU *float64          `json:"autoscaling_limit_max_cu,omitempty"`
+	Disabled              *bool             `json:"disabled,omitempty"`
+	SuspendTimeoutSeconds *int64            `json:"suspend_timeout_seconds,omitempty"`
+}
+
+// EndpointCreateRequest is the body of POST /projects/{project_id}/endpoints.
+type EndpointCreateRequest struct {
+	Endpoint EndpointCreate `json:"endpoint"`
+}
+
+// EndpointUpdate is the inner object of EndpointUpdateRequest; nil fields are not sent.
+type EndpointUpdate struct {
+	BranchID              *string           `json:"branch_id,omitempty"`
+	Name                  *string           `json:"name,omitempty"`
+	Settings              *EndpointSettings `json:"settings,omitempty"`
+	AutoscalingLimitMinCU *float64          `json:"autoscaling_limit_min_cu,omitempty"`
+	AutoscalingLimitMaxCU *float64          `json:"autoscaling_limit_max_cu,omitempty"`
+	Disabled              *bool             `json:"disabled,omitempty"`
+	SuspendTimeoutSeconds *int64            `json:"suspend_timeout_seconds,omitempty"`
+}
+
+// EndpointUpdateRequest is the body of PATCH /projects/{project_id}/endpoints/{endpoint_id}.
+type EndpointUpdateRequest struct {
+	Endpoint EndpointUpdate `json:"endpoint"`
+}
+
+// EndpointResponse wraps one endpoint.
+type EndpointResponse struct {
+	Endpoint Endpoint `json:"endpoint"`
+}
+
+// EndpointsResponse wraps a list of endpoints.
+type EndpointsResponse struct {
+	Endpoints []Endpoint `json:"endpoints"`
+}
+
+// EndpointOperations is the answer of every call that changes an endpoint.
+type EndpointOperations struct {
+	Endpoint   Endpoint    `json:"endpoint"`
+	Operations []Operation `json:"operations"`
+}
+
+// Operation is one step of the service's per-project operation chain.
+type Operation struct {
+	ID              string          `json:"id"`
+	ProjectID       string          `json:"project_id"`
+	BranchID        string          `json:"branch_id,omitempty"`
+	EndpointID      string          `json:"endpoint_id,omitempty"`
+	Action          OperationAction `json:"action"`
+	Status          OperationStatus `json:"status"`
+	Error           string          `json:"error,omitempty"`
+	FailuresCount   int32           `json:"failures_count"`
+	RetryAt         *time.Time      `json:"retry_at,omitempty"`
+	CreatedAt       time.Time       `json:"created_at"`
+	UpdatedAt       time.Time       `json:"updated_at"`
+	TotalDurationMs int32           `json:"total_duration_ms"`
+}
+
+// OperationResponse wraps one operation.
+type OperationResponse struct {
+	Operation Operation `json:"operation"`
+}
+
+// OperationsResponse is a page of operations (Pagination style: cursor).
+type OperationsResponse struct {
+	Operations []Operation `json:"operations"`
+	Pagination *Pagination `json:"pagination,omitempty"`
+}
+
+// Pagination is the older cursor style (projects, operations): pass cursor back as is.
+type Pagination struct {
+	Cursor string `json:"cursor"`
+}
+
+// CursorPagination is the newer style (branches): send next back as cursor.
+type CursorPagination struct {
+	Next      string `json:"next,omitempty"`
+	SortBy    string `json:"sort_by,omitempty"`
+	SortOrder string `json:"sort_order,omitempty"`
+}
+
+// ProjectOwner is ProjectOwnerData.
+type ProjectOwner struct {
+	Email            string `json:"email"`
+	Name             string `json:"name"`
+	BranchesLimit    int    `json:"branches_limit"`
+	SubscriptionType string `json:"subscription_type"`
+}
+
+// Project is the full project record (components.schemas.Project).
+type Project struct {
+	ID                          string        `json:"id"`
+	PlatformID                  string        `json:"platform_id"`
+	RegionID                    string        `json:"region_id"`
+	Name                        string        `json:"name"`
+	Provisioner                 string        `json:"provisioner"`
+	PgVersion                   int           `json:"pg_version"`
+	ProxyHost                   string        `json:"proxy_host"`
+	BranchLogicalSizeLimit      int64         `json:"branch_logical_size_limit"`
+	BranchLogicalSizeLimitBytes int64         `json:"branch_logical_size_limit_bytes"`
+	StorePasswords              bool          `json:"store_passwords"`
+	CPUUsedSec                  int64         `json:"cpu_used_sec"`
+	ActiveTimeSeconds           int64         `json:"active_time_seconds"`
+	ComputeTimeSeconds          int64         `json:"compute_time_seconds"`
+	WrittenDataBytes            int64         `json:"written_data_bytes"`
+	DataTransferBytes           int64         `json:"data_transfer_bytes"`
+	DataStorageBytesHour        int64         `json:"data_storage_bytes_hour"`
+	CreationSource              string        `json:"creation_source"`
+	HistoryRetentionSeconds     int32         `json:"history_retention_seconds"`
+	CreatedAt                   time.Time     `json:"created_at"`
+	UpdatedAt                   time.Time     `json:"updated_at"`
+	ConsumptionPeriodStart      time.Time     `json:"consumption_period_start"`
+	ConsumptionPeriodEnd        time.Time     `json:"consumption_period_end"`
+	OwnerID                     string        `json:"owner_id"`
+	Owner                       *ProjectOwner `json:"owner,omitempty"`
+	OrgID                       string        `json:"org_id,omitempty"`
+	ComputeLastActiveAt         *time.Time    `json:"compute_last_active_at,omitempty"`
+}
+
+// ProjectListItem is a project as the list of projects returns it.
+type ProjectListItem struct {
+	ID                          string     `json:"id"`
+	PlatformID                  string     `json:"platform_id"`
+	RegionID                    string     `json:"region_id"`
+	Name                        string     `json:"name"`
+	Provisioner                 string     `json:"provisioner"`
+	PgVersion                   int        `json:"pg_version"`
+	ProxyHost                   string     `json:"proxy_host"`
+	BranchLogicalSizeLimit      int64      `json:"branch_logical_size_limit"`
+	BranchLogicalSizeLimitBytes int64      `json:"branch_logical_size_limit_bytes"`
+	StorePasswords              bool       `json:"store_passwords"`
+	ActiveTime                  int64      `json:"active_time"`
+	CPUUsedSec                  int64      `json:"cpu_used_sec"`
+	CreationSource              string     `json:"creation_source"`
+	CreatedAt                   time.Time  `json:"created_at"`
+	UpdatedAt                   time.Time  `json:"updated_at"`
+	OwnerID                     string     `json:"owner_id"`
+	OrgID                       string     `json:"org_id,omitempty"`
+	ComputeLastActiveAt         *time.Time `json:"compute_last_active_at,omitempty"`
+}
+
+// ProjectsResponse is a page of the list of projects.
+type ProjectsResponse struct {
+	Projects              []ProjectListItem `json:"projects"`
+	UnavailableProjectIDs []string          `json:"unavailable_project_ids,omitempty"`
+	Pagination            *Pagination       `json:"pagination,omitempty"`
+	Applications          map[string]any    `json:"applications,omitempty"`
+	Integrations          map[string]any    `json:"integrations,omitempty"`
+}
+
+// ProjectResponse wraps one project.
+type ProjectResponse struct {
+	Project Project `json:"project"`
+}
+
+// ProjectCreate is the inner object of ProjectCreateRequest (the fields we use).
+type ProjectCreate struct {
+	Name      string `json:"name,omitempty"`
+	RegionID  string `json:"region_id,omitempty"`
+	PgVersion int    `json:"pg_version,omitempty"`
+	OrgID     string `json:"org_id,omitempty"`
+}
+
+// ProjectCreateRequest is the body of POST /projects.
+type ProjectCreateRequest struct {
+	Project ProjectCreate `json:"project"`
+}
+
+// ProjectCreated is the answer to POST /projects (201): the project, its
+// default branch, its primary compute and the operations that start them.
+type ProjectCreated struct {
+	Project    Project     `json:"project"`
+	Branch     Branch      `json:"branch"`
+	Endpoints  []Endpoint  `json:"endpoints"`
+	Operations []Operation `json:"operations"`
+	// The schema also carries connection_uris, roles and databases; we leave them empty.
+	ConnectionURIs []any `json:"connection_uris"`
+	Roles          []any `json:"roles"`
+	Databases      []any `json:"databases"`
+}
+
+// Branch is components.schemas.Branch.
+type Branch struct {
+	ID                 string    `json:"id"`
+	ProjectID          string    `json:"project_id"`
+	ParentID           string    `json:"parent_id,omitempty"`
+	Name               string    `json:"name"`
+	CurrentState       string    `json:"current_state"`
+	PendingState       string    `json:"pending_state,omitempty"`
+	StateChangedAt     time.Time `json:"state_changed_at"`
+	CreationSource     string    `json:"creation_source"`
+	Default            bool      `json:"default"`
+	Protected          bool      `json:"protected"`
+	CPUUsedSec         int64     `json:"cpu_used_sec"`
+	ComputeTimeSeconds int64     `json:"compute_time_seconds"`
+	ActiveTimeSeconds  int64     `json:"active_time_seconds"`
+	WrittenDataBytes   int64     `json:"written_data_bytes"`
+	DataTransferBytes  int64     `json:"data_transfer_bytes"`
+	CreatedAt          time.Time `json:"created_at"`
+	UpdatedAt          time.Time `json:"updated_at"`
+}
+
+// BranchesResponse is a page of branches (CursorPagination style).
+type BranchesResponse struct {
+	Branches    []Branch          `json:"branches"`
+	Annotations map[string]any    `json:"annotations,omitempty"`
+	Pagination  *CursorPagination `json:"pagination,omitempty"`
+}
+
+// BranchResponse wraps one branch.
+type BranchResponse struct {
+	Branch Branch `json:"branch"`
+}
+
+// BranchCreate is the inner branch object of BranchCreateRequest.
+type BranchCreate struct {
+	ParentID string `json:"parent_id,omitempty"`
+	Name     string `json:"name,omitempty"`
+}
+
+// BranchCreateEndpoint is BranchCreateRequestEndpointOptions.
+type BranchCreateEndpoint struct {
+	Type EndpointType `json:"type"`
+}
+
+// BranchCreateRequest is the body of POST /projects/{project_id}/branches.
+type BranchCreateRequest struct {
+	Branch    *BranchCreate          `json:"branch,omitempty"`
+	Endpoints []BranchCreateEndpoint `json:"endpoints,omitempty"`
+}
+
+// BranchCreated is the answer to creating a branch (201).
+type BranchCreated struct {
+	Branch     Branch      `json:"branch"`
+	Endpoints  []Endpoint  `json:"endpoints"`
+	Operations []Operation `json:"operations"`
+}
+
+// GeneralError is the service's error body.
+type GeneralError struct {
+	RequestID string `json:"request_id,omitempty"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+}
+
+// ApiKeyCreateRequest is the body of POST /api_keys.
+type ApiKeyCreateRequest struct {
+	KeyName string `json:"key_name"`
+}
+
+// ApiKeyCreateResponse carries the secret, shown this once.
+type ApiKeyCreateResponse struct {
+	ID        int64     `json:"id"`
+	Key       string    `json:"key"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"created_at"`
+	CreatedBy string    `json:"created_by"`
+}
+
+// ApiKeyCreator is ApiKeyCreatorData.
+type ApiKeyCreator struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Image string `json:"image"`
+}
+
+// ApiKeysListResponseItem is one key in the list (the list is a bare JSON array).
+type ApiKeysListResponseItem struct {
+	ID               int64         `json:"id"`
+	Name             string        `json:"name"`
+	CreatedAt        time.Time     `json:"created_at"`
+	CreatedBy        ApiKeyCreator `json:"created_by"`
+	LastUsedAt       *time.Time    `json:"last_used_at"`
+	LastUsedFromAddr string        `json:"last_used_from_addr"`
+}
+
+// ApiKeyRevokeResponse is the answer to DELETE /api_keys/{key_id}.
+type ApiKeyRevokeResponse struct {
+	ID               int64      `json:"id"`
+	Name             string     `json:"name"`
+	CreatedAt        time.Time  `json:"created_at"`
+	CreatedBy        string     `json:"created_by"`
+	LastUsedAt       *time.Time `json:"last_used_at"`
+	LastUsedFromAddr string     `json:"last_used_from_addr"`
+	Revoked          bool       `json:"revoked"`
+}

@@ -1,0 +1,150 @@
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/sizing"
+)
+
+// Config is the desired model: what the user's files say, with every value decoded,
+// defaults filled in and checked. Nothing in it is an HCL expression or a cty value:
+// the planner reads plain Go. Every element keeps its source range so that errors
+// found later (at plan time) still point at the file.
+type Config struct {
+	// Dir is the configuration directory the files were read from.
+	Dir      string
+	Settings Settings
+	Projects []*Project
+	Moves    []*Move
+	// Files are the parsed files by name, for printing diagnostics with their source lines.
+	Files map[string]*hcl.File
+}
+
+// Settings is the neonform block.
+type Settings struct {
+	// APIURL is the service's base URL; "embedded" means the built-in emulator sandbox.
+	APIURL string
+	// AccountTier caps compute sizes (free: 2 CU).
+	AccountTier sizing.Tier
+	// StatePath is the state file's path, relative to Dir unless absolute.
+	StatePath string
+	DeclRange hcl.Range
+}
+
+// Defaults of the neonform block.
+const (
+	DefaultAPIURL    = "https://console.neon.tech/api/v2"
+	DefaultStatePath = "neonform.state.json"
+	EmbeddedAPIURL   = "embedded"
+)
+
+// Project is a project block: a local label for a service project id.
+type Project struct {
+	Label     string
+	ID        string
+	Branches  []*Branch
+	DeclRange hcl.Range
+}
+
+// Branch is a branch block. It is found in the service by ID when ID is set,
+// otherwise by Name (which defaults to the label).
+type Branch struct {
+	Label string
+	// Name is the branch's name in the service; the label unless set.
+	Name string
+	// ID pins the branch by id (br-...); empty when found by name.
+	ID string
+	// Exclusive: live computes on this branch that the configuration does not
+	// declare are planned for deletion.
+	Exclusive bool
+	Computes  []*Compute
+	DeclRange hcl.Range
+}
+
+// ComputeType is the kind of compute: the branch's read-write primary or a read replica.
+type ComputeType string
+
+const (
+	ReadWrite ComputeType = "read_write"
+	ReadOnly  ComputeType = "read_only"
+)
+
+// Suspend timeouts in the service's terms.
+const (
+	// SuspendDefault means the service default (300 s); it is what an omitted suspend_timeout enforces.
+	SuspendDefault int64 = 0
+	// SuspendNever is suspend_timeout = "never": the compute does not scale to zero.
+	SuspendNever int64 = -1
+)
+
+// Compute is a compute block, with defaults applied: omitted attributes mean the
+// service default and are enforced (1 CU fixed, default suspend timeout, no
+// pg_settings, enabled, name = label).
+type Compute struct {
+	Label string
+	// Address is "<project label>.<branch label>.<compute label>".
+	Address string
+	// ProjectLabel and BranchLabel locate the compute without pointers back up.
+	ProjectLabel, BranchLabel string
+
+	Type  ComputeType
+	MinCU sizing.CU
+	MaxCU sizing.CU
+	// SuspendTimeoutSeconds: SuspendDefault (0), SuspendNever (-1), or 60..604800.
+	SuspendTimeoutSeconds int64
+	// PgSettings is never nil; empty when omitted.
+	PgSettings map[string]string
+	Disabled   bool
+	// Name is the endpoint's name in the service.
+	Name string
+
+	// Lifecycle rules.
+	PreventDestroy bool
+	// AllowRestart is true unless lifecycle.allow_restart = false.
+	AllowRestart bool
+
+	DeclRange hcl.Range
+	// Ranges holds the source range of each attribute that was written, by its
+	// name in the file ("max_cu", "size", "type", "lifecycle.prevent_destroy", ...),
+	// so plan-time errors can point at the exact attribute.
+	Ranges map[string]hcl.Range
+}
+
+// Range returns the range of the named attribute, or of the block when it was not written.
+func (c *Compute) Range(attr string) hcl.Range {
+	if r, ok := c.Ranges[attr]; ok {
+		return r
+	}
+	return c.DeclRange
+}
+
+// Move is a moved block: the compute at From is now at To (a rename, or a move to
+// another branch), so the plan updates it instead of deleting and creating.
+type Move struct {
+	From, To  string
+	DeclRange hcl.Range
+}
+
+// Compute returns the compute at an address, or nil.
+func (c *Config) Compute(address string) *Compute {
+	for _, p := range c.Projects {
+		for _, b := range p.Branches {
+			for _, cp := range b.Computes {
+				if cp.Address == address {
+					return cp
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Options are the inputs of a load besides the files.
+type Options struct {
+	// Vars are -var values, "name=value", in command-line order.
+	Vars []string
+	// VarFiles are -var-file paths, in command-line order.
+	VarFiles []string
+	// Environ is the process environment ("KEY=value"), for NEONFORM_VAR_<name> and env(); nil means none.
+	Environ []string
+}

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary act as the neonform command inside testscript scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"neonform": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScript runs every testdata/script/*.txtar: each is a shell session with its
+// input files inline and golden outputs; reading them is reading the manual.
+// Run with -update to rewrite the golden outputs from what the commands print.
+func TestScript(t *testing.T) {
+	testscript.Run(t, scriptParams(t))
+}

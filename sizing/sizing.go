@@ -1,0 +1,134 @@
+// Package sizing holds the compute-size rules of the service (seed sections 1, 2.5 and 8):
+// which sizes exist, the autoscaling range, the free-tier cap, and what a size gives a
+// person: vCPU, RAM, LFC, temporary disk and max_connections.
+//
+// It is the one source of truth: the config checks, the plan output and the emulator all
+// use it. It imports nothing of ours and does no I/O.
+package sizing
+
+import (
+	"fmt"
+	"math"
+)
+
+// CU is a compute size in compute units: 1 CU = 1 vCPU and 4 GB of RAM.
+type CU = float64
+
+// Tier is the account's plan; it caps the size of a compute.
+type Tier string
+
+const (
+	Paid Tier = "paid"
+	Free Tier = "free"
+)
+
+const (
+	// MinCU is the smallest size of any compute.
+	MinCU CU = 0.25
+	// MaxFixedCU is the largest fixed size.
+	MaxFixedCU CU = 56
+	// MaxAutoscalingCU is the largest size an autoscaling range may reach; larger sizes are fixed only.
+	MaxAutoscalingCU CU = 16
+	// FreeMaxCU is the free plan's cap (2 vCPU, 8 GB RAM).
+	FreeMaxCU CU = 2
+)
+
+// Allowed reports whether cu is a size the service offers: 0.25, 0.5, every
+// integer from 1 to 16, and every even integer from 18 to 56.
+func Allowed(cu CU) bool {
+	switch {
+	case cu == 0.25 || cu == 0.5:
+		return true
+	case cu != math.Trunc(cu):
+		return false
+	case cu >= 1 && cu <= 16:
+		return true
+	case cu >= 18 && cu <= MaxFixedCU:
+		return int(cu)%2 == 0
+	}
+	return false
+}
+
+// Nearest returns the allowed sizes just below and above cu (0 when there is none), for
+// error messages that say what to write instead.
+func Nearest(cu CU) (below, above CU) {
+	for _, s := range Sizes() {
+		if s < cu {
+			below = s
+		}
+		if s > cu && above == 0 {
+			above = s
+		}
+	}
+	return below, above
+}
+
+// Sizes lists every allowed size in ascending order.
+func Sizes() []CU {
+	out := []CU{0.25, 0.5}
+	for n := 1; n <= 16; n++ {
+		out = append(out, CU(n))
+	}
+	for n := 18; n <= int(MaxFixedCU); n += 2 {
+		out = append(out, CU(n))
+	}
+	return out
+}
+
+// Error is a broken sizing rule: Summary is a short title, Detail says how to fix it.
+// The config turns it into a diagnostic; the emulator into a 400 answer.
+type Error struct {
+	Summary string
+	Detail  string
+}
+
+func (e *Error) Error() string { return e.Summary + ": " + e.Detail }
+
+// CheckRange checks a compute's size: a fixed size when min == max, an autoscaling
+// range otherwise, against the rules of the service and the account's tier.
+func CheckRange(min, max CU, tier Tier) error {
+	for _, v := range []CU{min, max} {
+		if !Allowed(v) {
+			return unsupported(v)
+		}
+	}
+	if min > max {
+		return &Error{
+			Summary: "Minimum above maximum",
+			Detail:  fmt.Sprintf("min_cu %s is larger than max_cu %s; swap them, or use size = %s for a fixed size.", Format(min), Format(max), Format(min)),
+		}
+	}
+	if min != max && max > MaxAutoscalingCU {
+		return &Error{
+			Summary: "Autoscaling above 16 CU",
+			Detail: fmt.Sprintf("autoscaling ranges go from 0.25 to 16 CU; sizes above 16 CU are fixed only. Use max_cu <= 16, or a fixed size = %s.",
+				Format(max)),
+		}
+	}
+	if tier == Free && max > FreeMaxCU {
+		return &Error{
+			Summary: "Size above the free plan's limit",
+			Detail:  fmt.Sprintf("the free plan allows computes of up to 2 CU (2 vCPU, 8 GB RAM); %s CU needs a paid plan. Use at most 2, or set account_tier = \"paid\" if the account is on a paid plan.", Format(max)),
+		}
+	}
+	return nil
+}
+
+func unsupported(v CU) error {
+	detail := fmt.Sprintf("%s CU is not a size the service offers. Sizes are 0.25, 0.5, every whole number from 1 to 16, and even numbers from 18 to 56.", Format(v))
+	below, above := Nearest(v)
+	switch {
+	case v < MinCU:
+		detail += " The smallest is 0.25."
+	case v > MaxFixedCU:
+		detail += " The largest is 56."
+	case below != 0 && above != 0:
+		detail += fmt.Sprintf(" The nearest are %s and %s.", Format(below), Format(above))
+	}
+	return &Error{Summary: "Unsupported compute size", Detail: detail}
+}
+
+// Format prints a size the way a person writes it: 0.25, 2, 18.
+func Format(cu CU) string {
+	return fmt.Sprintf("%g", cu)
+}

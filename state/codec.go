@@ -1,0 +1,86 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// encode renders s as the state file: indented, keys in a fixed order (struct
+// fields as declared, map keys sorted by encoding/json), trailing newline, so
+// the same state is the same bytes and a diff of two states is readable.
+func encode(s *State) ([]byte, error) {
+	out := *s
+	if out.Computes == nil {
+		out.Computes = map[string]*Compute{} // "{}" rather than "null"
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // pg_settings values stay readable: "a<b", not "a\u003cb"
+	if err := enc.Encode(&out); err != nil {
+		return nil, fmt.Errorf("encoding state: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// decode parses a stored state. source names where it came from and fix says
+// how to repair it; both go into every error, since the user has to find the
+// file to do anything about it. decode never changes what is stored.
+func decode(data []byte, source, fix string) (*State, error) {
+	var probe struct {
+		FormatVersion *int `json:"format_version"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("%s is not valid JSON (%s); it was left untouched: %s", source, jsonErrorAt(data, err), fix)
+	}
+	switch v := probe.FormatVersion; {
+	case v == nil:
+		return nil, fmt.Errorf("%s has no format_version, so it is not a neonform state; it was left untouched: %s", source, fix)
+	case *v > FormatVersion:
+		return nil, fmt.Errorf("%s has format_version %d, written by a newer neonform; this one reads up to %d: upgrade neonform to use this state", source, *v, FormatVersion)
+	case *v < 1:
+		return nil, fmt.Errorf("%s has format_version %d, which no neonform writes; it was left untouched: %s", source, *v, fix)
+	}
+
+	// Unknown fields are an error, not ignored: reading and then writing the
+	// state would silently drop them.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s State
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("%s does not have the shape of a neonform state (%s); it was left untouched: %s", source, jsonErrorAt(data, err), fix)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s has more than one JSON value; it was left untouched: %s", source, fix)
+	}
+	if s.Computes == nil {
+		s.Computes = map[string]*Compute{}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return &s, nil
+}
+
+// jsonErrorAt adds the line and column to a JSON error, when it has an offset.
+func jsonErrorAt(data []byte, err error) string {
+	var offset int64 = -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		offset = syn.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	}
+	msg := err.Error()
+	if offset < 0 || offset > int64(len(data)) {
+		return msg
+	}
+	before := data[:offset]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := int(offset) - (bytes.LastIndexByte(before, '\n') + 1)
+	return fmt.Sprintf("line %d, column %d: %s", line, col, msg)
+}

@@ -1,0 +1,137 @@
+package state
+
+import (
+	"crypto/rand"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/neonform/neonform/api"
+)
+
+// FormatVersion is the version of the state format this neonform writes and
+// the newest one it reads. Bump it when a change would make an older neonform
+// misread the file; older readers then refuse instead of dropping data.
+const FormatVersion = 1
+
+// State maps each compute address (<project>.<branch>.<compute>) to the
+// endpoint it manages and to what was last applied to it.
+type State struct {
+	FormatVersion int                 `json:"format_version"`
+	Lineage       string              `json:"lineage"` // uuid v4 fixed at creation
+	Serial        int64               `json:"serial"`
+	Computes      map[string]*Compute `json:"computes"`
+}
+
+// Compute is one managed endpoint.
+type Compute struct {
+	EndpointID     string           `json:"endpoint_id"`
+	ProjectID      string           `json:"project_id"`
+	BranchID       string           `json:"branch_id"`
+	Type           api.EndpointType `json:"type"`
+	PreventDestroy bool             `json:"prevent_destroy"`
+	Applied        Attributes       `json:"applied"`
+}
+
+// Attributes are what neonform last applied, in the service's own terms (so
+// drift can be seen by comparing with the live endpoint).
+type Attributes struct {
+	Name                  string            `json:"name"`
+	MinCU                 float64           `json:"min_cu"`
+	MaxCU                 float64           `json:"max_cu"`
+	SuspendTimeoutSeconds int64             `json:"suspend_timeout_seconds"`
+	PgSettings            map[string]string `json:"pg_settings,omitempty"`
+	Disabled              bool              `json:"disabled"`
+}
+
+// New returns an empty state with a new lineage and serial 0.
+func New() *State {
+	return &State{
+		FormatVersion: FormatVersion,
+		Lineage:       newUUID(),
+		Computes:      map[string]*Compute{},
+	}
+}
+
+// Addresses returns the addresses in state, sorted.
+func (s *State) Addresses() []string {
+	return slices.Sorted(maps.Keys(s.Computes))
+}
+
+// ByEndpoint returns the address that manages endpointID, if any. An endpoint
+// belongs to at most one address (Validate enforces it), so the answer is unique.
+func (s *State) ByEndpoint(endpointID string) (addr string, ok bool) {
+	for a, c := range s.Computes {
+		if c != nil && c.EndpointID == endpointID {
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// Clone returns a deep copy: changing the copy never changes s.
+func (s *State) Clone() *State {
+	c := *s
+	c.Computes = make(map[string]*Compute, len(s.Computes))
+	for addr, comp := range s.Computes {
+		if comp == nil {
+			c.Computes[addr] = nil
+			continue
+		}
+		cc := *comp
+		cc.Applied.PgSettings = maps.Clone(comp.Applied.PgSettings)
+		c.Computes[addr] = &cc
+	}
+	return &c
+}
+
+// Move renames the entry at from to to, keeping its endpoint: what
+// `neonform state mv` and a `moved` block do.
+func (s *State) Move(from, to string) error {
+	c, ok := s.Computes[from]
+	if !ok {
+		return fmt.Errorf("no compute %q in state; `neonform state list` shows the addresses there are", from)
+	}
+	if _, taken := s.Computes[to]; taken {
+		return fmt.Errorf("cannot move %q to %q: %q is already in state; remove it first with `neonform state rm %s`", from, to, to, to)
+	}
+	delete(s.Computes, from)
+	s.Computes[to] = c
+	return nil
+}
+
+// Validate checks what every reader of the state relies on: a lineage, and
+// each address holding a known type and an endpoint no other address holds.
+func (s *State) Validate() error {
+	if s.Lineage == "" {
+		return fmt.Errorf("state has no lineage; start from state.New() or a backend's Read")
+	}
+	owner := make(map[string]string, len(s.Computes))
+	for _, addr := range s.Addresses() {
+		c := s.Computes[addr]
+		switch {
+		case addr == "":
+			return fmt.Errorf("state has a compute with an empty address")
+		case c == nil:
+			return fmt.Errorf("compute %q in state is null; remove it with `neonform state rm %s`", addr, addr)
+		case c.EndpointID == "":
+			return fmt.Errorf("compute %q in state has no endpoint_id; remove it with `neonform state rm %s` and import it again", addr, addr)
+		case c.Type != api.EndpointTypeReadWrite && c.Type != api.EndpointTypeReadOnly:
+			return fmt.Errorf("compute %q in state has type %q; it must be %q or %q", addr, c.Type, api.EndpointTypeReadWrite, api.EndpointTypeReadOnly)
+		}
+		if other, dup := owner[c.EndpointID]; dup {
+			return fmt.Errorf("endpoint %s is in state twice, as %q and %q; remove one with `neonform state rm`", c.EndpointID, other, addr)
+		}
+		owner[c.EndpointID] = addr
+	}
+	return nil
+}
+
+// newUUID returns a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails: crypto/rand aborts the program rather than return short
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
