@@ -39,7 +39,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 
 	app := newApp(stdin, stdout, stderr)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, interspersed(app, args))
 	if err == nil {
 		if app.Metadata["failed"] == true {
 			return 1
@@ -94,5 +94,6 @@ Environment:
 func commands() []*cli.Command {
 	return []*cli.Command{
 		versionCommand(),
+		fmtCommand(),
 	}
 }

@@ -251,8 +251,9 @@ type ProjectsResponse struct {
 	Projects              []ProjectListItem `json:"projects"`
 	UnavailableProjectIDs []string          `json:"unavailable_project_ids,omitempty"`
 	Pagination            *Pagination       `json:"pagination,omitempty"`
-	Applications          map[string]any    `json:"applications,omitempty"`
-	Integrations          map[string]any    `json:"integrations,omitempty"`
+	// Applications and Integrations are required by the schema (maps by project id), so never omitted.
+	Applications map[string]any `json:"applications"`
+	Integrations map[string]any `json:"integrations"`
 }
 
 // ProjectResponse wraps one project.
@@ -310,7 +311,7 @@ type Branch struct {
 // BranchesResponse is a page of branches (CursorPagination style).
 type BranchesResponse struct {
 	Branches    []Branch          `json:"branches"`
-	Annotations map[string]any    `json:"annotations,omitempty"`
+	Annotations map[string]any    `json:"annotations"` // required by the schema, even when empty
 	Pagination  *CursorPagination `json:"pagination,omitempty"`
 }
 
@@ -341,6 +342,9 @@ type BranchCreated struct {
 	Branch     Branch      `json:"branch"`
 	Endpoints  []Endpoint  `json:"endpoints"`
 	Operations []Operation `json:"operations"`
+	// Required by the schema (CreatedBranch); the emulator sends them empty.
+	Roles     []any `json:"roles"`
+	Databases []any `json:"databases"`
 }
 
 // GeneralError is the service's error body.
@@ -390,4 +394,29 @@ type ApiKeyRevokeResponse struct {
 	LastUsedAt       *time.Time `json:"last_used_at"`
 	LastUsedFromAddr string     `json:"last_used_from_addr"`
 	Revoked          bool       `json:"revoked"`
+}
+
+// OrgApiKeyCreateRequest is the body of POST /organizations/{org_id}/api_keys: an
+// organization key, or with ProjectID a project-scoped key.
+type OrgApiKeyCreateRequest struct {
+	KeyName   string `json:"key_name"`
+	ProjectID string `json:"project_id,omitempty"`
+}
+
+// OrgApiKeyCreateResponse carries the secret of an organization or project-scoped key, shown this once.
+type OrgApiKeyCreateResponse struct {
+	ApiKeyCreateResponse
+	ProjectID string `json:"project_id,omitempty"`
+}
+
+// OrgApiKeysListResponseItem is one key in GET /organizations/{org_id}/api_keys (a bare JSON array).
+type OrgApiKeysListResponseItem struct {
+	ApiKeysListResponseItem
+	ProjectID string `json:"project_id,omitempty"`
+}
+
+// OrgApiKeyRevokeResponse is the answer to DELETE /organizations/{org_id}/api_keys/{key_id}.
+type OrgApiKeyRevokeResponse struct {
+	ApiKeyRevokeResponse
+	ProjectID string `json:"project_id,omitempty"`
 }

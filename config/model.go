@@ -103,10 +103,16 @@ type Compute struct {
 	// AllowRestart is true unless lifecycle.allow_restart = false.
 	AllowRestart bool
 
+	// Sensitive names the attributes whose value comes from a variable declared
+	// sensitive = true ("pg_settings", "name", ...): renderers show "(sensitive)"
+	// instead of the value. Nil when there are none.
+	Sensitive map[string]bool
+
 	DeclRange hcl.Range
 	// Ranges holds the source range of each attribute that was written, by its
 	// name in the file ("max_cu", "size", "type", "lifecycle.prevent_destroy", ...),
-	// so plan-time errors can point at the exact attribute.
+	// so plan-time errors can point at the exact attribute. A size attribute is
+	// also recorded as "min_cu" and "max_cu", since it sets both.
 	Ranges map[string]hcl.Range
 }
 
@@ -137,6 +143,28 @@ func (c *Config) Compute(address string) *Compute {
 		}
 	}
 	return nil
+}
+
+// Computes lists every compute, project by project and branch by branch, in the
+// order the files declare them.
+func (c *Config) Computes() []*Compute {
+	var out []*Compute
+	for _, p := range c.Projects {
+		for _, b := range p.Branches {
+			out = append(out, b.Computes...)
+		}
+	}
+	return out
+}
+
+// ComputesByAddress indexes the computes by address, for callers that look up many
+// (Compute scans the whole configuration on every call).
+func (c *Config) ComputesByAddress() map[string]*Compute {
+	out := map[string]*Compute{}
+	for _, cp := range c.Computes() {
+		out[cp.Address] = cp
+	}
+	return out
 }
 
 // Options are the inputs of a load besides the files.

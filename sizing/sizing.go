@@ -84,6 +84,15 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Summary + ": " + e.Detail }
 
+// CheckSize checks that cu is a size the service offers, whatever the tier, so a
+// caller can point at the one value that is wrong before checking a pair.
+func CheckSize(cu CU) error {
+	if !Allowed(cu) {
+		return unsupported(cu)
+	}
+	return nil
+}
+
 // CheckRange checks a compute's size: a fixed size when min == max, an autoscaling
 // range otherwise, against the rules of the service and the account's tier.
 func CheckRange(min, max CU, tier Tier) error {
@@ -101,14 +110,14 @@ func CheckRange(min, max CU, tier Tier) error {
 	if min != max && max > MaxAutoscalingCU {
 		return &Error{
 			Summary: "Autoscaling above 16 CU",
-			Detail: fmt.Sprintf("autoscaling ranges go from 0.25 to 16 CU; sizes above 16 CU are fixed only. Use max_cu <= 16, or a fixed size = %s.",
+			Detail: fmt.Sprintf("Autoscaling ranges go from 0.25 to 16 CU; sizes above 16 CU are fixed only. Use max_cu <= 16, or a fixed size = %s.",
 				Format(max)),
 		}
 	}
 	if tier == Free && max > FreeMaxCU {
 		return &Error{
 			Summary: "Size above the free plan's limit",
-			Detail:  fmt.Sprintf("the free plan allows computes of up to 2 CU (2 vCPU, 8 GB RAM); %s CU needs a paid plan. Use at most 2, or set account_tier = \"paid\" if the account is on a paid plan.", Format(max)),
+			Detail:  fmt.Sprintf("The free plan allows computes of up to 2 CU (2 vCPU, 8 GB RAM); %s CU needs a paid plan. Use at most 2, or set account_tier = \"paid\" if the account is on a paid plan.", Format(max)),
 		}
 	}
 	return nil

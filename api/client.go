@@ -1,0 +1,240 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// DefaultBaseURL is the service's public API.
+const DefaultBaseURL = "https://console.neon.tech/api/v2"
+
+// Defaults. The rate is the service's documented limit (700 requests a minute,
+// bursts of 40); the backoff follows the vendor's SDK (full jitter, base 250ms,
+// cap 10s).
+const (
+	DefaultRatePerMinute    = 700
+	DefaultBurst            = 40
+	DefaultCallTimeout      = 30 * time.Second
+	DefaultMaxRetries       = 6
+	DefaultPollInterval     = time.Second
+	DefaultOperationTimeout = 10 * time.Minute
+	backoffBase             = 250 * time.Millisecond
+	backoffCap              = 10 * time.Second
+)
+
+// Options configure a Client. The zero value of every field but APIKey is a
+// usable default.
+type Options struct {
+	// BaseURL is the API root, e.g. https://console.neon.tech/api/v2 (the
+	// default). Plain http:// is refused unless the host is loopback.
+	BaseURL string
+	// APIKey is sent as "Authorization: Bearer <key>" and nowhere else.
+	APIKey string
+	// UserAgent is sent on every request, e.g. "neonform/0.1.0".
+	UserAgent string
+	// HTTPClient is used as is when set; otherwise a client that refuses
+	// redirects (so the key never follows one) is built.
+	HTTPClient *http.Client
+	// RatePerMinute bounds the requests of this client: 0 = 700, <0 = no limit.
+	RatePerMinute int
+	// Burst is how many requests may go at once before the rate applies: 0 = 40.
+	Burst int
+	// CallTimeout is the deadline of one attempt when ctx has none shorter: 0 = 30s.
+	CallTimeout time.Duration
+	// MaxRetries is how many times a failed request may be repeated: 0 = 6, <0 = never.
+	MaxRetries int
+	// PollInterval is the pause between two polls of operations: 0 = 1s.
+	PollInterval time.Duration
+	// OperationTimeout bounds WaitOperations and WaitProjectIdle when ctx has
+	// no earlier deadline: 0 = 10m.
+	OperationTimeout time.Duration
+	// PageSize is the page size asked of list calls: 0 = the largest each list allows.
+	PageSize int
+	// Log, when set, gets one line per attempt: method, path, status, duration.
+	Log io.Writer
+}
+
+// Client talks to the service. It is safe for concurrent use; every call of
+// one Client shares its rate limiter.
+type Client struct {
+	base *url.URL
+	// key is a closure: fmt prints a func as an address, so not even a raw
+	// print of Client's fields (a bad verb, an unexported field) shows the key.
+	key       func() string
+	userAgent string
+	http      *http.Client
+	limiter   *rate.Limiter
+	timeout   time.Duration
+	retries   int
+	poll      time.Duration
+	opTimeout time.Duration
+	pageSize  int
+
+	logMu sync.Mutex
+	log   io.Writer
+
+	// sleep waits d or until ctx ends; a field so tests can record the waits
+	// instead of measuring time.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// New checks opts and builds a Client.
+func New(opts Options) (*Client, error) {
+	base, err := parseBaseURL(opts.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if opts.APIKey == "" {
+		return nil, errors.New("api: no API key: set NEON_API_KEY to a key created in the console (Account settings, API keys)")
+	}
+	if strings.IndexFunc(opts.APIKey, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return nil, errors.New("api: the API key contains a space, newline or control character: copy it again without quotes or line breaks")
+	}
+	if opts.Burst < 0 {
+		return nil, fmt.Errorf("api: Burst is %d: it must be 0 (default 40) or more", opts.Burst)
+	}
+	c := &Client{
+		base:      base,
+		key:       func() string { return opts.APIKey },
+		userAgent: opts.UserAgent,
+		http:      opts.HTTPClient,
+		timeout:   orDefault(opts.CallTimeout, DefaultCallTimeout),
+		retries:   opts.MaxRetries,
+		poll:      orDefault(opts.PollInterval, DefaultPollInterval),
+		opTimeout: orDefault(opts.OperationTimeout, DefaultOperationTimeout),
+		pageSize:  opts.PageSize,
+		log:       opts.Log,
+		sleep:     sleepCtx,
+	}
+	if c.userAgent == "" {
+		c.userAgent = "neonform"
+	}
+	switch {
+	case c.retries == 0:
+		c.retries = DefaultMaxRetries
+	case c.retries < 0:
+		c.retries = 0
+	}
+	if c.http == nil {
+		c.http = &http.Client{
+			Transport: http.DefaultTransport,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		}
+	}
+	switch {
+	case opts.RatePerMinute < 0:
+		c.limiter = rate.NewLimiter(rate.Inf, 0)
+	default:
+		perMinute := opts.RatePerMinute
+		if perMinute == 0 {
+			perMinute = DefaultRatePerMinute
+		}
+		burst := opts.Burst
+		if burst == 0 {
+			burst = DefaultBurst
+		}
+		c.limiter = rate.NewLimiter(rate.Limit(float64(perMinute)/60), burst)
+	}
+	return c, nil
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// parseBaseURL accepts https:// anywhere and http:// only to loopback, since
+// plain HTTP would send the key in clear text.
+func parseBaseURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		raw = DefaultBaseURL
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("api: the API URL %q is not an http(s) URL; use e.g. %s", raw, DefaultBaseURL)
+	}
+	if u.User != nil {
+		return nil, errors.New("api: the API URL must not carry a user or password; the key goes in NEON_API_KEY")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("api: the API URL %q must not have a query or fragment", raw)
+	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		return nil, fmt.Errorf("api: refusing plain http:// to %s: the API key would travel unencrypted; use https:// (http:// is allowed only to localhost)", u.Hostname())
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return u, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// BaseURL is the API root this client sends requests to.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// String, Format and MarshalJSON keep the key out of anything that prints a
+// Client or its Options: logs, panics, %v and %+v.
+
+func (c *Client) String() string { return "api.Client{" + c.base.String() + ", key redacted}" }
+
+// Format prints the client without its key, whatever the verb.
+func (c *Client) Format(f fmt.State, _ rune) { io.WriteString(f, c.String()) }
+
+func (o Options) String() string {
+	key := "unset"
+	if o.APIKey != "" {
+		key = "redacted"
+	}
+	return fmt.Sprintf("api.Options{BaseURL:%q APIKey:%s UserAgent:%q RatePerMinute:%d Burst:%d CallTimeout:%s MaxRetries:%d PollInterval:%s}",
+		o.BaseURL, key, o.UserAgent, o.RatePerMinute, o.Burst, o.CallTimeout, o.MaxRetries, o.PollInterval)
+}
+
+// Format prints the options without the key, whatever the verb.
+func (o Options) Format(f fmt.State, _ rune) { io.WriteString(f, o.String()) }
+
+// GoString is what %#v would use without Format; kept for callers that ask for it directly.
+func (o Options) GoString() string { return o.String() }
+
+// MarshalJSON encodes the options with the key redacted.
+func (o Options) MarshalJSON() ([]byte, error) {
+	key := ""
+	if o.APIKey != "" {
+		key = "redacted"
+	}
+	return json.Marshal(map[string]any{
+		"base_url": o.BaseURL, "api_key": key, "user_agent": o.UserAgent,
+		"rate_per_minute": o.RatePerMinute, "burst": o.Burst, "call_timeout": o.CallTimeout.String(),
+		"max_retries": o.MaxRetries, "poll_interval": o.PollInterval.String(),
+	})
+}
+
+// logf writes one line to Options.Log; lines of concurrent calls do not interleave.
+func (c *Client) logf(format string, args ...any) {
+	if c.log == nil {
+		return
+	}
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	fmt.Fprintf(c.log, format+"\n", args...)
+}

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// ListOperations returns every operation of a project, all pages.
+func (c *Client) ListOperations(ctx context.Context, projectID string) ([]Operation, error) {
+	path, err := projectPath(projectID, lit("operations"))
+	if err != nil {
+		return nil, err
+	}
+	return listAll(ctx, c, path, maxOperationsPage,
+		func(p *OperationsResponse) []Operation { return p.Operations },
+		func(p *OperationsResponse) string {
+			if p.Pagination == nil {
+				return ""
+			}
+			return p.Pagination.Cursor
+		})
+}
+
+// GetOperation returns one operation.
+func (c *Client) GetOperation(ctx context.Context, projectID, operationID string) (*Operation, error) {
+	path, err := projectPath(projectID, lit("operations"), idPart("operation", operationID))
+	if err != nil {
+		return nil, err
+	}
+	var out OperationResponse
+	if err := c.Do(ctx, http.MethodGet, path, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out.Operation, nil
+}
+
+// WaitOperations polls ops until every one is terminal. finished and skipped
+// succeed; the first failed, error or cancelled one ends the wait with an
+// *OperationFailedError naming its action, endpoint and error text. It gives up
+// after Options.OperationTimeout unless ctx ends sooner.
+func (c *Client) WaitOperations(ctx context.Context, projectID string, ops []Operation) error {
+	pending := make([]Operation, 0, len(ops))
+	for _, op := range ops {
+		if op.Status.Failed() {
+			return operationError(op)
+		}
+		if !op.Status.Terminal() {
+			pending = append(pending, op)
+		}
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, c.opTimeout)
+	defer cancel()
+	for len(pending) > 0 {
+		if err := c.sleep(wctx, c.poll); err != nil {
+			return c.waitError(ctx, err, describe(pending[0]))
+		}
+		still := pending[:0]
+		for _, op := range pending {
+			project := projectID
+			if project == "" {
+				project = op.ProjectID
+			}
+			now, err := c.GetOperation(wctx, project, op.ID)
+			if err != nil {
+				return c.waitError(ctx, err, describe(op))
+			}
+			switch {
+			case now.Status.Failed():
+				return operationError(*now)
+			case !now.Status.Terminal():
+				still = append(still, *now)
+			}
+		}
+		pending = still
+	}
+	return nil
+}
+
+// WaitProjectIdle waits until no operation of the project is running (the
+// state in which the service accepts a mutation instead of answering 423).
+// Failed operations do not count: they are over.
+func (c *Client) WaitProjectIdle(ctx context.Context, projectID string) error {
+	wctx, cancel := context.WithTimeout(ctx, c.opTimeout)
+	defer cancel()
+	for {
+		ops, err := c.ListOperations(wctx, projectID)
+		if err != nil {
+			return c.waitError(ctx, err, "the operations of project "+projectID)
+		}
+		var running *Operation
+		for i := range ops {
+			if !ops[i].Status.Terminal() {
+				running = &ops[i]
+				break
+			}
+		}
+		if running == nil {
+			return nil
+		}
+		if err := c.sleep(wctx, c.poll); err != nil {
+			return c.waitError(ctx, err, describe(*running))
+		}
+	}
+}
+
+// waitError tells our own give-up from the caller's: when the caller's ctx
+// is still alive, it was OperationTimeout that ran out.
+func (c *Client) waitError(ctx context.Context, err error, what string) error {
+	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("api: gave up after %s waiting for %s, still not done; the service may be slow: check the project's operations in the console, or raise the operation timeout", c.opTimeout, what)
+	}
+	if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("waiting for %s: %w (%v)", what, ctx.Err(), err)
+	}
+	return fmt.Errorf("waiting for %s: %w", what, err)
+}
+
+func describe(op Operation) string {
+	s := "operation " + op.ID + " (" + string(op.Action)
+	if op.EndpointID != "" {
+		s += " of endpoint " + op.EndpointID
+	}
+	return s + ", " + string(op.Status) + ")"
+}

@@ -1,0 +1,184 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// maxBody bounds what is read of one answer; the largest lists are far smaller.
+const maxBody = 64 << 20
+
+// Do sends one request with the same limiter, deadlines, retries and errors
+// as the typed calls. path is relative to the base URL ("/projects/p/endpoints")
+// and may carry a query; body, when not nil, is sent as JSON (a
+// json.RawMessage is sent as is); out, when not nil, receives the decoded
+// answer. A 204 answer leaves out untouched.
+func (c *Client) Do(ctx context.Context, method, path string, body, out any) error {
+	_, err := c.call(ctx, method, path, body, out)
+	return err
+}
+
+// reply is what one attempt got back.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+	// err is a failure to get a complete answer: no connection, a lost
+	// connection, a deadline, or a body cut short (then status is set).
+	err error
+	// sent is true when the request may have reached the service before err.
+	sent bool
+}
+
+// call runs the attempts of one request and returns the final status.
+func (c *Client) call(ctx context.Context, method, path string, body, out any) (int, error) {
+	method = strings.ToUpper(method)
+	if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") {
+		return 0, fmt.Errorf("api: %s %q: the path must start with a single / (it is relative to the API URL)", method, path)
+	}
+	var payload []byte
+	if body != nil {
+		var err error
+		if payload, err = json.Marshal(body); err != nil {
+			return 0, fmt.Errorf("api: %s %s: encoding the request body: %w", method, path, err)
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		if err := c.limiter.Wait(ctx); err != nil {
+			return 0, fmt.Errorf("%s %s: not sent: waiting for this client's rate limit: %w", method, path, err)
+		}
+		r := c.attempt(ctx, method, path, payload)
+		if r.err == nil && r.status >= 200 && r.status < 300 {
+			return r.status, decodeAnswer(method, path, r, out)
+		}
+		v := judge(ctx, method, path, r)
+		if !v.retry || attempt >= c.retries {
+			return r.status, v.err
+		}
+		wait := backoff(attempt)
+		if v.after > wait {
+			wait = v.after
+		}
+		if v.untilIdle && !isRead(method) {
+			// The lock lasts until the project's operations finish: wait for
+			// that instead of guessing, then retry soon.
+			if project := projectOf(path); project != "" {
+				if err := c.WaitProjectIdle(ctx, project); err == nil {
+					wait = backoff(0)
+				} else if ctx.Err() != nil {
+					return r.status, fmt.Errorf("%w (while waiting for project %s to be idle after: %v)", ctx.Err(), project, v.err)
+				}
+			}
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			// Waiting would pass the caller's deadline: the last error says more
+			// than "deadline exceeded" would.
+			return r.status, v.err
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return r.status, fmt.Errorf("%w (while waiting to retry after: %v)", err, v.err)
+		}
+	}
+}
+
+// attempt sends the request once, with its own deadline, and reads the whole answer.
+func (c *Client) attempt(ctx context.Context, method, path string, payload []byte) reply {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+
+	// Whether the request was written decides whether a failed mutation may be
+	// retried. The transport may retry on a fresh connection by itself, so a new
+	// connection resets the mark.
+	var wrote atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn:      func(httptrace.GotConnInfo) { wrote.Store(false) },
+		WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) },
+	})
+
+	var bodyReader io.Reader
+	if payload != nil {
+		bodyReader = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, bodyReader)
+	if err != nil {
+		return reply{err: fmt.Errorf("building the request: %w", err)}
+	}
+	req.Header.Set("Authorization", "Bearer "+c.key())
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("X-Request-ID", newRequestID())
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		err = transportError(err)
+		c.logf("%s %s failed after %s: %v", method, path, since(start), err)
+		return reply{err: err, sent: wrote.Load()}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	c.logf("%s %s %d %s", method, path, resp.StatusCode, since(start))
+	r := reply{status: resp.StatusCode, header: resp.Header, body: body, sent: true}
+	if err != nil {
+		r.err = fmt.Errorf("the answer (%d) was cut short: %w", resp.StatusCode, transportError(err))
+	}
+	return r
+}
+
+// transportError drops the *url.Error wrapper, whose text repeats the method
+// and URL that every error of ours already names.
+func transportError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+func since(t time.Time) time.Duration { return time.Since(t).Round(time.Millisecond) }
+
+func isRead(method string) bool { return method == http.MethodGet || method == http.MethodHead }
+
+// projectOf returns the project id of a path under /projects/{id}/..., or "".
+func projectOf(path string) string {
+	path, _, _ = strings.Cut(path, "?")
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if len(parts) >= 3 && parts[0] == "projects" && parts[1] != "" {
+		return parts[1]
+	}
+	return ""
+}
+
+// newRequestID lets the service's logs and our errors name the same request.
+func newRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// decodeAnswer fills out from a successful answer.
+func decodeAnswer(method, path string, r reply, out any) error {
+	if out == nil || r.status == http.StatusNoContent || len(bytes.TrimSpace(r.body)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(r.body, out); err != nil {
+		return fmt.Errorf("%s %s: the service answered %d with a body that is not the expected JSON (%v): %s",
+			method, path, r.status, err, summarize(r.body, r.header.Get("Content-Type")))
+	}
+	return nil
+}

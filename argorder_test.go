@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+func TestInterspersedMovesFlagsBeforeArguments(t *testing.T) {
+	app := &cli.App{Commands: []*cli.Command{
+		{Name: "plan", Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out"},
+			&cli.BoolFlag{Name: "detailed-exitcode"},
+			&cli.StringSliceFlag{Name: "var"},
+		}},
+		{Name: "state", Subcommands: []*cli.Command{{Name: "mv", Flags: []cli.Flag{&cli.StringFlag{Name: "state"}}}}},
+	}}
+	cases := []struct{ in, want string }{
+		{"neonform plan dir -out p.json", "neonform plan -out p.json dir"},
+		{"neonform plan dir -detailed-exitcode -var a=1", "neonform plan -detailed-exitcode -var a=1 dir"},
+		{"neonform plan -out=p.json dir", "neonform plan -out=p.json dir"},
+		{"neonform plan dir -- -notaflag", "neonform plan dir -- -notaflag"},
+		{"neonform state mv a b -state s.json", "neonform state mv -state s.json a b"},
+		{"neonform unknown x -y", "neonform unknown x -y"},
+	}
+	for _, c := range cases {
+		got := strings.Join(interspersed(app, strings.Fields(c.in)), " ")
+		if got != c.want {
+			t.Errorf("interspersed(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/neonform/neonform/diff"
+)
+
+// Exit codes of plan -detailed-exitcode, as Terraform's.
+const exitChanges = 2
+
+// markdownLimit keeps a pull-request comment under GitHub's 65,535 characters.
+const markdownLimit = 60000
+
+type planOptions struct {
+	planInputs
+	Out              string
+	Format           string
+	DetailedExitCode bool
+	Verbose          bool
+	Env              environment
+	Stdout, Stderr   io.Writer
+	Color            bool
+}
+
+func planCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "plan",
+		Usage:     "show what would change, and what each change does to running computes",
+		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]...",
+		Description: `Reads the configuration in DIR (default: the current directory), the state, and
+the live endpoints, and shows every change that apply would make. Each change is
+marked with what it does to running clients: restart (drops connections),
+suspend, recreate (new host: connection strings change) or delete. Nothing is
+changed in the service or the state.
+
+With -out the plan is saved; "neonform apply FILE" then carries out exactly that
+plan, or refuses it if the state or the live endpoints changed since.
+
+Examples:
+   neonform plan
+   neonform plan -out plan.json infra/
+   neonform plan -format markdown > comment.md      # for a pull-request comment
+   neonform plan -detailed-exitcode                 # exit 2 when there are changes
+
+Exit status: 0 success, 1 error, 2 changes present (with -detailed-exitcode).`,
+		Flags: append(planFlags(),
+			&cli.StringFlag{Name: "out", Usage: "save the plan to `FILE` (JSON, mode 0600) for apply"},
+			&cli.StringFlag{Name: "format", Value: "human", Usage: "output format: human, json or markdown"},
+			&cli.BoolFlag{Name: "detailed-exitcode", Usage: "exit 2 when the plan has changes, 0 when it has none"},
+			&cli.BoolFlag{Name: "verbose", Usage: "also list the computes that do not change"},
+		),
+		Action: func(c *cli.Context) error {
+			in, err := planInputsFrom(c)
+			if err != nil {
+				return err
+			}
+			o := planOptions{
+				planInputs:       in,
+				Out:              c.String("out"),
+				Format:           c.String("format"),
+				DetailedExitCode: c.Bool("detailed-exitcode"),
+				Verbose:          c.Bool("verbose"),
+				Env:              newEnvironment(os.Environ()),
+				Stdout:           c.App.Writer,
+				Stderr:           c.App.ErrWriter,
+				Color:            wantColor(c.App.Writer),
+			}
+			return runPlan(c.Context, o)
+		},
+	}
+}
+
+// planFlags are the flags shared by plan and apply.
+func planFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
+		&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
+		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once"},
+	}
+}
+
+func planInputsFrom(c *cli.Context) (planInputs, error) {
+	if c.NArg() > 1 {
+		return planInputs{}, fmt.Errorf("too many arguments: %s takes one directory (got %s)", c.Command.Name, strings.Join(c.Args().Slice(), " "))
+	}
+	dir := c.Args().First()
+	if dir == "" {
+		dir = "."
+	}
+	if c.Int("parallelism") < 1 {
+		return planInputs{}, fmt.Errorf("-parallelism must be at least 1")
+	}
+	return planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism")}, nil
+}
+
+func runPlan(ctx context.Context, o planOptions) error {
+	switch o.Format {
+	case "human", "json", "markdown":
+	default:
+		return fmt.Errorf("-format %q: use human, json or markdown", o.Format)
+	}
+	// In json mode stdout holds the plan alone; notes go to stderr.
+	notes := o.Stdout
+	if o.Format == "json" {
+		notes = o.Stderr
+	}
+	p, err := makePlan(ctx, o.planInputs, o.Env, notes, o.Stderr)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	if o.Out != "" {
+		if err := diff.WriteFile(o.Out, p.plan); err != nil {
+			return err
+		}
+	}
+	if err := renderPlan(o.Stdout, p, o.Format, o.Color, o.Verbose, o.Out); err != nil {
+		return err
+	}
+	if o.DetailedExitCode && p.plan.HasChanges() {
+		return &exitError{code: exitChanges}
+	}
+	return nil
+}
+
+func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, savedTo string) error {
+	switch format {
+	case "json":
+		return diff.RenderJSON(w, p.plan)
+	case "markdown":
+		return diff.RenderMarkdown(w, p.plan, markdownLimit)
+	}
+	computes := 0
+	for _, pr := range p.cfg.Projects {
+		for _, b := range pr.Branches {
+			computes += len(b.Computes)
+		}
+	}
+	fmt.Fprintf(w, "neonform plan: %s, %s (%s, %.1fs)\n\n",
+		plural(len(p.cfg.Projects), "project", "projects"), plural(computes, "compute", "computes"), plural(p.reads, "API read", "API reads"), p.took.Seconds())
+	if savedTo != "" {
+		savedTo = filepath.ToSlash(savedTo)
+	}
+	return diff.RenderHuman(w, p.plan, diff.HumanOptions{Color: color, Verbose: verbose, SavedTo: savedTo})
+}

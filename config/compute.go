@@ -1,0 +1,297 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/neonform/neonform/sizing"
+)
+
+const (
+	// maxNameLength is the service's limit on an endpoint name (OpenAPI maxLength).
+	maxNameLength = 64
+	// Suspend timeouts the service accepts, besides "never" and the default.
+	minSuspend = 60 * time.Second
+	maxSuspend = 168 * time.Hour
+)
+
+// pgSettingPattern is what a Postgres setting name looks like, including the dotted
+// names of extension settings (pg_stat_statements.track).
+var pgSettingPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`)
+
+// computeTypeNames maps words people use for the two kinds of compute.
+var computeTypeNames = map[string]ComputeType{
+	"primary": ReadWrite, "read-write": ReadWrite, "readwrite": ReadWrite, "rw": ReadWrite,
+	"replica": ReadOnly, "read_replica": ReadOnly, "read-only": ReadOnly, "readonly": ReadOnly, "ro": ReadOnly,
+}
+
+// computeAttrs decodes one compute block's attributes, remembering which were
+// sensitive and which invalid.
+type computeAttrs struct {
+	l     *loader
+	cp    *Compute
+	attrs map[string]*hclsyntax.Attribute
+	bad   map[string]bool
+}
+
+func (c *computeAttrs) eval(name string, ty cty.Type, want string) (cty.Value, decoded) {
+	v, state, sensitive := c.l.eval(c.attrs[name], ty, want)
+	if sensitive {
+		if c.cp.Sensitive == nil {
+			c.cp.Sensitive = map[string]bool{}
+		}
+		c.cp.Sensitive[name] = true
+	}
+	if state == invalid {
+		c.bad[name] = true
+	}
+	return v, state
+}
+
+// fail reports a problem with an attribute's value and marks it invalid.
+func (c *computeAttrs) fail(name, summary, format string, args ...any) {
+	a := c.attrs[name]
+	c.l.diags = append(c.l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  a.Expr.Range().Ptr(),
+		Context:  a.SrcRange.Ptr(),
+	})
+	c.bad[name] = true
+}
+
+// decodeCompute reads a compute block and applies the defaults: omitted attributes
+// mean the service's defaults, and are enforced.
+func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block) *Compute {
+	label := b.Labels[0]
+	cp := &Compute{
+		Label:        label,
+		Address:      p.Label + "." + br.Label + "." + label,
+		ProjectLabel: p.Label,
+		BranchLabel:  br.Label,
+		Type:         ReadWrite,
+		MinCU:        1,
+		MaxCU:        1,
+		PgSettings:   map[string]string{},
+		Name:         label,
+		AllowRestart: true,
+		DeclRange:    b.DefRange(),
+		Ranges:       map[string]hcl.Range{},
+	}
+	l.checkLabel(b, "compute")
+	content, diags := bodyContent(b.Body, computeSchema, "a compute block")
+	l.diags = append(l.diags, diags...)
+	c := &computeAttrs{l: l, cp: cp, attrs: content.Attributes, bad: map[string]bool{}}
+	l.bad[cp] = c.bad
+	for name, a := range content.Attributes {
+		cp.Ranges[name] = a.SrcRange
+	}
+
+	if v, state := c.eval("type", cty.String, `"read_write" or "read_only"`); state == valid {
+		switch t := ComputeType(v.AsString()); t {
+		case ReadWrite, ReadOnly:
+			cp.Type = t
+		default:
+			hint := didYouMean(string(t), []string{string(ReadWrite), string(ReadOnly)})
+			if alias, ok := computeTypeNames[string(t)]; ok {
+				hint = fmt.Sprintf(" Did you mean %q?", alias)
+			}
+			c.fail("type", "Invalid compute type",
+				"type is \"read_write\" (the branch's primary compute) or \"read_only\" (a read replica), not %q.%s", t, hint)
+		}
+	}
+	c.decodeSize(l.cfg.Settings.AccountTier)
+	c.decodeSuspendTimeout()
+	c.decodePgSettings()
+	if v, state := c.eval("disabled", cty.Bool, "true or false"); state == valid {
+		cp.Disabled = v.True()
+	}
+	c.decodeName(b)
+	l.decodeLifecycle(cp, content.Blocks)
+	return cp
+}
+
+// decodeSize reads size, or min_cu and max_cu, and checks them against the service's
+// sizes and the account tier. One of the two forms, never both, and an autoscaling
+// range needs both ends: with only one, the other would silently be 1 CU.
+func (c *computeAttrs) decodeSize(tier sizing.Tier) {
+	const want = "a number of compute units, such as 0.25, 1 or 4"
+	size, sizeState := c.eval("size", cty.Number, want)
+	minV, minState := c.eval("min_cu", cty.Number, want)
+	maxV, maxState := c.eval("max_cu", cty.Number, want)
+	if sizeState == invalid || minState == invalid || maxState == invalid {
+		return
+	}
+	if sizeState == valid && (minState == valid || maxState == valid) {
+		c.fail("size", "Conflicting size attributes",
+			"size sets a fixed size, min_cu and max_cu an autoscaling range: write one or the other, as size = 2, or min_cu = 0.25 with max_cu = 2.")
+		c.bad["min_cu"], c.bad["max_cu"] = true, true
+		return
+	}
+	switch {
+	case sizeState == valid:
+		cu := numberValue(size)
+		if c.sizeOK("size", sizing.CheckRange(cu, cu, tier)) {
+			c.cp.MinCU, c.cp.MaxCU = cu, cu
+		}
+		c.cp.Ranges["min_cu"], c.cp.Ranges["max_cu"] = c.cp.Ranges["size"], c.cp.Ranges["size"]
+	case minState == valid && maxState == valid:
+		lo, hi := numberValue(minV), numberValue(maxV)
+		okLo := c.sizeOK("min_cu", sizing.CheckSize(lo))
+		okHi := c.sizeOK("max_cu", sizing.CheckSize(hi))
+		if !okLo || !okHi {
+			return
+		}
+		// Both are sizes the service offers, so what is left is about the pair: the
+		// order (shown at min_cu) or the upper end (shown at max_cu).
+		at := "max_cu"
+		if lo > hi {
+			at = "min_cu"
+		}
+		if c.sizeOK(at, sizing.CheckRange(lo, hi, tier)) {
+			c.cp.MinCU, c.cp.MaxCU = lo, hi
+		}
+	case minState == valid || maxState == valid:
+		given, missing := "min_cu", "max_cu"
+		if maxState == valid {
+			given, missing = "max_cu", "min_cu"
+		}
+		c.fail(given, "Incomplete autoscaling range",
+			"%s is set without %s: an autoscaling range needs both, as min_cu = 0.25 with max_cu = 4. For a fixed size, write size = N instead.", given, missing)
+	}
+}
+
+// sizeOK reports a sizing rule broken by attribute name; true when err is nil.
+func (c *computeAttrs) sizeOK(name string, err error) bool {
+	if err == nil {
+		return true
+	}
+	var se *sizing.Error
+	if errors.As(err, &se) {
+		c.fail(name, se.Summary, "%s", se.Detail)
+	} else {
+		c.fail(name, "Unsupported compute size", "%v", err)
+	}
+	return false
+}
+
+// decodeSuspendTimeout reads a Go duration between 60s and 168h, or "never".
+func (c *computeAttrs) decodeSuspendTimeout() {
+	v, state := c.eval("suspend_timeout", cty.String, `a duration such as "5m", or "never"`)
+	if state != valid {
+		return
+	}
+	s := v.AsString()
+	if s == "never" {
+		c.cp.SuspendTimeoutSeconds = SuspendNever
+		return
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		hint := ""
+		if n, err := strconv.ParseFloat(s, 64); err == nil {
+			hint = fmt.Sprintf(" For %g seconds, write %q.", n, s+"s")
+		}
+		c.fail("suspend_timeout", "Invalid suspend timeout",
+			"%q is not a duration: write a number with a unit, such as \"5m\", \"90s\" or \"1h\", or \"never\" to keep the compute always on.%s", s, hint)
+		return
+	}
+	if d < minSuspend || d > maxSuspend {
+		c.fail("suspend_timeout", "Suspend timeout out of range",
+			"The service suspends an idle compute after 60s to 168h (a week), or never; %q is %s. Omit suspend_timeout for the service default of 5m.", s, d)
+		return
+	}
+	if d%time.Second != 0 {
+		c.fail("suspend_timeout", "Invalid suspend timeout",
+			"The service counts whole seconds; %q is %s. Write %q.", s, d, d.Round(time.Second).String())
+		return
+	}
+	c.cp.SuspendTimeoutSeconds = int64(d / time.Second)
+}
+
+// decodePgSettings reads a map of Postgres settings; numbers and bools become the
+// strings the service stores.
+func (c *computeAttrs) decodePgSettings() {
+	v, state := c.eval("pg_settings", cty.Map(cty.String), `a map of setting names to values, such as { work_mem = "64MB" }`)
+	if state != valid {
+		return
+	}
+	settings := map[string]string{}
+	for it := v.ElementIterator(); it.Next(); {
+		k, val := it.Element()
+		name := k.AsString()
+		if !pgSettingPattern.MatchString(name) {
+			c.fail("pg_settings", "Invalid Postgres setting name",
+				"%q is not a Postgres setting name: names are letters, digits, _ and dots, such as work_mem or pg_stat_statements.track.", name)
+			return
+		}
+		settings[name] = val.AsString()
+	}
+	c.cp.PgSettings = settings
+}
+
+// decodeName reads the endpoint's name, which defaults to the label; either way it
+// must fit the service's 64 characters.
+func (c *computeAttrs) decodeName(b *hclsyntax.Block) {
+	v, state := c.eval("name", cty.String, `the endpoint's name, such as "reporting"`)
+	switch state {
+	case invalid:
+		return
+	case omitted:
+		if n := utf8.RuneCountInString(c.cp.Label); n > maxNameLength {
+			c.l.errorf(b.LabelRanges[0], "Compute name too long",
+				"The label is also the endpoint's name in the service, which is at most %d characters; this one has %d. Shorten the label, or set a shorter name = \"...\".", maxNameLength, n)
+			c.bad["name"] = true
+		}
+		return
+	}
+	name := v.AsString()
+	switch n := utf8.RuneCountInString(name); {
+	case n == 0:
+		c.fail("name", "Invalid compute name", "name cannot be empty; omit it to use the label %q.", c.cp.Label)
+	case n > maxNameLength:
+		c.fail("name", "Compute name too long", "The service allows endpoint names of at most %d characters; this one has %d.", maxNameLength, n)
+	default:
+		c.cp.Name = name
+	}
+}
+
+// decodeLifecycle reads the lifecycle block: guards checked at plan time.
+func (l *loader) decodeLifecycle(cp *Compute, blocks []*hclsyntax.Block) {
+	var first *hclsyntax.Block
+	for _, b := range blocks {
+		if first != nil {
+			l.errorf(b.TypeRange, "Duplicate lifecycle block",
+				"This compute already has a lifecycle block at %s; merge the two.", where(first.TypeRange))
+			continue
+		}
+		first = b
+	}
+	if first == nil {
+		return
+	}
+	cp.Ranges["lifecycle"] = first.DefRange()
+	c, diags := bodyContent(first.Body, lifecycleSchema, "a lifecycle block")
+	l.diags = append(l.diags, diags...)
+	if a := c.Attributes["prevent_destroy"]; a != nil {
+		cp.Ranges["lifecycle.prevent_destroy"] = a.SrcRange
+		if v, state := l.boolAttr(a); state == valid {
+			cp.PreventDestroy = v
+		}
+	}
+	if a := c.Attributes["allow_restart"]; a != nil {
+		cp.Ranges["lifecycle.allow_restart"] = a.SrcRange
+		if v, state := l.boolAttr(a); state == valid {
+			cp.AllowRestart = v
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package config_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/config"
+)
+
+// Each file in testdata/config/invalid holds one kind of mistake. A line that must
+// be reported carries "# ERROR: <summary>" (or "# WARNING: <summary>") at its end;
+// a "# VARS: name=value ..." line gives -var values. The test loads each file alone
+// and wants exactly the marked diagnostics: none missing, none unexpected.
+const invalidDir = "../testdata/config/invalid"
+
+var (
+	markerPattern = regexp.MustCompile(`#\s*(ERROR|WARNING):\s*([^#]*[^#\s])`)
+	varsPattern   = regexp.MustCompile(`^#\s*VARS:\s*(.*)$`)
+)
+
+func TestInvalidConfigs(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join(invalidDir, "*.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 30 {
+		t.Fatalf("found %d invalid configurations, want at least 30", len(paths))
+	}
+	for _, path := range paths {
+		name := filepath.Base(path)
+		t.Run(strings.TrimSuffix(name, ".hcl"), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, opts := readMarkers(string(src))
+			if len(want) == 0 {
+				t.Fatalf("%s has no # ERROR: markers", name)
+			}
+			cfg, diags := config.LoadSources("", map[string][]byte{name: src}, opts)
+			if cfg == nil || cfg.Files[name] == nil {
+				t.Fatalf("LoadSources returned no parsed file for %s", name)
+			}
+			var got []string
+			for _, d := range diags {
+				if d.Subject == nil {
+					t.Errorf("diagnostic without a source range: %s: %s", d.Summary, d.Detail)
+					continue
+				}
+				if d.Subject.Filename != name {
+					t.Errorf("diagnostic in %q, want %q: %s", d.Subject.Filename, name, d.Summary)
+				}
+				if strings.TrimSpace(d.Detail) == "" {
+					t.Errorf("line %d: %q has no detail saying how to fix it", d.Subject.Start.Line, d.Summary)
+				}
+				got = append(got, marker(d.Subject.Start.Line, d.Severity, d.Summary))
+			}
+			sort.Strings(got)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("diagnostics differ from the markers (-want +got):\n%s\nall diagnostics:\n%s", diff, describe(diags))
+			}
+		})
+	}
+}
+
+// readMarkers returns the sorted "line: SEVERITY: summary" markers of a file, and
+// the options its VARS header asks for.
+func readMarkers(src string) ([]string, config.Options) {
+	var want []string
+	var opts config.Options
+	for i, line := range strings.Split(src, "\n") {
+		if m := varsPattern.FindStringSubmatch(line); m != nil {
+			opts.Vars = append(opts.Vars, strings.Fields(m[1])...)
+			continue
+		}
+		for _, m := range markerPattern.FindAllStringSubmatch(line, -1) {
+			sev := hcl.DiagError
+			if m[1] == "WARNING" {
+				sev = hcl.DiagWarning
+			}
+			want = append(want, marker(i+1, sev, m[2]))
+		}
+	}
+	sort.Strings(want)
+	return want, opts
+}
+
+func marker(line int, sev hcl.DiagnosticSeverity, summary string) string {
+	s := "ERROR"
+	if sev == hcl.DiagWarning {
+		s = "WARNING"
+	}
+	return fmt.Sprintf("%3d: %s: %s", line, s, summary)
+}
+
+func describe(diags hcl.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range diags {
+		fmt.Fprintf(&b, "  %s\n", d.Error())
+	}
+	return b.String()
+}

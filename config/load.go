@@ -1,0 +1,201 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// Load reads every *.hcl file in dir (order does not matter), evaluates and checks
+// everything that needs no network, and returns the model.
+//
+// Errors come back all together as hcl.Diagnostics, each with its file, line and
+// column, a short summary and a detail that says how to fix it, sorted by position.
+// When diags has errors the model is partial: only Dir and Files are reliable.
+// cfg.Files holds every file that parsed (including -var-file files), so the caller
+// can print diagnostics with their source lines (hcl.NewDiagnosticTextWriter).
+func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read configuration directory",
+			Detail:   fmt.Sprintf("%v. Pass the directory that holds the *.hcl files, or run neonform inside it.", err),
+		}}
+	}
+	files := map[string][]byte{}
+	var diags hcl.Diagnostics
+	for _, e := range entries {
+		name := e.Name()
+		if !configFileName(name) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		if info, err := os.Stat(path); err != nil || info.IsDir() {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Cannot read configuration file",
+				Detail:   fmt.Sprintf("%v. Check the file's permissions.", err),
+			})
+			continue
+		}
+		files[name] = src
+	}
+	if len(files) == 0 && !diags.HasErrors() {
+		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No configuration files",
+			Detail: fmt.Sprintf("neonform reads the *.hcl files of %s and found none. Run it in the directory that holds your configuration, or pass that directory, as in: neonform validate path/to/config.",
+				displayDir(dir)),
+		}}
+	}
+	cfg, more := LoadSources(dir, files, opts)
+	return cfg, append(diags, more...)
+}
+
+// configFileName is a *.hcl file that is not hidden or an editor's backup.
+func configFileName(name string) bool {
+	return strings.HasSuffix(name, ".hcl") && !strings.HasPrefix(name, ".") &&
+		!strings.HasPrefix(name, "#") && !strings.HasSuffix(name, "~")
+}
+
+func displayDir(dir string) string {
+	if dir == "" || dir == "." {
+		return "the current directory"
+	}
+	return dir
+}
+
+// LoadSources is Load on explicit file contents, by name (for tests, the fuzz target,
+// and callers that have the files in memory). A name is joined to dir to make the
+// file name that diagnostics and cfg.Files use.
+func LoadSources(dir string, files map[string][]byte, opts Options) (*Config, hcl.Diagnostics) {
+	l := &loader{
+		opts:      opts,
+		cfg:       &Config{Dir: dir, Files: map[string]*hcl.File{}},
+		environ:   parseEnviron(opts.Environ),
+		vars:      map[string]*variable{},
+		locals:    map[string]*local{},
+		bad:       map[*Compute]map[string]bool{},
+		badBranch: map[*Branch]bool{},
+	}
+	l.functions = functions(l.environ)
+	l.load(files)
+	sortDiagnostics(l.diags)
+	return l.cfg, l.diags
+}
+
+// loader holds the state of one load. Phases run in a fixed order because each needs
+// the one before: variables, then locals, then everything that may use them.
+type loader struct {
+	opts      Options
+	cfg       *Config
+	diags     hcl.Diagnostics
+	environ   map[string]string
+	functions map[string]function.Function
+
+	vars       map[string]*variable
+	varOrder   []string
+	locals     map[string]*local
+	localOrder []string
+	// ctx is nil until variables and locals have values; eval then accepts literals only.
+	ctx *hcl.EvalContext
+	// bad records, per compute, the attributes whose value was invalid, so checks
+	// that need them are skipped instead of piling errors on one mistake.
+	bad map[*Compute]map[string]bool
+	// badBranch marks branches whose name or id was invalid.
+	badBranch map[*Branch]bool
+}
+
+func (l *loader) load(files map[string][]byte) {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+
+	var bodies []*hclsyntax.Body
+	for _, name := range names {
+		filename := name
+		if l.cfg.Dir != "" && !filepath.IsAbs(name) {
+			filename = filepath.Join(l.cfg.Dir, name)
+		}
+		f, diags := hclsyntax.ParseConfig(files[name], filename, hcl.InitialPos)
+		l.diags = append(l.diags, diags...)
+		if f == nil {
+			continue
+		}
+		l.cfg.Files[filename] = f
+		if body, ok := f.Body.(*hclsyntax.Body); ok {
+			bodies = append(bodies, body)
+		}
+	}
+	// A file that does not parse is only partly read: checking the rest would report
+	// blocks and attributes as missing when they are merely unread.
+	if l.diags.HasErrors() {
+		return
+	}
+
+	byType := map[string][]*hclsyntax.Block{}
+	for _, body := range bodies {
+		c, diags := bodyContent(body, rootSchema, "the top level of a file")
+		l.diags = append(l.diags, diags...)
+		for _, b := range c.Blocks {
+			byType[b.Type] = append(byType[b.Type], b)
+		}
+	}
+
+	l.declareVariables(byType["variable"])
+	vars := cty.ObjectVal(l.assignVariables())
+	l.declareLocals(byType["locals"])
+	locals := l.evaluateLocals(vars)
+	l.ctx = &hcl.EvalContext{
+		Variables: map[string]cty.Value{"var": vars, "local": cty.ObjectVal(locals)},
+		Functions: l.functions,
+	}
+
+	l.decodeSettings(byType["neonform"])
+	l.decodeProjects(byType["project"])
+	l.decodeMoves(byType["moved"])
+}
+
+// errorf adds an error diagnostic at rng.
+func (l *loader) errorf(rng hcl.Range, summary, format string, args ...any) {
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  rng.Ptr(),
+	})
+}
+
+// where is "main.hcl:12", for messages that point at a second place.
+func where(rng hcl.Range) string {
+	return fmt.Sprintf("%s:%d", rng.Filename, rng.Start.Line)
+}
+
+// sortDiagnostics orders diagnostics by file and position; those without a place
+// (command-line problems) come first, in the order found.
+func sortDiagnostics(diags hcl.Diagnostics) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a == nil && b != nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+}

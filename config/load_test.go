@@ -1,0 +1,308 @@
+package config_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/config"
+)
+
+const oneCompute = `
+variable "cu" {
+  type = number
+}
+
+variable "token" {
+  type      = number
+  sensitive = true
+  default   = 1
+}
+
+project "shop" {
+  id = "dark-sun-46453911"
+  branch "main" {
+    compute "primary" {
+      size = var.cu
+    }
+  }
+}
+`
+
+func load(t *testing.T, src string, opts config.Options) (*config.Config, hcl.Diagnostics) {
+	t.Helper()
+	return config.LoadSources("conf", map[string][]byte{"main.hcl": []byte(src)}, opts)
+}
+
+// only returns the single diagnostic of diags, failing the test if there are others.
+func only(t *testing.T, diags hcl.Diagnostics) *hcl.Diagnostic {
+	t.Helper()
+	if len(diags) != 1 {
+		t.Fatalf("got %d diagnostics, want 1:\n%s", len(diags), describe(diags))
+	}
+	return diags[0]
+}
+
+func TestCommandLineVariables(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    config.Options
+		summary string
+		// detail must contain these, and must not contain notIn.
+		detail []string
+		notIn  string
+	}{
+		{
+			name:    "undeclared -var",
+			opts:    config.Options{Vars: []string{"cu=2", "cpu=4"}},
+			summary: "Value for undeclared variable",
+			detail:  []string{`"cpu"`, `Did you mean "cu"?`},
+		},
+		{
+			name:    "-var without a value",
+			opts:    config.Options{Vars: []string{"cu=2", "token"}},
+			summary: "Invalid -var option",
+			detail:  []string{"replica_cu=2"},
+		},
+		{
+			name:    "-var of the wrong type",
+			opts:    config.Options{Vars: []string{"cu=two"}},
+			summary: "Invalid value for variable",
+			detail:  []string{"-var cu", "number", "main.hcl:2"},
+		},
+		{
+			name:    "environment value of the wrong type",
+			opts:    config.Options{Vars: []string{"cu=2"}, Environ: []string{"NEONFORM_VAR_token=hunter2"}},
+			summary: "Invalid value for variable",
+			detail:  []string{"NEONFORM_VAR_token"},
+			notIn:   "hunter2", // a sensitive value is never repeated
+		},
+		{
+			name:    "missing value names the three ways to set it",
+			opts:    config.Options{},
+			summary: "Missing variable value",
+			detail:  []string{"-var 'cu=VALUE'", "-var-file", "NEONFORM_VAR_cu"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := load(t, oneCompute, tt.opts)
+			d := only(t, diags)
+			if d.Summary != tt.summary {
+				t.Errorf("summary %q, want %q (detail: %s)", d.Summary, tt.summary, d.Detail)
+			}
+			for _, s := range tt.detail {
+				if !strings.Contains(d.Detail, s) {
+					t.Errorf("detail %q lacks %q", d.Detail, s)
+				}
+			}
+			if tt.notIn != "" && strings.Contains(d.Detail, tt.notIn) {
+				t.Errorf("detail %q repeats %q", d.Detail, tt.notIn)
+			}
+		})
+	}
+}
+
+func TestVariableFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+
+	t.Run("undeclared name is a warning, and the file's ranges print", func(t *testing.T) {
+		path := write("warn.vars", "cu = 2\ncpu = 4\n")
+		cfg, diags := load(t, oneCompute, config.Options{VarFiles: []string{path}})
+		d := only(t, diags)
+		if d.Severity != hcl.DiagWarning || d.Summary != "Value for undeclared variable" {
+			t.Fatalf("got %s", d.Error())
+		}
+		if d.Subject == nil || d.Subject.Filename != path || d.Subject.Start.Line != 2 {
+			t.Errorf("subject %v, want %s line 2", d.Subject, path)
+		}
+		if cfg.Files[path] == nil {
+			t.Errorf("Files lacks the variable file %s", path)
+		}
+		if got := cfg.Compute("shop.main.primary").MaxCU; got != 2 {
+			t.Errorf("size from the file = %v, want 2", got)
+		}
+	})
+	t.Run("references are not allowed", func(t *testing.T) {
+		path := write("ref.vars", "cu = var.token\n")
+		_, diags := load(t, oneCompute, config.Options{VarFiles: []string{path}})
+		if d := only(t, diags); d.Summary != "Variables not allowed" || d.Subject.Filename != path {
+			t.Errorf("got %s", d.Error())
+		}
+	})
+	t.Run("wrong type points at the value", func(t *testing.T) {
+		path := write("type.vars", "cu = [1]\n")
+		_, diags := load(t, oneCompute, config.Options{VarFiles: []string{path}})
+		if d := only(t, diags); d.Summary != "Invalid value for variable" || d.Subject.Filename != path {
+			t.Errorf("got %s", d.Error())
+		}
+	})
+	t.Run("missing file", func(t *testing.T) {
+		_, diags := load(t, oneCompute, config.Options{Vars: []string{"cu=1"}, VarFiles: []string{filepath.Join(dir, "nope.vars")}})
+		if d := only(t, diags); d.Summary != "Cannot read variable file" {
+			t.Errorf("got %s", d.Error())
+		}
+	})
+	t.Run("-var beats the file whatever the order given", func(t *testing.T) {
+		path := write("four.vars", "cu = 4\n")
+		cfg, diags := load(t, oneCompute, config.Options{Vars: []string{"cu=8"}, VarFiles: []string{path}})
+		if len(diags) > 0 {
+			t.Fatal(describe(diags))
+		}
+		if got := cfg.Compute("shop.main.primary").MaxCU; got != 8 {
+			t.Errorf("size = %v, want 8 from -var", got)
+		}
+	})
+}
+
+func TestLoadDirectory(t *testing.T) {
+	t.Run("reads only *.hcl files, not hidden or backup ones", func(t *testing.T) {
+		dir := t.TempDir()
+		files := map[string]string{
+			"main.hcl":       `project "shop" { id = "dark-sun-46453911" }`,
+			"other.hcl":      `project "blog" { id = "hidden-river-50598307" }`,
+			".hidden.hcl":    `this is not read {`,
+			"main.hcl~":      `nor this {`,
+			"values.vars":    `nor = this {`,
+			"notes.txt":      `nor this {`,
+			"sub.hcl/x.hcl":  `nor this {`,
+			"sub.hcl/y.hcl2": `nor this {`,
+		}
+		for name, src := range files {
+			path := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cfg, diags := config.Load(dir, config.Options{})
+		if len(diags) > 0 {
+			t.Fatal(describe(diags))
+		}
+		var labels []string
+		for _, p := range cfg.Projects {
+			labels = append(labels, p.Label)
+		}
+		if strings.Join(labels, ",") != "shop,blog" {
+			t.Errorf("projects %v, want shop then blog (file name order)", labels)
+		}
+		if len(cfg.Files) != 2 {
+			t.Errorf("read %d files, want 2", len(cfg.Files))
+		}
+	})
+	t.Run("no configuration files", func(t *testing.T) {
+		_, diags := config.Load(t.TempDir(), config.Options{})
+		if d := only(t, diags); d.Summary != "No configuration files" {
+			t.Errorf("got %s", d.Error())
+		}
+	})
+	t.Run("missing directory", func(t *testing.T) {
+		_, diags := config.Load(filepath.Join(t.TempDir(), "nope"), config.Options{})
+		if d := only(t, diags); d.Summary != "Cannot read configuration directory" {
+			t.Errorf("got %s", d.Error())
+		}
+	})
+}
+
+func TestSyntaxErrorsKeepFiles(t *testing.T) {
+	files := map[string][]byte{
+		"a.hcl": []byte("project \"shop\" {\n  id = \n}\n"),
+		"b.hcl": []byte("project \"blog\" {\n  id = \"hidden-river-50598307\"\n  mni_cu = 1\n}\n"),
+	}
+	cfg, diags := config.LoadSources("dir", files, config.Options{})
+	if !diags.HasErrors() {
+		t.Fatal("want a syntax error")
+	}
+	// The other file's mistake is not checked on top of a file that did not parse.
+	for _, d := range diags {
+		if d.Subject == nil || d.Subject.Filename != filepath.Join("dir", "a.hcl") {
+			t.Errorf("diagnostic outside the broken file: %s", d.Error())
+		}
+	}
+	for name := range files {
+		if cfg.Files[filepath.Join("dir", name)] == nil {
+			t.Errorf("Files lacks %s", name)
+		}
+	}
+}
+
+func TestDiagnosticsSortedByPosition(t *testing.T) {
+	files := map[string][]byte{
+		"b.hcl": []byte("project \"b\" {\n  id = \"B\"\n}\n"),
+		"a.hcl": []byte("project \"a\" {\n  id = \"A\"\n  idd = 1\n}\nlocals {\n  x = local.y\n}\n"),
+	}
+	_, diags := config.LoadSources("", files, config.Options{})
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column))
+	}
+	want := []string{"a.hcl:2:8", "a.hcl:3:3", "a.hcl:6:7", "b.hcl:2:8"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("order %v, want %v\n%s", got, want, describe(diags))
+	}
+}
+
+func TestParseAddress(t *testing.T) {
+	tests := []struct {
+		in                       string
+		project, branch, compute string
+		ok                       bool
+	}{
+		{"shop.main.primary", "shop", "main", "primary", true},
+		{"a1.b_2.c-3", "a1", "b_2", "c-3", true},
+		{"shop.main", "", "", "", false},
+		{"shop.main.primary.x", "", "", "", false},
+		{"Shop.main.primary", "", "", "", false},
+		{"shop..primary", "", "", "", false},
+		{"shop.main.1st", "", "", "", false},
+		{"", "", "", "", false},
+	}
+	for _, tt := range tests {
+		p, b, c, err := config.ParseAddress(tt.in)
+		if (err == nil) != tt.ok || p != tt.project || b != tt.branch || c != tt.compute {
+			t.Errorf("ParseAddress(%q) = %q, %q, %q, %v; want %q, %q, %q, ok=%v", tt.in, p, b, c, err, tt.project, tt.branch, tt.compute, tt.ok)
+		}
+	}
+}
+
+func TestSensitiveValuesAreMarked(t *testing.T) {
+	src := `
+variable "app" {
+  type      = string
+  sensitive = true
+}
+project "shop" {
+  id = "dark-sun-46453911"
+  branch "main" {
+    compute "primary" {
+      name        = "plain"
+      pg_settings = { application_name = upper(var.app) }
+    }
+  }
+}
+`
+	cfg, diags := load(t, src, config.Options{Environ: []string{"NEONFORM_VAR_app=secret"}})
+	if len(diags) > 0 {
+		t.Fatal(describe(diags))
+	}
+	c := cfg.Compute("shop.main.primary")
+	if !c.Sensitive["pg_settings"] || c.Sensitive["name"] {
+		t.Errorf("Sensitive = %v, want only pg_settings", c.Sensitive)
+	}
+	if c.PgSettings["application_name"] != "SECRET" {
+		t.Errorf("value %q, want it evaluated", c.PgSettings["application_name"])
+	}
+}

@@ -1,0 +1,216 @@
+package config
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+var (
+	// labelPattern is what project, branch and compute labels look like; they make up
+	// addresses, which split on dots.
+	labelPattern = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+	// projectIDPattern is the service's pattern for project ids (OpenAPI path parameter).
+	projectIDPattern = regexp.MustCompile(`^[a-z0-9-]{1,60}$`)
+	// branchIDPattern is a branch id: the br- prefix and the same id alphabet, 60 at most.
+	branchIDPattern = regexp.MustCompile(`^br-[a-z0-9-]{1,57}$`)
+)
+
+// decodeProjects reads every project block, in file order, and checks that no two
+// share a label or a service project id.
+func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
+	labels := map[string]*Project{}
+	ids := map[string]*Project{}
+	for _, b := range blocks {
+		p := l.decodeProject(b)
+		if prev := labels[p.Label]; prev != nil {
+			l.errorf(b.LabelRanges[0], "Duplicate project label",
+				"A project labelled %q is already declared at %s; project labels must be unique, so rename one.", p.Label, where(prev.DeclRange))
+			continue
+		}
+		labels[p.Label] = p
+		if p.ID != "" {
+			if prev := ids[p.ID]; prev != nil {
+				l.errorf(p.DeclRange, "Duplicate project id",
+					"Projects %q and %q both have id %q. Declare each service project once, with all its branches in one project block.", prev.Label, p.Label, p.ID)
+			} else {
+				ids[p.ID] = p
+			}
+		}
+		l.cfg.Projects = append(l.cfg.Projects, p)
+	}
+}
+
+func (l *loader) decodeProject(b *hclsyntax.Block) *Project {
+	p := &Project{Label: b.Labels[0], DeclRange: b.DefRange()}
+	l.checkLabel(b, "project")
+	c, diags := bodyContent(b.Body, projectSchema, "a project block")
+	l.diags = append(l.diags, diags...)
+
+	if a := c.Attributes["id"]; a == nil {
+		l.errorf(p.DeclRange, "Missing project id",
+			"Add id = \"...\" with the service's project id, such as \"dark-sun-46453911\"; the console shows it in the project's settings, and GET /projects lists them.")
+	} else if id, state := l.stringAttr(a, `a project id such as "dark-sun-46453911"`); state == valid {
+		if projectIDPattern.MatchString(id) {
+			p.ID = id
+		} else {
+			l.errorf(a.Expr.Range(), "Invalid project id",
+				"%q is not a project id: ids are lowercase letters, digits and dashes, at most 60, such as \"dark-sun-46453911\". Copy it from the console's project settings.", id)
+		}
+	}
+
+	labels := map[string]*Branch{}
+	byName := map[string]*Branch{}
+	for _, blk := range c.Blocks {
+		br := l.decodeBranch(p, blk)
+		if prev := labels[br.Label]; prev != nil {
+			l.errorf(blk.LabelRanges[0], "Duplicate branch label",
+				"Project %q already has a branch labelled %q at %s; branch labels must be unique within a project, so rename one.", p.Label, br.Label, where(prev.DeclRange))
+			continue
+		}
+		labels[br.Label] = br
+		// Two blocks for one service branch would dodge the one-read_write rule and
+		// fight over the same endpoints.
+		if key, ok := l.branchKey(br); ok {
+			if prev := byName[key]; prev != nil {
+				l.errorf(br.DeclRange, "Branch declared twice",
+					"Branches %q and %q of project %q are the same service branch (%s); put its computes in one branch block.", prev.Label, br.Label, p.Label, key)
+			} else {
+				byName[key] = br
+			}
+		}
+		p.Branches = append(p.Branches, br)
+	}
+	return p
+}
+
+// branchKey says which service branch a block means: "id \"br-...\"" or
+// "name \"main\""; false when its name or id was invalid (already reported).
+func (l *loader) branchKey(br *Branch) (string, bool) {
+	if l.badBranch[br] {
+		return "", false
+	}
+	if br.ID != "" {
+		return fmt.Sprintf("id %q", br.ID), true
+	}
+	return fmt.Sprintf("name %q", br.Name), true
+}
+
+func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block) *Branch {
+	br := &Branch{Label: b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange()}
+	l.checkLabel(b, "branch")
+	c, diags := bodyContent(b.Body, branchSchema, "a branch block")
+	l.diags = append(l.diags, diags...)
+
+	nameAttr, idAttr := c.Attributes["name"], c.Attributes["id"]
+	if nameAttr != nil && idAttr != nil {
+		l.errorf(idAttr.SrcRange, "Conflicting branch name and id",
+			"A branch is found in the service by its name or by its id, not both: keep id to pin this exact branch, or name to follow whichever branch has that name.")
+	}
+	name, nameState := l.stringAttr(nameAttr, `the branch's name in the service, such as "main"`)
+	if nameState == valid {
+		if name == "" {
+			nameState = invalid
+			l.errorf(nameAttr.Expr.Range(), "Invalid branch name",
+				"name cannot be empty: write the branch's name in the service, or omit name to use the label %q.", br.Label)
+		} else {
+			br.Name = name
+		}
+	}
+	id, idState := l.stringAttr(idAttr, `a branch id such as "br-small-term-683261"`)
+	if idState == valid {
+		if branchIDPattern.MatchString(id) {
+			br.ID = id
+		} else {
+			idState = invalid
+			l.errorf(idAttr.Expr.Range(), "Invalid branch id",
+				"%q is not a branch id: branch ids start with br- and are lowercase letters, digits and dashes, such as \"br-small-term-683261\". To find a branch by its name, write name = \"...\" instead.", id)
+		}
+	}
+	if nameState == invalid || idState == invalid {
+		l.badBranch[br] = true
+	}
+	if v, state := l.boolAttr(c.Attributes["exclusive"]); state == valid {
+		br.Exclusive = v
+	}
+
+	labels := map[string]*Compute{}
+	for _, blk := range c.Blocks {
+		cp := l.decodeCompute(p, br, blk)
+		if prev := labels[cp.Label]; prev != nil {
+			l.errorf(blk.LabelRanges[0], "Duplicate compute label",
+				"Branch %s.%s already has a compute labelled %q at %s; compute labels must be unique within a branch, so rename one.",
+				p.Label, br.Label, cp.Label, where(prev.DeclRange))
+			continue
+		}
+		labels[cp.Label] = cp
+		br.Computes = append(br.Computes, cp)
+	}
+	l.checkBranchComputes(p, br)
+	return br
+}
+
+// checkBranchComputes applies the service's rules across the computes of a branch:
+// at most one read_write, and distinct endpoint names.
+func (l *loader) checkBranchComputes(p *Project, br *Branch) {
+	var primary *Compute
+	names := map[string]*Compute{}
+	for _, cp := range br.Computes {
+		bad := l.bad[cp]
+		if !bad["type"] && cp.Type == ReadWrite {
+			if primary != nil {
+				l.errorf(cp.Range("type"), "More than one read_write compute",
+					"Branch %s.%s already has the read_write compute %q (%s), and a branch has at most one. Make this one a read replica with type = \"read_only\", or move it to another branch.",
+					p.Label, br.Label, primary.Label, where(primary.DeclRange))
+			} else {
+				primary = cp
+			}
+		}
+		if !bad["name"] {
+			if prev := names[cp.Name]; prev != nil {
+				l.errorf(cp.Range("name"), "Duplicate compute name",
+					"Computes %q and %q on branch %s.%s would both be named %q in the service. Give one of them another name (the name defaults to the label).",
+					prev.Label, cp.Label, p.Label, br.Label, cp.Name)
+			} else {
+				names[cp.Name] = cp
+			}
+		}
+	}
+}
+
+// checkLabel reports a project, branch or compute label that cannot be part of an
+// address, with a corrected label when one is easy to guess.
+func (l *loader) checkLabel(b *hclsyntax.Block, kind string) {
+	label := b.Labels[0]
+	if labelPattern.MatchString(label) {
+		return
+	}
+	detail := fmt.Sprintf("%q cannot label a %s: labels are lowercase letters, digits, _ and -, starting with a letter, because they make up addresses such as shop.main.primary.", label, kind)
+	if fixed := fixLabel(label); fixed != "" {
+		detail += fmt.Sprintf(" Try %q.", fixed)
+	}
+	if kind == "branch" {
+		detail += " A branch whose name in the service is different can keep it: branch \"feature-x\" { name = \"feature/x\" }."
+	}
+	l.errorf(b.LabelRanges[0], "Invalid label", "%s", detail)
+}
+
+// fixLabel lowercases a label and replaces what labels cannot hold with dashes;
+// "" when that does not give a valid label.
+func fixLabel(label string) string {
+	fixed := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
+			return r
+		}
+		return '-'
+	}, label)
+	if labelPattern.MatchString(fixed) {
+		return fixed
+	}
+	return ""
+}

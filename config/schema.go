@@ -1,0 +1,248 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agext/levenshtein"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// One explicit schema per block, as Terraform's configs package does, so that every
+// message about a misplaced or misspelt name is ours. Nothing is marked Required here:
+// each required attribute is checked by its decoder, which knows how to explain it.
+var (
+	rootSchema = &hcl.BodySchema{
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "neonform"},
+			{Type: "variable", LabelNames: []string{"name"}},
+			{Type: "locals"},
+			{Type: "project", LabelNames: []string{"name"}},
+			{Type: "moved"},
+		},
+	}
+	settingsSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "api_url"}, {Name: "account_tier"}, {Name: "state"}},
+	}
+	variableSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}},
+	}
+	projectSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "id"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "branch", LabelNames: []string{"name"}}},
+	}
+	branchSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "id"}, {Name: "exclusive"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "compute", LabelNames: []string{"name"}}},
+	}
+	computeSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{
+			{Name: "type"}, {Name: "min_cu"}, {Name: "max_cu"}, {Name: "size"}, {Name: "suspend_timeout"},
+			{Name: "pg_settings"}, {Name: "disabled"}, {Name: "name"},
+		},
+		Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
+	}
+	lifecycleSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "prevent_destroy"}, {Name: "allow_restart"}},
+	}
+	movedSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "from"}, {Name: "to"}},
+	}
+)
+
+// apiNames maps the service's field names, which people copy from API responses, to
+// the attribute that means the same thing here.
+var apiNames = map[string]string{
+	"autoscaling_limit_min_cu": "min_cu",
+	"autoscaling_limit_max_cu": "max_cu",
+	"suspend_timeout_seconds":  "suspend_timeout",
+	"settings":                 "pg_settings",
+	"project_id":               "id",
+	"branch_id":                "id",
+}
+
+// content is a block body split by the schema: the attributes by name and the
+// blocks in source order. Names the schema does not know are reported, not kept.
+type content struct {
+	Attributes map[string]*hclsyntax.Attribute
+	Blocks     []*hclsyntax.Block
+}
+
+// bodyContent checks body against schema. what names the enclosing block for
+// messages, with its article ("a compute block", "the top level of a file"). Blocks whose labels are wrong are reported
+// and left out, so decoders only see well-formed blocks.
+func bodyContent(body *hclsyntax.Body, schema *hcl.BodySchema, what string) (*content, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	c := &content{Attributes: map[string]*hclsyntax.Attribute{}}
+	attrNames := make([]string, 0, len(schema.Attributes))
+	for _, a := range schema.Attributes {
+		attrNames = append(attrNames, a.Name)
+	}
+	blockNames := make([]string, 0, len(schema.Blocks))
+	blocks := map[string]hcl.BlockHeaderSchema{}
+	for _, b := range schema.Blocks {
+		blockNames = append(blockNames, b.Type)
+		blocks[b.Type] = b
+	}
+
+	for _, attr := range sortedAttributes(body) {
+		name := attr.Name
+		if contains(attrNames, name) {
+			c.Attributes[name] = attr
+			continue
+		}
+		d := &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported argument",
+			Subject:  attr.NameRange.Ptr(),
+			Context:  attr.SrcRange.Ptr(),
+		}
+		if _, isBlock := blocks[name]; isBlock {
+			d.Detail = fmt.Sprintf("%s is a block, not an argument: write %s { ... } without the equals sign.", name, name)
+		} else {
+			d.Detail = fmt.Sprintf("An argument named %q is not expected in %s.", name, what) +
+				hint(name, attrNames, what, attrNames, blockNames)
+		}
+		diags = append(diags, d)
+	}
+
+	for _, block := range body.Blocks {
+		bs, known := blocks[block.Type]
+		if !known {
+			d := &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported block type",
+				Subject:  block.TypeRange.Ptr(),
+				Context:  hcl.RangeBetween(block.TypeRange, block.OpenBraceRange).Ptr(),
+			}
+			if contains(attrNames, block.Type) {
+				d.Detail = fmt.Sprintf("%s is an argument, not a block: write %s = { ... } with an equals sign.", block.Type, block.Type)
+			} else {
+				d.Detail = fmt.Sprintf("A block of type %q is not expected in %s.", block.Type, what) +
+					hint(block.Type, blockNames, what, attrNames, blockNames)
+			}
+			diags = append(diags, d)
+			continue
+		}
+		if d := checkLabels(block, bs); d != nil {
+			diags = append(diags, d)
+			continue
+		}
+		c.Blocks = append(c.Blocks, block)
+	}
+	return c, diags
+}
+
+// checkLabels reports a block with the wrong number of labels.
+func checkLabels(block *hclsyntax.Block, bs hcl.BlockHeaderSchema) *hcl.Diagnostic {
+	want := len(bs.LabelNames)
+	got := len(block.Labels)
+	switch {
+	case got == want:
+		return nil
+	case got < want:
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Missing %s label", block.Type),
+			Detail: fmt.Sprintf("A %s block needs a %s: %s %q { ... }.",
+				block.Type, bs.LabelNames[0], block.Type, exampleLabel(block.Type)),
+			Subject: hcl.RangeBetween(block.TypeRange, block.OpenBraceRange).Ptr(),
+		}
+	default:
+		extra := block.LabelRanges[want]
+		var detail string
+		if want == 0 {
+			detail = fmt.Sprintf("A %s block takes no label: write %s { ... }.", block.Type, block.Type)
+		} else {
+			detail = fmt.Sprintf("A %s block takes one label, its %s: %s %q { ... }.", block.Type, bs.LabelNames[0], block.Type, exampleLabel(block.Type))
+		}
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Extra label on %s block", block.Type),
+			Detail:   detail,
+			Subject:  extra.Ptr(),
+			Context:  hcl.RangeBetween(block.TypeRange, block.OpenBraceRange).Ptr(),
+		}
+	}
+}
+
+func exampleLabel(blockType string) string {
+	switch blockType {
+	case "project":
+		return "shop"
+	case "branch":
+		return "main"
+	case "variable":
+		return "replica_cu"
+	}
+	return "primary"
+}
+
+// sortedAttributes returns a body's attributes in source order, so diagnostics come
+// out in the order a person reads the file.
+func sortedAttributes(body *hclsyntax.Body) []*hclsyntax.Attribute {
+	out := make([]*hclsyntax.Attribute, 0, len(body.Attributes))
+	for _, a := range body.Attributes {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].SrcRange.Start.Byte < out[j].SrcRange.Start.Byte })
+	return out
+}
+
+// hint is "Did you mean ...?" when a name is close, otherwise the list of what fits.
+func hint(given string, candidates []string, what string, attrs, blocks []string) string {
+	if h := didYouMean(given, candidates); h != "" {
+		return h
+	}
+	return accepted(what, attrs, blocks)
+}
+
+// didYouMean suggests the closest of names to a misspelt name, or an API field's
+// equivalent; "" when nothing is close.
+func didYouMean(name string, names []string) string {
+	if s := suggest(name, names); s != "" {
+		return fmt.Sprintf(" Did you mean %q?", s)
+	}
+	return ""
+}
+
+// suggest returns the name closest to given within two edits (case ignored), or "".
+func suggest(given string, names []string) string {
+	if alias, ok := apiNames[given]; ok && contains(names, alias) {
+		return alias
+	}
+	best, bestDist := "", 3
+	lower := strings.ToLower(given)
+	for _, n := range names {
+		if d := levenshtein.Distance(lower, n, nil); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best
+}
+
+// accepted lists what a block may contain, for when no single name is close.
+func accepted(what string, attrs, blocks []string) string {
+	var parts []string
+	if len(attrs) > 0 {
+		parts = append(parts, "arguments "+strings.Join(attrs, ", "))
+	}
+	if len(blocks) > 0 {
+		parts = append(parts, "blocks "+strings.Join(blocks, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %s takes %s.", strings.ToUpper(what[:1])+what[1:], strings.Join(parts, "; "))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,93 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/neonform/neonform/sizing"
+)
+
+// decodeSettings reads the neonform block (at most one across all files) and fills
+// the defaults. The tier it finds caps every compute size checked after it.
+func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
+	s := Settings{APIURL: DefaultAPIURL, AccountTier: sizing.Paid, StatePath: DefaultStatePath}
+	defer func() { l.cfg.Settings = s }()
+	if len(blocks) == 0 {
+		return
+	}
+	first := blocks[0]
+	for _, dup := range blocks[1:] {
+		l.errorf(dup.TypeRange, "Duplicate neonform block",
+			"The neonform settings are already given at %s; merge the two blocks into one.", where(first.TypeRange))
+	}
+	s.DeclRange = first.DefRange()
+	c, diags := bodyContent(first.Body, settingsSchema, "a neonform block")
+	l.diags = append(l.diags, diags...)
+
+	if a := c.Attributes["api_url"]; a != nil {
+		if v, state := l.stringAttr(a, `a URL such as "https://console.neon.tech/api/v2", or "embedded"`); state == valid {
+			if summary, detail := checkAPIURL(v); summary != "" {
+				l.errorf(a.Expr.Range(), summary, "%s", detail)
+			} else {
+				s.APIURL = v
+			}
+		}
+	}
+	if a := c.Attributes["account_tier"]; a != nil {
+		if v, state := l.stringAttr(a, `"free" or "paid"`); state == valid {
+			switch tier := sizing.Tier(v); tier {
+			case sizing.Free, sizing.Paid:
+				s.AccountTier = tier
+			default:
+				l.errorf(a.Expr.Range(), "Invalid account tier",
+					"account_tier is \"free\" (computes up to 2 CU) or \"paid\", not %q.%s", v, didYouMean(v, []string{"free", "paid"}))
+			}
+		}
+	}
+	if a := c.Attributes["state"]; a != nil {
+		if v, state := l.stringAttr(a, `a file path such as "neonform.state.json"`); state == valid {
+			if strings.TrimSpace(v) == "" {
+				l.errorf(a.Expr.Range(), "Invalid state path",
+					"state is the path of the state file, such as %q; omit it for that default.", DefaultStatePath)
+			} else {
+				s.StatePath = v
+			}
+		}
+	}
+}
+
+// checkAPIURL accepts "embedded", any https URL, and http only to this machine:
+// the API key travels with every request and must not cross a network in clear.
+// It returns a summary and detail when the URL is refused.
+func checkAPIURL(s string) (summary, detail string) {
+	if s == EmbeddedAPIURL {
+		return "", ""
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return "Invalid API URL", fmt.Sprintf("api_url must be an https:// URL such as %q, or \"embedded\" for the built-in emulator.", DefaultAPIURL) +
+			didYouMean(s, []string{EmbeddedAPIURL})
+	}
+	switch u.Scheme {
+	case "https":
+		return "", ""
+	case "http":
+		if loopback(u.Hostname()) {
+			return "", ""
+		}
+		return "Insecure API URL", fmt.Sprintf("api_url uses plain http:// to %s, which is not this machine, so the API key would travel unencrypted. Use https://, or \"embedded\" for the built-in emulator.", u.Hostname())
+	}
+	return "Invalid API URL", fmt.Sprintf("api_url must use https:// (or http:// to this machine), not %s://; for example %q.", u.Scheme, DefaultAPIURL)
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

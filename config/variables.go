@@ -1,0 +1,256 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// envVarPrefix is how the environment gives a variable a value: NEONFORM_VAR_<name>.
+const envVarPrefix = "NEONFORM_VAR_"
+
+// variable is a variable block.
+type variable struct {
+	Name string
+	// Type is cty.DynamicPseudoType when the block has no type: values are taken as
+	// given, and a -var value is a string.
+	Type      cty.Type
+	Default   cty.Value // cty.NilVal when there is none
+	Sensitive bool
+	DeclRange hcl.Range
+	// broken: its type or default was invalid (reported), so a missing value is not
+	// reported on top.
+	broken bool
+}
+
+// declareVariables reads the variable blocks. Their defaults and types are literals,
+// read before any expression is evaluated (l.ctx is nil here).
+func (l *loader) declareVariables(blocks []*hclsyntax.Block) {
+	for _, b := range blocks {
+		name := b.Labels[0]
+		if !hclsyntax.ValidIdentifier(name) {
+			l.errorf(b.LabelRanges[0], "Invalid variable name",
+				"%q cannot name a variable: names are letters, digits, _ and -, starting with a letter, as in variable \"replica_cu\".", name)
+			continue
+		}
+		if prev := l.vars[name]; prev != nil {
+			l.errorf(b.LabelRanges[0], "Duplicate variable",
+				"A variable named %q is already declared at %s; remove one of the two blocks.", name, where(prev.DeclRange))
+			continue
+		}
+		v := &variable{Name: name, Type: cty.DynamicPseudoType, DeclRange: b.DefRange()}
+		l.vars[name] = v
+		l.varOrder = append(l.varOrder, name)
+
+		c, diags := bodyContent(b.Body, variableSchema, "a variable block")
+		l.diags = append(l.diags, diags...)
+		if a := c.Attributes["type"]; a != nil {
+			ty, diags := typeexpr.TypeConstraint(a.Expr)
+			l.diags = append(l.diags, diags...)
+			switch {
+			case diags.HasErrors():
+				v.broken = true
+			case !supportedType(ty):
+				v.broken = true
+				l.errorf(a.Expr.Range(), "Unsupported variable type",
+					"Variables are string, number, bool, list(T) or map(T), where T is one of these; %s is not supported.", typeexpr.TypeString(ty))
+			default:
+				v.Type = ty
+			}
+		}
+		l.stringAttr(c.Attributes["description"], "a string")
+		if s, state := l.boolAttr(c.Attributes["sensitive"]); state == valid {
+			v.Sensitive = s
+		}
+		if a := c.Attributes["default"]; a != nil {
+			val, state, _ := l.eval(a, cty.DynamicPseudoType, "a value")
+			v.broken = v.broken || state == invalid
+			if state == valid {
+				if conv, err := convert.Convert(val, v.Type); err != nil {
+					v.broken = true
+					l.errorf(a.Expr.Range(), "Invalid default value for variable",
+						"Variable %q is of type %s: %s.", name, typeexpr.TypeString(v.Type), err)
+				} else {
+					v.Default = conv
+				}
+			}
+		}
+	}
+}
+
+// supportedType accepts string, number, bool, and lists and maps of them; "any"
+// (cty.DynamicPseudoType) is the same as no type.
+func supportedType(ty cty.Type) bool {
+	switch {
+	case ty == cty.String, ty == cty.Number, ty == cty.Bool, ty == cty.DynamicPseudoType:
+		return true
+	case ty.IsListType(), ty.IsMapType():
+		return supportedType(ty.ElementType())
+	}
+	return false
+}
+
+// assignVariables gives every declared variable its value, by Terraform's precedence,
+// lowest first: default, environment NEONFORM_VAR_<name>, -var-file files in order,
+// -var options in order. A variable left without a value is an error; its value is
+// then unknown, so expressions that use it are skipped without more errors.
+func (l *loader) assignVariables() map[string]cty.Value {
+	values := map[string]cty.Value{}
+	for _, name := range l.varOrder {
+		if v := l.vars[name]; v.Default != cty.NilVal {
+			values[name] = v.Default
+		}
+	}
+
+	for _, key := range mapKeys(l.environ) {
+		name, ok := strings.CutPrefix(key, envVarPrefix)
+		if !ok || l.vars[name] == nil {
+			continue // the environment holds many things; only declared names matter
+		}
+		if val, ok := l.rawValue(l.vars[name], l.environ[key], key); ok {
+			values[name] = val
+		}
+	}
+
+	for _, path := range l.opts.VarFiles {
+		l.readVarFile(path, values)
+	}
+
+	for _, kv := range l.opts.Vars {
+		name, raw, ok := strings.Cut(kv, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid -var option",
+				Detail:   fmt.Sprintf("-var %q must be a name and a value with an equals sign between them, like -var 'replica_cu=2'.", kv),
+			})
+			continue
+		}
+		v := l.vars[name]
+		if v == nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Value for undeclared variable",
+				Detail: fmt.Sprintf("-var gives a value for %q, but no variable of that name is declared.", name) +
+					didYouMean(name, l.varOrder) + fmt.Sprintf(" Declare it with variable %q { ... }, or drop the -var.", name),
+			})
+			continue
+		}
+		if val, ok := l.rawValue(v, raw, "-var "+name); ok {
+			values[name] = val
+		}
+	}
+
+	for _, name := range l.varOrder {
+		v := l.vars[name]
+		if _, ok := values[name]; !ok && v.broken {
+			values[name] = cty.DynamicVal
+		} else if !ok {
+			l.errorf(v.DeclRange, "Missing variable value",
+				"Variable %q has no default and no value was given. Set it with -var '%s=VALUE', in a file passed with -var-file (%s = VALUE), or with the environment variable %s%s; or give it a default.",
+				name, name, name, envVarPrefix, name)
+			values[name] = cty.DynamicVal
+		}
+		if v.Sensitive {
+			values[name] = values[name].Mark(sensitiveMark)
+		}
+	}
+	return values
+}
+
+// rawValue converts a value given as text (-var, environment) by the declared type:
+// text for a string or untyped variable, a number or bool parsed from the text, and
+// HCL syntax for lists and maps, as Terraform does. source names where the text came
+// from. The value itself is never repeated in a message: it may be a secret.
+func (l *loader) rawValue(v *variable, raw, source string) (cty.Value, bool) {
+	fail := func(problem string) (cty.Value, bool) {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid value for variable",
+			Detail: fmt.Sprintf("The value from %s is not a valid %s: %s. Variable %q is declared at %s.",
+				source, typeexpr.TypeString(v.Type), problem, v.Name, where(v.DeclRange)),
+		})
+		return cty.NilVal, false
+	}
+	switch {
+	case v.Type == cty.DynamicPseudoType || v.Type == cty.String:
+		return cty.StringVal(raw), true
+	case v.Type.IsPrimitiveType():
+		val, err := convert.Convert(cty.StringVal(strings.TrimSpace(raw)), v.Type)
+		if err != nil {
+			return fail(err.Error())
+		}
+		return val, true
+	}
+	expr, diags := hclsyntax.ParseExpression([]byte(raw), source, hcl.InitialPos)
+	if diags.HasErrors() {
+		return fail("lists and maps are written in HCL syntax, like [\"a\", \"b\"] or { key = \"value\" }")
+	}
+	val, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return fail("it must be a literal value, without references or function calls")
+	}
+	conv, err := convert.Convert(val, v.Type)
+	if err != nil {
+		return fail(err.Error())
+	}
+	return conv, true
+}
+
+// readVarFile reads a -var-file: name = value lines in HCL syntax, literal values only.
+// Names that no variable declares are warnings, not errors, because one file of
+// values is often shared by several configurations.
+func (l *loader) readVarFile(path string, values map[string]cty.Value) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read variable file",
+			Detail:   fmt.Sprintf("-var-file %s: %v. A relative path is read from the current directory.", path, err),
+		})
+		return
+	}
+	f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	if f != nil {
+		l.cfg.Files[path] = f
+	}
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return
+	}
+	body := f.Body.(*hclsyntax.Body)
+	for _, b := range body.Blocks {
+		l.errorf(b.TypeRange, "Unexpected block in variable file",
+			"A variable file holds only name = value lines; %s blocks belong in the configuration's .hcl files.", b.Type)
+	}
+	for _, a := range sortedAttributes(body) {
+		v := l.vars[a.Name]
+		if v == nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Value for undeclared variable",
+				Detail:   fmt.Sprintf("No variable named %q is declared, so this value is not used.", a.Name) + didYouMean(a.Name, l.varOrder),
+				Subject:  a.NameRange.Ptr(),
+			})
+			continue
+		}
+		val, state, _ := l.eval(a, cty.DynamicPseudoType, "a value")
+		if state != valid {
+			continue
+		}
+		conv, err := convert.Convert(val, v.Type)
+		if err != nil {
+			l.errorf(a.Expr.Range(), "Invalid value for variable",
+				"Variable %q is of type %s: %s.", v.Name, typeexpr.TypeString(v.Type), err)
+			continue
+		}
+		values[a.Name] = conv
+	}
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+)
+
+// connection is how a command reaches the service: the client, the URL it
+// talks to (the one plan files record), and the sandbox behind it if embedded.
+type connection struct {
+	client  *api.Client
+	apiURL  string // "embedded" for the sandbox, as the user wrote it
+	sandbox *sandbox
+}
+
+func (c *connection) Close() {
+	if c.sandbox != nil {
+		c.sandbox.Close()
+	}
+}
+
+// environment is what commands read from the process environment; tests fill it directly.
+type environment struct {
+	vars map[string]string
+	list []string
+}
+
+func newEnvironment(environ []string) environment {
+	e := environment{vars: map[string]string{}, list: environ}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			e.vars[k] = v
+		}
+	}
+	return e
+}
+
+func (e environment) get(name string) string { return e.vars[name] }
+
+// apiURLOf is the URL a configuration talks to: NEON_API_URL overrides api_url.
+func apiURLOf(cfg *config.Config, env environment) string {
+	if u := env.get("NEON_API_URL"); u != "" {
+		return u
+	}
+	if cfg.Settings.APIURL != "" {
+		return cfg.Settings.APIURL
+	}
+	return config.DefaultAPIURL
+}
+
+// connect builds the client for a configuration. With api_url = "embedded" it
+// starts the sandbox and creates what the configuration names; otherwise a
+// missing NEON_API_KEY is an error before any call.
+func connect(cfg *config.Config, env environment, notes io.Writer) (*connection, error) {
+	apiURL := apiURLOf(cfg, env)
+	conn := &connection{apiURL: apiURL}
+	key := env.get("NEON_API_KEY")
+	base := apiURL
+	if apiURL == config.EmbeddedAPIURL {
+		sb, err := startSandbox(sandboxDir(cfg))
+		if err != nil {
+			return nil, err
+		}
+		if err := sb.ensure(cfg, notes); err != nil {
+			sb.Close()
+			return nil, err
+		}
+		conn.sandbox, base, key = sb, sb.url, sandboxKey
+	} else if key == "" {
+		return nil, fmt.Errorf("NEON_API_KEY is not set: create an API key in the console (Account settings, API keys) and run\n  export NEON_API_KEY=<key>\nor try neonform offline with api_url = \"embedded\" in the neonform block (or NEON_API_URL=embedded)")
+	}
+	opts := api.Options{BaseURL: base, APIKey: key, UserAgent: "neonform/" + version}
+	if loopback(base) {
+		// A local emulator answers in microseconds: poll its operations often.
+		opts.PollInterval = 50 * time.Millisecond
+	}
+	client, err := api.New(opts)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	conn.client = client
+	return conn, nil
+}
+
+func loopback(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
+}
+
+// statePath is where the configuration's state file lives.
+func statePath(cfg *config.Config) string {
+	p := cfg.Settings.StatePath
+	if p == "" {
+		p = config.DefaultStatePath
+	}
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(cfg.Dir, p)
+}

@@ -1,0 +1,380 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
+)
+
+// Options are the inputs of a plan besides config, state and live endpoints.
+type Options struct {
+	ToolVersion  string
+	APIURL       string
+	Now          time.Time
+	ConfigDigest string
+}
+
+// planner holds one Build.
+type planner struct {
+	cfg      *config.Config
+	st       *state.State
+	live     *Live
+	inConfig map[string]*config.Compute // by address
+	diags    hcl.Diagnostics
+	warnings []string
+}
+
+// projectPlan is the planning of one project; projects are independent.
+type projectPlan struct {
+	pl       *planner
+	p        *config.Project
+	lp       *LiveProject
+	live     map[string]*api.Endpoint   // by id
+	onBranch map[string][]*api.Endpoint // by branch id, each in id order
+	branchOf map[string]*config.Branch  // branch block by resolved branch id
+	branchID map[*config.Branch]string
+	entries  []*stateEntry     // state entries of this project, by address
+	claimed  map[string]string // endpoint id -> address, for every state entry here
+	taken    map[string]string // endpoint id -> configured address that matched it
+	targets  []*target
+
+	changes   []*Change
+	drift     []Drift
+	unmanaged []Unmanaged
+	ops       []*op
+}
+
+// target is a configured compute and the live endpoint it is (nil: create).
+type target struct {
+	c        *config.Compute
+	branchID string
+	entry    *stateEntry
+	ep       *api.Endpoint
+	adopt    bool
+}
+
+// Build plans how to bring the live endpoints to what cfg declares, given what
+// st says neonform manages. It returns no plan when the diagnostics hold an
+// error: each says what is wrong and how to fix it.
+func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, hcl.Diagnostics) {
+	if st == nil {
+		st = &state.State{}
+	}
+	if live == nil {
+		live = &Live{}
+	}
+	pl := &planner{cfg: cfg, st: st, live: live, inConfig: map[string]*config.Compute{}}
+	for _, p := range cfg.Projects {
+		for _, b := range p.Branches {
+			for _, c := range b.Computes {
+				pl.inConfig[c.Address] = c
+			}
+		}
+	}
+	eff := pl.applyMoves()
+
+	byProject := map[string][]*stateEntry{}
+	for _, e := range eff {
+		byProject[e.c.ProjectID] = append(byProject[e.c.ProjectID], e)
+	}
+	projects := uniqueProjects(cfg)
+	pl.checkUnreadProjects(projects, byProject)
+
+	plan := &Plan{
+		FormatVersion: FormatVersion,
+		ToolVersion:   opts.ToolVersion,
+		CreatedAt:     opts.Now.UTC().Truncate(time.Second),
+		APIURL:        opts.APIURL,
+		ConfigDigest:  opts.ConfigDigest,
+		State:         StateRef{Lineage: st.Lineage, Serial: st.Serial},
+	}
+	nextID := 1
+	for _, p := range projects {
+		lp := live.Projects[p.ID]
+		if lp == nil {
+			rng := p.DeclRange
+			pl.errorf(&rng, "Project not read", "The live endpoints of project %q (id %q) were not read, so it cannot be planned. This is a bug in neonform.", p.Label, p.ID)
+			continue
+		}
+		pp := pl.newProjectPlan(p, lp, eff, byProject[p.ID])
+		pp.plan()
+		digest := lp.Digest
+		if digest == "" {
+			digest = LiveDigest(lp.Endpoints)
+		}
+		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digest})
+		for _, c := range pp.changes {
+			plan.Changes = append(plan.Changes, *c)
+		}
+		plan.Drift = append(plan.Drift, pp.drift...)
+		plan.Unmanaged = append(plan.Unmanaged, pp.unmanaged...)
+		nextID = pp.appendSteps(plan, nextID)
+	}
+	if pl.diags.HasErrors() {
+		return nil, pl.diags
+	}
+	slices.SortFunc(plan.Changes, func(a, b Change) int { return strings.Compare(a.Address, b.Address) })
+	plan.Summary = summarize(plan.Changes)
+	plan.Warnings = pl.warnings
+	normalize(plan)
+	return plan, pl.diags
+}
+
+// checkUnreadProjects refuses state entries in projects no project block
+// names: their endpoints were not read, so they can be neither kept nor deleted safely.
+func (pl *planner) checkUnreadProjects(projects []*config.Project, byProject map[string][]*stateEntry) {
+	read := map[string]bool{}
+	for _, p := range projects {
+		read[p.ID] = true
+	}
+	ids := make([]string, 0, len(byProject))
+	for id := range byProject {
+		if !read[id] {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		var addrs []string
+		for _, e := range byProject[id] {
+			addrs = append(addrs, e.origin)
+		}
+		slices.Sort(addrs)
+		pl.errorf(nil, "State has computes of a project that is not configured",
+			"The state manages %s in project %s, but no project block has id %q, so neonform does not read that project and cannot plan the deletion. "+
+				"To delete them, keep a project block with that id (and no computes) for one more apply. "+
+				"To stop managing them and leave them running: `neonform state rm ADDRESS` for each.",
+			strings.Join(addrs, ", "), id, id)
+	}
+}
+
+func (pl *planner) newProjectPlan(p *config.Project, lp *LiveProject, eff map[string]*stateEntry, entries []*stateEntry) *projectPlan {
+	pp := &projectPlan{
+		pl: pl, p: p, lp: lp,
+		live:     make(map[string]*api.Endpoint, len(lp.Endpoints)),
+		onBranch: map[string][]*api.Endpoint{},
+		branchOf: map[string]*config.Branch{},
+		branchID: map[*config.Branch]string{},
+		claimed:  map[string]string{},
+		taken:    map[string]string{},
+	}
+	eps := make([]*api.Endpoint, len(lp.Endpoints))
+	for i := range lp.Endpoints {
+		eps[i] = &lp.Endpoints[i]
+	}
+	slices.SortFunc(eps, func(a, b *api.Endpoint) int { return strings.Compare(a.ID, b.ID) })
+	for _, ep := range eps {
+		pp.live[ep.ID] = ep
+		pp.onBranch[ep.BranchID] = append(pp.onBranch[ep.BranchID], ep)
+	}
+	slices.SortFunc(entries, func(a, b *stateEntry) int { return strings.Compare(a.addr, b.addr) })
+	pp.entries = entries
+	for _, e := range entries {
+		pp.claimed[e.c.EndpointID] = e.addr
+	}
+	pp.resolveBranches()
+	for _, b := range p.Branches {
+		for _, c := range b.Computes {
+			pp.targets = append(pp.targets, &target{c: c, branchID: pp.branchID[b], entry: eff[c.Address]})
+		}
+	}
+	slices.SortFunc(pp.targets, func(a, b *target) int { return strings.Compare(a.c.Address, b.c.Address) })
+	return pp
+}
+
+// plan works out the changes, drift, unmanaged endpoints and ordered steps of
+// one project.
+func (pp *projectPlan) plan() {
+	pp.identify()
+	pp.noteDrift()
+	for _, t := range pp.targets {
+		if t.branchID == "" {
+			continue // its branch was not found: already an error
+		}
+		pp.planTarget(t)
+	}
+	pp.planRemovals()
+	pp.planUnclaimed()
+	pp.order()
+}
+
+// noteDrift reports the managed computes that changed outside neonform.
+func (pp *projectPlan) noteDrift() {
+	for _, e := range pp.entries {
+		ep := pp.live[e.c.EndpointID]
+		if ep == nil {
+			pp.drift = append(pp.drift, Drift{Address: e.addr, ProjectID: pp.p.ID, EndpointID: e.c.EndpointID, Gone: true, Attributes: []Attribute{}})
+			continue
+		}
+		if attrs := driftAttributes(e.c, ep); len(attrs) > 0 {
+			pp.drift = append(pp.drift, Drift{Address: e.addr, ProjectID: pp.p.ID, EndpointID: ep.ID, Attributes: attrs})
+		}
+	}
+}
+
+// planRemovals deletes the managed computes the configuration no longer
+// declares, and forgets those whose endpoint is already gone.
+func (pp *projectPlan) planRemovals() {
+	for _, e := range pp.entries {
+		if pp.pl.inConfig[e.addr] != nil {
+			continue
+		}
+		ep := pp.live[e.c.EndpointID]
+		if ep == nil {
+			pp.addOp(&op{step: Step{Kind: StepState, Address: e.addr, EndpointID: e.c.EndpointID, Forget: e.origin,
+				Note: fmt.Sprintf("forget %s: its endpoint %s was deleted outside neonform", e.addr, e.c.EndpointID)}})
+			continue
+		}
+		if e.c.PreventDestroy {
+			pp.errorf(nil, "Compute cannot be deleted",
+				"%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
+					"To delete it: put its compute block back with prevent_destroy = false, apply, then remove the block. "+
+					"To stop managing it and leave it running: `neonform state rm %s`.", e.addr, ep.ID, e.origin)
+			continue
+		}
+		ch := pp.newChange(e.addr, Delete, ep)
+		ch.Disruption = Remove
+		ch.Reasons = append(ch.Reasons, fmt.Sprintf("%s is no longer in the configuration: the endpoint %s and its host go away%s",
+			e.addr, ep.ID, activeTail(ch.Active, "its connections drop")))
+		pp.addDelete(ch, ep, e.origin)
+	}
+}
+
+// planUnclaimed deals with the live endpoints nothing claims: deleted on an
+// exclusive branch, listed as unmanaged otherwise.
+func (pp *projectPlan) planUnclaimed() {
+	for _, ep := range pp.sortedLive() {
+		if pp.taken[ep.ID] != "" {
+			continue
+		}
+		if _, claimed := pp.claimed[ep.ID]; claimed {
+			continue
+		}
+		b := pp.branchOf[ep.BranchID]
+		if b != nil && b.Exclusive {
+			addr := fmt.Sprintf("%s.%s[%s]", pp.p.Label, b.Label, ep.ID)
+			ch := pp.newChange(addr, Delete, ep)
+			ch.Disruption = Remove
+			ch.Reasons = append(ch.Reasons, fmt.Sprintf("branch %s.%s is exclusive and no compute block declares %s (%s%s)%s",
+				pp.p.Label, b.Label, ep.ID, ep.Type, nameSuffix(ep.Name), activeTail(ch.Active, "its connections drop")))
+			pp.addDelete(ch, ep, "")
+			continue
+		}
+		u := Unmanaged{ProjectID: pp.p.ID, ProjectLabel: pp.p.Label, BranchID: ep.BranchID, EndpointID: ep.ID, Name: ep.Name, Type: ep.Type}
+		if b != nil {
+			u.BranchLabel = b.Label
+		}
+		pp.unmanaged = append(pp.unmanaged, u)
+	}
+}
+
+func (pp *projectPlan) sortedLive() []*api.Endpoint {
+	out := make([]*api.Endpoint, 0, len(pp.live))
+	for _, ep := range pp.live {
+		out = append(out, ep)
+	}
+	slices.SortFunc(out, func(a, b *api.Endpoint) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// newChange starts a change of an existing endpoint (ep may be nil for a create).
+func (pp *projectPlan) newChange(addr string, a Action, ep *api.Endpoint) *Change {
+	ch := &Change{Address: addr, Action: a, ProjectID: pp.p.ID, Attributes: []Attribute{}, Reasons: []string{}}
+	if ep != nil {
+		ch.EndpointID, ch.BranchID, ch.Type, ch.Active = ep.ID, ep.BranchID, ep.Type, isActive(ep)
+	}
+	pp.changes = append(pp.changes, ch)
+	return ch
+}
+
+// isActive: a compute that is running or starting (init becomes active) has,
+// or is about to have, connections to drop; only idle is safe.
+func isActive(ep *api.Endpoint) bool { return ep.CurrentState != api.EndpointStateIdle }
+
+func activeTail(active bool, what string) string {
+	if active {
+		return "; active now, " + what
+	}
+	return ""
+}
+
+func nameSuffix(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(", named %q", name)
+}
+
+func summarize(changes []Change) Summary {
+	var s Summary
+	for _, c := range changes {
+		switch c.Action {
+		case Create:
+			s.Create++
+		case Update:
+			s.Update++
+		case Replace:
+			s.Replace++
+		case Delete:
+			s.Delete++
+		default:
+			s.NoOp++
+		}
+		if c.Active && c.Disruption == Restart {
+			s.Restart++
+		}
+		if c.Active && c.Disruption == Suspend {
+			s.Suspend++
+		}
+	}
+	return s
+}
+
+// normalize makes every list a list (never null), so the file's shape does
+// not depend on whether a list happens to be empty.
+func normalize(p *Plan) {
+	if p.Projects == nil {
+		p.Projects = []Project{}
+	}
+	if p.Changes == nil {
+		p.Changes = []Change{}
+	}
+	if p.Steps == nil {
+		p.Steps = []Step{}
+	}
+	if p.Drift == nil {
+		p.Drift = []Drift{}
+	}
+	if p.Unmanaged == nil {
+		p.Unmanaged = []Unmanaged{}
+	}
+	if p.Warnings == nil {
+		p.Warnings = []string{}
+	}
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		if c.Attributes == nil {
+			c.Attributes = []Attribute{}
+		}
+		if c.Reasons == nil {
+			c.Reasons = []string{}
+		}
+	}
+	for i := range p.Steps {
+		if p.Steps[i].After == nil {
+			p.Steps[i].After = []int{}
+		}
+	}
+	for i := range p.Drift {
+		if p.Drift[i].Attributes == nil {
+			p.Drift[i].Attributes = []Attribute{}
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
+)
+
+// stateEntry is a state entry as the plan sees it: after moved blocks, it may
+// sit at a new address (addr) while the state file still has it at origin.
+type stateEntry struct {
+	addr   string
+	origin string
+	c      *state.Compute
+	move   *config.Move // the moved block that took it to addr; nil when addr == origin
+}
+
+// applyMoves returns the state entries by address once the moved blocks are
+// followed (chains included: a -> b, b -> c takes a to c).
+func (pl *planner) applyMoves() map[string]*stateEntry {
+	eff := make(map[string]*stateEntry, len(pl.st.Computes))
+	for addr, c := range pl.st.Computes {
+		if c != nil {
+			eff[addr] = &stateEntry{addr: addr, origin: addr, c: c}
+		}
+	}
+	moves := slices.Clone(pl.cfg.Moves)
+	slices.SortFunc(moves, func(a, b *config.Move) int {
+		return strings.Compare(a.From+"\x00"+a.To, b.From+"\x00"+b.To)
+	})
+	// Each pass follows one more link of a chain; a loop of moves (which the
+	// config refuses) cannot spin forever.
+	for pass := 0; pass <= len(moves); pass++ {
+		changed := false
+		for _, m := range moves {
+			e, ok := eff[m.From]
+			if !ok || pl.inConfig[m.From] != nil {
+				continue
+			}
+			if _, taken := eff[m.To]; taken {
+				if pass == 0 {
+					pl.warnf("moved block from %s to %s: both addresses are in the state, so the block is ignored. "+
+						"If the move is done, remove the block; otherwise remove one address with `neonform state rm`.", m.From, m.To)
+				}
+				continue
+			}
+			delete(eff, m.From)
+			e.addr, e.move = m.To, m
+			eff[m.To] = e
+			changed = true
+		}
+		if !changed {
+			break
+		}
+	}
+	return eff
+}
+
+// resolveBranches finds the id of every branch block: pinned, or looked up by
+// name in the project's branches.
+func (pp *projectPlan) resolveBranches() {
+	byName := map[string][]string{}
+	known := map[string]bool{}
+	for _, b := range pp.lp.Branches {
+		byName[b.Name] = append(byName[b.Name], b.ID)
+		known[b.ID] = true
+	}
+	for _, b := range pp.p.Branches {
+		id := b.ID
+		switch {
+		case id != "" && pp.lp.Branches != nil && !known[id]:
+			pp.errorf(&b.DeclRange, "Branch not found",
+				"Project %q (id %q) has no branch with id %q. The branch must exist first: neonform manages computes, not branches. Check the id, or find the branch by name with name = \"...\".",
+				pp.p.Label, pp.p.ID, id)
+			continue
+		case id == "" && pp.lp.Branches == nil:
+			pp.errorf(&b.DeclRange, "Branches not read",
+				"Branch %q is found by name, but the branches of project %q were not read. This is a bug in neonform; pin the branch with id = \"br-...\" meanwhile.", b.Label, pp.p.Label)
+			continue
+		case id == "":
+			ids := byName[b.Name]
+			if len(ids) == 0 {
+				pp.errorf(&b.DeclRange, "Branch not found",
+					"Project %q (id %q) has no branch named %q. The branch must exist first: neonform manages computes, not branches. Create it (in the console or with the API), or pin an existing branch with id = \"br-...\".",
+					pp.p.Label, pp.p.ID, b.Name)
+				continue
+			}
+			if len(ids) > 1 {
+				pp.errorf(&b.DeclRange, "Branch name is ambiguous",
+					"Project %q has %d branches named %q (%s). Pin the one you mean with id = \"...\".", pp.p.Label, len(ids), b.Name, strings.Join(ids, ", "))
+				continue
+			}
+			id = ids[0]
+		}
+		if other, dup := pp.branchOf[id]; dup {
+			pp.errorf(&b.DeclRange, "Two branch blocks for one branch",
+				"Branch blocks %q and %q of project %q both stand for branch %s. Declare each branch once; merge their computes into one block.",
+				other.Label, b.Label, pp.p.Label, id)
+			continue
+		}
+		pp.branchOf[id] = b
+		pp.branchID[b] = id
+	}
+}
+
+// identify finds the live endpoint of each configured compute, in the order
+// DESIGN section 3 gives: the state's endpoint id if it still exists, then
+// (adoption) the branch's read_write, or a read replica with the same name.
+// An endpoint that state assigns to one address is never taken by another.
+func (pp *projectPlan) identify() {
+	for _, t := range pp.targets {
+		e := t.entry
+		if e == nil {
+			continue
+		}
+		if e.c.ProjectID != pp.p.ID {
+			pp.errorf(&t.c.DeclRange, "Compute cannot change project",
+				"%s is recorded in state in project %s, but configured in project %q (id %s). An endpoint cannot move between projects. "+
+					"To start afresh here, forget the old one with `neonform state rm %s` (it keeps running), or give this compute a new label.",
+				t.c.Address, e.c.ProjectID, pp.p.Label, pp.p.ID, e.origin)
+			continue
+		}
+		if ep := pp.live[e.c.EndpointID]; ep != nil {
+			t.ep = ep
+			pp.taken[ep.ID] = t.c.Address
+		}
+	}
+	for _, t := range pp.targets {
+		if t.ep != nil || t.branchID == "" {
+			continue
+		}
+		if ep := pp.adoptable(t); ep != nil {
+			t.ep, t.adopt = ep, true
+			pp.taken[ep.ID] = t.c.Address
+		}
+	}
+}
+
+// adoptable returns the live endpoint that a compute not (or no longer) in
+// state takes over, or nil.
+func (pp *projectPlan) adoptable(t *target) *api.Endpoint {
+	var found []*api.Endpoint
+	for _, ep := range pp.onBranch[t.branchID] {
+		if _, claimed := pp.claimed[ep.ID]; claimed || pp.taken[ep.ID] != "" {
+			continue
+		}
+		switch {
+		case t.c.Type == config.ReadWrite && ep.Type == api.EndpointTypeReadWrite:
+			return ep // a branch has at most one
+		case t.c.Type == config.ReadOnly && ep.Type == api.EndpointTypeReadOnly && ep.Name == t.c.Name:
+			found = append(found, ep)
+		}
+	}
+	if len(found) > 1 {
+		ids := make([]string, len(found))
+		for i, ep := range found {
+			ids[i] = ep.ID
+		}
+		pp.warnf("%s: %d read replicas on its branch are named %q (%s); adopting %s. Import the one you mean with `neonform import %s ENDPOINT_ID` to choose.",
+			t.c.Address, len(found), t.c.Name, strings.Join(ids, ", "), found[0].ID, t.c.Address)
+	}
+	if len(found) > 0 {
+		return found[0]
+	}
+	return nil
+}
+
+func (pp *projectPlan) errorf(subject *hcl.Range, summary, format string, args ...any) {
+	pp.pl.errorf(subject, summary, format, args...)
+}
+
+func (pp *projectPlan) warnf(format string, args ...any) { pp.pl.warnf(format, args...) }
+
+func (pl *planner) errorf(subject *hcl.Range, summary, format string, args ...any) {
+	pl.diags = append(pl.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  subject,
+	})
+}
+
+func (pl *planner) warnf(format string, args ...any) {
+	pl.warnings = append(pl.warnings, fmt.Sprintf(format, args...))
+}

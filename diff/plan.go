@@ -1,0 +1,187 @@
+package diff
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/neonform/neonform/api"
+)
+
+// FormatVersion is the plan file format this neonform writes and the newest it
+// reads. Bump it when an older neonform would misread a new plan.
+const FormatVersion = 1
+
+// Plan is everything apply needs to carry out a change safely, and everything
+// a reviewer needs to judge it. It knows nothing of how it is printed.
+type Plan struct {
+	FormatVersion int       `json:"format_version"`
+	ToolVersion   string    `json:"tool_version"`
+	CreatedAt     time.Time `json:"created_at"`
+	APIURL        string    `json:"api_url"`
+	ConfigDigest  string    `json:"config_digest"`
+	// State is the state the plan was made against; apply refuses the plan
+	// when the state has moved on since.
+	State     StateRef    `json:"state"`
+	Projects  []Project   `json:"projects"`
+	Summary   Summary     `json:"summary"`
+	Changes   []Change    `json:"changes"`
+	Steps     []Step      `json:"steps"`
+	Drift     []Drift     `json:"drift"`
+	Unmanaged []Unmanaged `json:"unmanaged"`
+	Warnings  []string    `json:"warnings"`
+}
+
+// StateRef identifies a version of the state.
+type StateRef struct {
+	Lineage string `json:"lineage"`
+	Serial  int64  `json:"serial"`
+}
+
+// Project is a planned project and a digest of its live endpoints at plan
+// time; apply re-reads them and refuses the plan when the digest differs.
+type Project struct {
+	ID         string `json:"id"`
+	Label      string `json:"label"`
+	LiveDigest string `json:"live_digest"`
+}
+
+// Summary counts the changes by action. Restart and Suspend count the active
+// computes a change restarts or suspends (their connections drop).
+type Summary struct {
+	Create  int `json:"create"`
+	Update  int `json:"update"`
+	Replace int `json:"replace"`
+	Delete  int `json:"delete"`
+	NoOp    int `json:"no_op"`
+	Restart int `json:"restart"`
+	Suspend int `json:"suspend"`
+}
+
+// Change is what the plan does to one compute, and what that does to its clients.
+type Change struct {
+	Address string `json:"address"`
+	Action  Action `json:"action"`
+	// Adopt: the compute takes over an endpoint that exists but is not yet in
+	// state (the branch's read_write, or a read replica of the same name).
+	Adopt      bool             `json:"adopt"`
+	ProjectID  string           `json:"project_id"`
+	BranchID   string           `json:"branch_id"`
+	EndpointID string           `json:"endpoint_id,omitempty"` // empty for a create; the old endpoint for a replace
+	Type       api.EndpointType `json:"type"`                  // the type after the change
+	Disruption Disruption       `json:"disruption"`
+	// Active: the endpoint was running at plan time (not idle), so a restart
+	// or suspend drops live connections.
+	Active     bool        `json:"active"`
+	Attributes []Attribute `json:"attributes"`
+	Reasons    []string    `json:"reasons"`
+	// Downtime: the compute's branch has no read_write compute for a while,
+	// because the one standing there is deleted (or moved away) first.
+	Downtime bool `json:"downtime"`
+	// Size describes the new size (RAM, connections, LFC) when the size is new.
+	Size string `json:"size,omitempty"`
+	// MovedFrom is the address a moved block takes this compute from.
+	MovedFrom string `json:"moved_from,omitempty"`
+}
+
+// Attribute is one attribute that changes: its value before (live) and after
+// (configured), and what the change does to a running compute.
+type Attribute struct {
+	Name   string     `json:"name"`
+	Before any        `json:"before"`
+	After  any        `json:"after"`
+	Effect Disruption `json:"effect"`
+}
+
+// Step is one thing apply does, in order: an API call, or a change to the
+// state alone. Each step says what to record in state once it succeeds, so
+// apply never needs the configuration (see UpdateState).
+type Step struct {
+	ID        int      `json:"id"`
+	ProjectID string   `json:"project_id"`
+	Address   string   `json:"address"`
+	Kind      StepKind `json:"kind"`
+	// Method, Path (relative to the API URL) and Body of the call; empty for
+	// a state-only step.
+	Method string          `json:"method,omitempty"`
+	Path   string          `json:"path,omitempty"`
+	Body   json.RawMessage `json:"body,omitempty"`
+	// After lists the steps this one must wait for (same project).
+	After []int `json:"after"`
+	// EndpointID is the endpoint the step acts on; empty for a create (the
+	// new id comes from the response).
+	EndpointID string `json:"endpoint_id,omitempty"`
+	// Name is the endpoint name a create sets: after an ambiguous failure,
+	// apply finds the endpoint it may have made by this name.
+	Name string `json:"name,omitempty"`
+	// Record is the state entry to write at Address after the step.
+	Record *Record `json:"record,omitempty"`
+	// Forget is an address to drop from state after the step, if it still
+	// points at EndpointID (a replacement that created first already points
+	// the address at the new endpoint, which must stay).
+	Forget string `json:"forget,omitempty"`
+	// MovedFrom is an address to drop: its entry now lives at Address.
+	MovedFrom string `json:"moved_from,omitempty"`
+	// Note says in words why a state-only step is there.
+	Note string `json:"note,omitempty"`
+}
+
+// Record is a state entry as a step records it (state.Compute in the plan
+// file's own, stable format).
+type Record struct {
+	EndpointID     string           `json:"endpoint_id,omitempty"`
+	ProjectID      string           `json:"project_id"`
+	BranchID       string           `json:"branch_id"`
+	Type           api.EndpointType `json:"type"`
+	PreventDestroy bool             `json:"prevent_destroy"`
+	Applied        Applied          `json:"applied"`
+}
+
+// Applied is what a step leaves applied to the endpoint.
+type Applied struct {
+	Name                  string            `json:"name"`
+	MinCU                 float64           `json:"min_cu"`
+	MaxCU                 float64           `json:"max_cu"`
+	SuspendTimeoutSeconds int64             `json:"suspend_timeout_seconds"`
+	PgSettings            map[string]string `json:"pg_settings"`
+	Disabled              bool              `json:"disabled"`
+}
+
+// Drift is a managed compute that changed outside neonform since the last
+// apply: its live attributes differ from what state says was applied, or its
+// endpoint is gone. The change that reconciles it is planned as usual.
+type Drift struct {
+	Address    string `json:"address"`
+	ProjectID  string `json:"project_id"`
+	EndpointID string `json:"endpoint_id"`
+	// Gone: the endpoint no longer exists.
+	Gone bool `json:"gone"`
+	// Attributes: Before is what was applied, After what is live now.
+	Attributes []Attribute `json:"attributes"`
+}
+
+// Unmanaged is a live endpoint that no configured compute or state entry
+// claims: left alone (listed so nobody is surprised by it).
+type Unmanaged struct {
+	ProjectID    string           `json:"project_id"`
+	ProjectLabel string           `json:"project_label"`
+	BranchID     string           `json:"branch_id"`
+	BranchLabel  string           `json:"branch_label,omitempty"` // empty when no branch block names the branch
+	EndpointID   string           `json:"endpoint_id"`
+	Name         string           `json:"name,omitempty"`
+	Type         api.EndpointType `json:"type"`
+}
+
+// HasChanges reports whether applying the plan would do anything, an API call
+// or a change to the state.
+func (p *Plan) HasChanges() bool { return len(p.Steps) > 0 }
+
+// APICalls counts the steps that call the API.
+func (p *Plan) APICalls() int {
+	n := 0
+	for _, s := range p.Steps {
+		if s.Kind != StepState {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,122 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// encode is the plan file's bytes: indented JSON (a CI artifact people read
+// and diff), lists never null, a newline at the end. Struct fields and map
+// keys have a fixed order, so the same plan gives the same bytes.
+func encode(p *Plan) ([]byte, error) {
+	normalize(p)
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding the plan: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// RenderJSON writes the plan as the plan file holds it.
+func RenderJSON(w io.Writer, p *Plan) error {
+	b, err := encode(p)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// WriteFile saves the plan at path, readable by its owner only (0600), and
+// atomically: a reader sees the old file or the new one, never half of one.
+func WriteFile(path string, p *Plan) error {
+	b, err := encode(p)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("saving the plan: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving the plan: %w", err)
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadFile loads a plan file. It refuses a file from a newer neonform (whose
+// format this one might misread) and says clearly when the file is not a plan.
+func ReadFile(path string) (*Plan, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the plan: %w", err)
+	}
+	var head struct {
+		FormatVersion int    `json:"format_version"`
+		ToolVersion   string `json:"tool_version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, corrupt(path, b, err)
+	}
+	switch {
+	case head.FormatVersion == 0:
+		return nil, fmt.Errorf("%s is not a neonform plan (it has no format_version); make one with `neonform plan -out %s`", path, path)
+	case head.FormatVersion > FormatVersion:
+		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
+			"apply it with that version or newer, or make a new plan with this one", path, head.ToolVersion, head.FormatVersion, FormatVersion)
+	}
+	var p Plan
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&p); err != nil {
+		return nil, corrupt(path, b, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s has data after the plan; it is damaged. Make a new one with `neonform plan -out %s`", path, path)
+	}
+	normalize(&p)
+	return &p, nil
+}
+
+// corrupt explains a file that does not decode, with the line where it breaks.
+func corrupt(path string, b []byte, err error) error {
+	where := ""
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		where = fmt.Sprintf(" at line %d", lineOf(b, syn.Offset))
+	case errors.As(err, &typ):
+		where = fmt.Sprintf(" at line %d (field %s)", lineOf(b, typ.Offset), typ.Field)
+	}
+	return fmt.Errorf("%s is not a valid plan file%s: %v. It may be truncated or edited by hand; make a new one with `neonform plan -out %s`",
+		path, where, err, path)
+}
+
+func lineOf(b []byte, offset int64) int {
+	if offset > int64(len(b)) {
+		offset = int64(len(b))
+	}
+	return bytes.Count(b[:offset], []byte("\n")) + 1
+}

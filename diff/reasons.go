@@ -1,0 +1,109 @@
+package diff
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/sizing"
+)
+
+// attributeReasons says in plain words what each disruptive attribute change
+// does, given whether the compute is active now.
+func attributeReasons(pp *projectPlan, ch *Change) []string {
+	var out []string
+	restarts := 0
+	for _, a := range ch.Attributes {
+		change := fmt.Sprintf("%s %s -> %s", a.Name, FormatValue(a.Before), FormatValue(a.After))
+		switch {
+		case a.Effect == Recreate:
+			out = append(out, change+" cannot change in place: the compute is deleted and created anew, "+
+				"with a new endpoint id and host; clients must change their connection strings")
+		case a.Effect == Restart:
+			restarts++
+			verb := " restarts the compute"
+			if strings.HasPrefix(a.Name, "pg_settings.") {
+				verb = " takes effect at a restart: it restarts the compute"
+			}
+			out = append(out, change+verb+dropWords(ch.Active, " and drops its connections"))
+		case a.Name == "branch":
+			out = append(out, fmt.Sprintf("moves from branch %s to %s: the service suspends the compute on the move%s",
+				pp.branchName(fmt.Sprint(a.Before)), pp.branchName(fmt.Sprint(a.After)), dropWords(ch.Active, " and drops its connections")))
+		case a.Name == "disabled" && a.Effect == Suspend:
+			out = append(out, change+" suspends the compute and refuses new connections"+dropWords(ch.Active, "; its connections drop"))
+		case a.Name == "disabled":
+			out = append(out, change+" lets the compute accept connections again; nothing running is interrupted")
+		}
+	}
+	if restarts > 1 && ch.Action == Update {
+		out = append(out, "all changes go in one PATCH, so the compute restarts once")
+	}
+	if ch.Action != Replace && len(ch.Attributes) > 0 && ch.Disruption == None && len(out) == 0 {
+		out = append(out, "applies without interrupting the compute")
+	}
+	return out
+}
+
+// dropWords finishes a sentence about an interruption: what it drops when the
+// compute is active, or that there is nothing to drop when it is idle.
+func dropWords(active bool, drops string) string {
+	if active {
+		return drops
+	}
+	return "; idle now, no connections to drop"
+}
+
+func adoptReason(ep *api.Endpoint) string {
+	if ep.Type == api.EndpointTypeReadWrite {
+		return fmt.Sprintf("adopts %s, the branch's existing read_write compute, instead of creating a second (a branch holds one; every default branch comes with one)", ep.ID)
+	}
+	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %q", ep.ID, ep.Name)
+}
+
+// FormatValue prints an attribute value as the plan shows it: sizes as
+// written (0.25, 2), a missing setting as (unset), an empty string as "".
+func FormatValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "(unset)"
+	case float64:
+		return sizing.Format(v)
+	case string:
+		if v == "" {
+			return `""`
+		}
+		return v
+	case map[string]any:
+		parts := make([]string, 0, len(v))
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			parts = append(parts, fmt.Sprintf("%s=%v", k, v[k]))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return fmt.Sprint(v)
+}
+
+// formatSuspend prints a suspend timeout the way the configuration writes it:
+// "default (5m)", "never", "5m", "1h30m", "1m30s".
+func formatSuspend(s int64) string {
+	switch {
+	case s == 0:
+		return "default (5m)"
+	case s < 0:
+		return "never"
+	}
+	h, m, sec := s/3600, s/60%60, s%60
+	var b strings.Builder
+	if h > 0 {
+		fmt.Fprintf(&b, "%dh", h)
+	}
+	if m > 0 {
+		fmt.Fprintf(&b, "%dm", m)
+	}
+	if sec > 0 {
+		fmt.Fprintf(&b, "%ds", sec)
+	}
+	return b.String()
+}

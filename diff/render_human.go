@@ -1,0 +1,251 @@
+package diff
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// HumanOptions shape the terminal view.
+type HumanOptions struct {
+	// Color: ANSI colours (only on a terminal, and never with NO_COLOR).
+	Color bool
+	// Verbose: also list unchanged computes, every reason and every unmanaged endpoint.
+	Verbose bool
+	// SavedTo is the plan file's path when the plan was saved; "" when not.
+	SavedTo string
+	// Stats, when set, is appended to the first line: "3 API reads, 0.4s".
+	Stats string
+}
+
+// unmanagedShown is how many unmanaged endpoints the terminal lists without -verbose.
+const unmanagedShown = 10
+
+// RenderHuman writes the plan for a person at a terminal: what changed
+// outside neonform, then what neonform will do, the dangerous things first,
+// every interruption in words, and a closing summary.
+func RenderHuman(w io.Writer, p *Plan, o HumanOptions) error {
+	bw := bufio.NewWriter(w)
+	h := &human{w: bw, o: o}
+	h.render(p)
+	return bw.Flush()
+}
+
+type human struct {
+	w *bufio.Writer
+	o HumanOptions
+}
+
+func (h *human) printf(format string, args ...any) { fmt.Fprintf(h.w, format, args...) }
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+	ansiDim    = "\x1b[2m"
+)
+
+func (h *human) paint(code, s string) string {
+	if !h.o.Color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (h *human) symbol(a Action) string {
+	s := fmt.Sprintf("%4s", a.Symbol())
+	switch a {
+	case Create:
+		return h.paint(ansiGreen, s)
+	case Update:
+		return h.paint(ansiYellow, s)
+	case Replace, Delete:
+		return h.paint(ansiRed, s)
+	}
+	return s
+}
+
+func (h *human) render(p *Plan) {
+	if !p.HasChanges() {
+		if h.o.Verbose {
+			h.header(p)
+			h.unchanged(p)
+		}
+		h.unmanaged(p)
+		h.warnings(p)
+		h.printf("No changes. The live computes match the configuration.\n")
+		return
+	}
+	h.header(p)
+	h.drift(p)
+	h.changes(p)
+	h.stateSteps(p)
+	if h.o.Verbose {
+		h.unchanged(p)
+	}
+	h.unmanaged(p)
+	h.warnings(p)
+	line := "Plan: " + summaryLine(p.Summary)
+	if n := len(stateOnly(p)); n > 0 {
+		line += "; " + plural(n, "change", "changes") + " to the state alone"
+	}
+	h.printf("%s.\n", h.paint(ansiBold, line))
+	if h.o.SavedTo != "" {
+		path := h.o.SavedTo
+		if strings.ContainsAny(path, " \t'\"$`\\") {
+			path = "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+		}
+		h.printf("Saved the plan to %s. Apply exactly this plan with: neonform apply %s\n", h.o.SavedTo, path)
+	}
+}
+
+func (h *human) header(p *Plan) {
+	line := fmt.Sprintf("neonform plan: %s, %s", plural(len(p.Projects), "project", "projects"), plural(len(p.Changes), "compute", "computes"))
+	if h.o.Stats != "" {
+		line += " (" + h.o.Stats + ")"
+	}
+	h.printf("%s\n\n", line)
+}
+
+func (h *human) drift(p *Plan) {
+	if len(p.Drift) == 0 {
+		return
+	}
+	h.printf("Changed outside neonform since the last apply:\n")
+	for _, d := range p.Drift {
+		if d.Gone {
+			h.printf("%s %s  %s  %s\n", h.paint(ansiRed, "   -"), d.Address, d.EndpointID, "deleted outside neonform")
+			continue
+		}
+		h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.EndpointID)
+		h.attributes(d.Attributes, false)
+	}
+	h.printf("\n")
+}
+
+func (h *human) changes(p *Plan) {
+	list := dangerFirst(p.Changes)
+	if len(list) == 0 {
+		return
+	}
+	addrW, idW := 0, 0
+	for _, c := range list {
+		addrW = max(addrW, len(c.Address))
+		idW = max(idW, len(endpointColumn(c)))
+	}
+	addrW, idW = min(addrW, 40), min(idW, 32)
+	h.printf("neonform will:\n\n")
+	for _, c := range list {
+		words := headline(c)
+		if loud(c) {
+			words = h.paint(ansiRed+ansiBold, words)
+		} else if c.Disruption != None {
+			words = h.paint(ansiYellow, words)
+		}
+		h.printf("%s %-*s  %-*s  %s\n", h.symbol(c.Action), addrW, c.Address, idW, endpointColumn(c), words)
+		h.attributes(c.Attributes, true)
+		if c.Size != "" {
+			label := "size"
+			if c.Action == Update {
+				label = "new size"
+			}
+			h.printf("      %s: %s\n", label, c.Size)
+		}
+		if c.Action == Replace && !c.Downtime {
+			h.printf("      order: the new compute is created first, then the old one deleted\n")
+		}
+		for _, r := range c.Reasons {
+			if h.o.Verbose || !attributeReason(c, r) {
+				h.printf("      %s\n", h.paint(ansiDim, r))
+			}
+		}
+		h.printf("\n")
+	}
+}
+
+// endpointColumn is the endpoint id, or what a create makes.
+func endpointColumn(c *Change) string {
+	if c.Action == Create {
+		return "(new " + kindWords(c.Type) + ")"
+	}
+	return c.EndpointID
+}
+
+func (h *human) attributes(attrs []Attribute, effects bool) {
+	nameW, valW := 16, 0
+	rows := make([]string, len(attrs))
+	for i, a := range attrs {
+		nameW = max(nameW, len(a.Name))
+		rows[i] = FormatValue(a.Before) + " -> " + FormatValue(a.After)
+		valW = max(valW, len(rows[i]))
+	}
+	for i, a := range attrs {
+		effect := ""
+		if effects {
+			effect = effectWords(a)
+		}
+		if effect == "" {
+			h.printf("      %-*s  %s\n", nameW, a.Name, rows[i])
+			continue
+		}
+		h.printf("      %-*s  %-*s  %s\n", nameW, a.Name, valW, rows[i], h.paint(ansiYellow, effect))
+	}
+}
+
+func (h *human) stateSteps(p *Plan) {
+	steps := stateOnly(p)
+	if len(steps) == 0 {
+		return
+	}
+	h.printf("neonform will also record in the state (no API call):\n")
+	for _, s := range steps {
+		h.printf("      %s  %s\n", h.paint(ansiCyan, s.Address), s.Note)
+	}
+	h.printf("\n")
+}
+
+func (h *human) unchanged(p *Plan) {
+	var addrs []string
+	for _, c := range p.Changes {
+		if c.Action == NoOp {
+			addrs = append(addrs, fmt.Sprintf("%s (%s)", c.Address, c.EndpointID))
+		}
+	}
+	if len(addrs) == 0 {
+		return
+	}
+	h.printf("Unchanged:\n")
+	for _, a := range addrs {
+		h.printf("      %s\n", a)
+	}
+	h.printf("\n")
+}
+
+func (h *human) unmanaged(p *Plan) {
+	if len(p.Unmanaged) == 0 {
+		return
+	}
+	shown := p.Unmanaged
+	if !h.o.Verbose && len(shown) > unmanagedShown {
+		shown = shown[:unmanagedShown]
+	}
+	parts := make([]string, len(shown))
+	for i, u := range shown {
+		parts[i] = describeUnmanaged(u)
+	}
+	line := "Left alone (not in the configuration): " + strings.Join(parts, "; ")
+	if more := len(p.Unmanaged) - len(shown); more > 0 {
+		line += fmt.Sprintf("; and %d more (-verbose lists them)", more)
+	}
+	h.printf("%s\n\n", line)
+}
+
+func (h *human) warnings(p *Plan) {
+	for _, w := range p.Warnings {
+		h.printf("%s %s\n\n", h.paint(ansiYellow+ansiBold, "Warning:"), w)
+	}
+}

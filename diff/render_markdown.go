@@ -1,0 +1,279 @@
+package diff
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// DefaultMarkdownLimit keeps a comment under GitHub's cap of 65,535 characters.
+const DefaultMarkdownLimit = 60000
+
+// RenderMarkdown writes the plan as a pull-request comment: the summary and
+// the warnings first (two lines tell a reviewer the risk), one table of
+// changes, the details folded. The output stays under limit bytes (and so
+// characters) however large the plan, and says what it left out; limit <= 0
+// means DefaultMarkdownLimit.
+func RenderMarkdown(w io.Writer, p *Plan, limit int) error {
+	if limit <= 0 {
+		limit = DefaultMarkdownLimit
+	}
+	_, err := io.WriteString(w, markdown(p, limit))
+	return err
+}
+
+// section is a list that may be cut short: head, as many items as fit, a note
+// saying how many were left out, then tail.
+type section struct {
+	head, tail string
+	items      []string
+	weight     int
+	omitted    func(n int) string
+}
+
+// reserve is room kept for the notes that say what was left out.
+const reserve = 400
+
+func markdown(p *Plan, limit int) string {
+	var b strings.Builder
+	if !p.HasChanges() {
+		b.WriteString("### neonform plan: no changes\n\nThe live computes match the configuration.\n")
+		if len(p.Unmanaged) > 0 {
+			fmt.Fprintf(&b, "\n%s not in the configuration left alone.\n", plural(len(p.Unmanaged), "endpoint", "endpoints"))
+		}
+		return clip(b.String(), limit)
+	}
+	fmt.Fprintf(&b, "### neonform plan: %s\n\n", summaryLine(p.Summary))
+	b.WriteString(clip(alerts(p), (limit-reserve)/4))
+
+	sections := []*section{changeTable(p), driftSection(p), unmanagedSection(p), callsSection(p)}
+	weights := 0
+	for _, s := range sections {
+		weights += s.weight
+	}
+	for _, s := range sections {
+		if len(s.items) == 0 {
+			weights -= s.weight
+			continue
+		}
+		left := limit - b.Len() - reserve
+		allowance := left * s.weight / max(weights, 1)
+		weights -= s.weight
+		writeSection(&b, s, allowance)
+	}
+	return b.String()
+}
+
+func writeSection(b *strings.Builder, s *section, allowance int) {
+	start := b.Len()
+	b.WriteString(s.head)
+	total := len(s.head) + len(s.tail)
+	for _, it := range s.items {
+		total += len(it)
+	}
+	noteRoom := 0
+	if total > allowance {
+		noteRoom = len(s.omitted(len(s.items)))
+	}
+	n := 0
+	for _, it := range s.items {
+		if b.Len()-start+len(it)+len(s.tail)+noteRoom > allowance {
+			break
+		}
+		b.WriteString(it)
+		n++
+	}
+	if n < len(s.items) {
+		b.WriteString(s.omitted(len(s.items) - n))
+	}
+	b.WriteString(s.tail)
+}
+
+// alerts is the block quote of what a reviewer must not miss.
+func alerts(p *Plan) string {
+	var restarts, suspends, recreates, deletes, downtime []string
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		addr := "`" + c.Address + "`"
+		switch {
+		case c.Action == Replace:
+			recreates = append(recreates, addr)
+		case c.Action == Delete:
+			deletes = append(deletes, addr)
+		case c.Active && c.Disruption == Restart:
+			restarts = append(restarts, addr)
+		case c.Active && c.Disruption == Suspend:
+			suspends = append(suspends, addr)
+		}
+		if c.Downtime {
+			downtime = append(downtime, addr)
+		}
+	}
+	var b strings.Builder
+	line := func(list []string, one, many, why string) {
+		if len(list) > 0 {
+			fmt.Fprintf(&b, "> **%s**%s: %s\n", plural(len(list), one, many), why, firstFew(list, 10))
+		}
+	}
+	line(restarts, "restart of an active compute", "restarts of active computes", " (drops connections)")
+	line(suspends, "suspend of an active compute", "suspends of active computes", " (drops connections)")
+	line(recreates, "recreate", "recreates", " (new host, connection strings change)")
+	line(downtime, "branch without a read_write compute for a while", "branches without a read_write compute for a while", " (downtime)")
+	line(deletes, "delete", "deletes", "")
+	for i, w := range p.Warnings {
+		if i == 5 {
+			fmt.Fprintf(&b, "> and %s more\n", plural(len(p.Warnings)-5, "warning", "warnings"))
+			break
+		}
+		fmt.Fprintf(&b, "> **Warning:** %s\n", clip(w, 600))
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func firstFew(list []string, n int) string {
+	if len(list) <= n {
+		return strings.Join(list, ", ")
+	}
+	return strings.Join(list[:n], ", ") + fmt.Sprintf(" and %d more", len(list)-n)
+}
+
+func changeTable(p *Plan) *section {
+	s := &section{
+		head:   "| | compute | action | disruption | what changes |\n|---|---|---|---|---|\n",
+		tail:   "\n",
+		weight: 6,
+		omitted: func(n int) string {
+			return fmt.Sprintf("\n_%s not shown, to keep this comment under the size GitHub allows; `neonform show PLANFILE` lists every change._\n",
+				plural(n, "more change", "more changes"))
+		},
+	}
+	for _, c := range dangerFirst(p.Changes) {
+		s.items = append(s.items, fmt.Sprintf("| %s | `%s` | %s | %s | %s |\n",
+			c.Action.Symbol(), c.Address, c.Action, disruptionCell(c), cell(whatChanges(c))))
+	}
+	for _, st := range stateOnly(p) {
+		s.items = append(s.items, fmt.Sprintf("| | `%s` | state only | none | %s |\n", st.Address, cell(st.Note)))
+	}
+	return s
+}
+
+func disruptionCell(c *Change) string {
+	var out string
+	switch {
+	case c.Disruption == None:
+		out = "none"
+	case c.Disruption == Restart || c.Disruption == Suspend:
+		if c.Active {
+			out = fmt.Sprintf("**%s** (active)", c.Disruption)
+		} else {
+			out = fmt.Sprintf("%s (idle)", c.Disruption)
+		}
+	default:
+		out = "**" + c.Disruption.String() + "**"
+	}
+	if c.Downtime {
+		out += ", **downtime**"
+	}
+	return out
+}
+
+func whatChanges(c *Change) string {
+	var parts []string
+	switch c.Action {
+	case Create:
+		parts = append(parts, "new "+kindWords(c.Type)+", "+shortSize(c.Size))
+	case Delete:
+		parts = append(parts, c.EndpointID)
+	}
+	if c.Adopt {
+		parts = append(parts, "adopts "+c.EndpointID)
+	}
+	if c.MovedFrom != "" {
+		parts = append(parts, "moved from `"+c.MovedFrom+"`")
+	}
+	for _, a := range c.Attributes {
+		parts = append(parts, fmt.Sprintf("%s %s -> %s", a.Name, FormatValue(a.Before), FormatValue(a.After)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cell makes text safe inside a table cell.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+func driftSection(p *Plan) *section {
+	s := &section{
+		head:   fmt.Sprintf("<details><summary>Changed outside neonform since the last apply (%d)</summary>\n\n", len(p.Drift)),
+		tail:   "\n</details>\n\n",
+		weight: 1,
+		omitted: func(n int) string {
+			return fmt.Sprintf("- _and %d more not shown_\n", n)
+		},
+	}
+	for _, d := range p.Drift {
+		what := "deleted outside neonform"
+		if !d.Gone {
+			var parts []string
+			for _, a := range d.Attributes {
+				parts = append(parts, fmt.Sprintf("%s %s -> %s", a.Name, FormatValue(a.Before), FormatValue(a.After)))
+			}
+			what = strings.Join(parts, ", ")
+		}
+		s.items = append(s.items, fmt.Sprintf("- `%s` (%s): %s\n", d.Address, d.EndpointID, clip(what, 1000)))
+	}
+	return s
+}
+
+func unmanagedSection(p *Plan) *section {
+	s := &section{
+		head:   fmt.Sprintf("<details><summary>Left alone: %s not in the configuration</summary>\n\n", plural(len(p.Unmanaged), "endpoint", "endpoints")),
+		tail:   "\n</details>\n\n",
+		weight: 1,
+		omitted: func(n int) string {
+			return fmt.Sprintf("- _and %d more not shown_\n", n)
+		},
+	}
+	for _, u := range p.Unmanaged {
+		s.items = append(s.items, "- "+describeUnmanaged(u)+"\n")
+	}
+	return s
+}
+
+func callsSection(p *Plan) *section {
+	calls := p.APICalls()
+	s := &section{
+		head:   fmt.Sprintf("<details><summary>%s, in order</summary>\n\n", plural(calls, "API call", "API calls")),
+		tail:   "\n</details>\n",
+		weight: 3,
+		omitted: func(n int) string {
+			return fmt.Sprintf("\n_%s not shown; `neonform show -format json PLANFILE` has them all._\n", plural(n, "more call", "more calls"))
+		},
+	}
+	n := 0
+	for _, st := range p.Steps {
+		if st.Kind == StepState {
+			continue
+		}
+		n++
+		s.items = append(s.items, fmt.Sprintf("%d. `%s %s` (%s)\n", n, st.Method, st.Path, st.Address))
+	}
+	return s
+}
+
+// clip cuts s to at most n bytes, on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "…"
+	cut := max(n-len(mark), 0)
+	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + mark
+}

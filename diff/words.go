@@ -1,0 +1,167 @@
+package diff
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Words shared by the renderers: what a change does, said the same way in the
+// terminal and in a pull-request comment.
+
+// headline is what a change does to clients, in a few words; loud (upper
+// case) when it interrupts a running compute or a host goes away.
+func headline(c *Change) string {
+	switch c.Action {
+	case Create:
+		return "create"
+	case Replace:
+		return "replace: RECREATE, new host, update connection strings"
+	case Delete:
+		if c.Active {
+			return "delete: DELETE, active now, drops connections"
+		}
+		return "delete"
+	case NoOp:
+		if c.Adopt {
+			return "adopt, no changes"
+		}
+		return "no changes"
+	}
+	switch c.Disruption {
+	case Restart:
+		if c.Active {
+			return "update: RESTART, active now, drops connections"
+		}
+		return "update: restart, idle now, no connections to drop"
+	case Suspend:
+		if c.Active {
+			return "update: SUSPEND, active now, drops connections"
+		}
+		return "update: suspend, idle now, no connections to drop"
+	}
+	return "update, no interruption"
+}
+
+// loud reports whether a change drops something now: a reviewer must see it.
+func loud(c *Change) bool {
+	switch {
+	case c.Action == Delete || c.Action == Replace || c.Downtime:
+		return true
+	case c.Disruption == Restart || c.Disruption == Suspend:
+		return c.Active
+	}
+	return false
+}
+
+// dangerFirst orders changes for reading: those that drop something now, then
+// idle restarts and suspends, then the rest; the worst disruption first within
+// each, then by address.
+func dangerFirst(changes []Change) []*Change {
+	out := make([]*Change, 0, len(changes))
+	for i := range changes {
+		if changes[i].Action != NoOp {
+			out = append(out, &changes[i])
+		}
+	}
+	class := func(c *Change) int {
+		switch {
+		case loud(c):
+			return 0
+		case c.Disruption != None:
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(a, b *Change) int {
+		if x := cmp.Compare(class(a), class(b)); x != 0 {
+			return x
+		}
+		if x := cmp.Compare(b.Disruption, a.Disruption); x != 0 {
+			return x
+		}
+		return strings.Compare(a.Address, b.Address)
+	})
+	return out
+}
+
+// attributeReason reports whether a reason only repeats an attribute line
+// ("max_cu 1 -> 2 restarts..."), which the human view shows as a row already.
+func attributeReason(c *Change, reason string) bool {
+	for _, a := range c.Attributes {
+		if strings.HasPrefix(reason, fmt.Sprintf("%s %s -> ", a.Name, FormatValue(a.Before))) {
+			return true
+		}
+	}
+	return false
+}
+
+// effectWords is the short effect column of an attribute row.
+func effectWords(a Attribute) string {
+	switch a.Effect {
+	case Recreate:
+		return "cannot change in place"
+	case None:
+		return ""
+	}
+	return a.Effect.String()
+}
+
+// summaryLine is "1 to create, 1 to update (1 restart), 1 to replace, 1 to delete".
+func summaryLine(s Summary) string {
+	update := fmt.Sprintf("%d to update", s.Update)
+	var extra []string
+	if s.Restart > 0 {
+		extra = append(extra, plural(s.Restart, "restart", "restarts"))
+	}
+	if s.Suspend > 0 {
+		extra = append(extra, plural(s.Suspend, "suspend", "suspends"))
+	}
+	if len(extra) > 0 {
+		update += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return fmt.Sprintf("%d to create, %s, %d to replace, %d to delete", s.Create, update, s.Replace, s.Delete)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// stateOnly lists the steps that change the state alone.
+func stateOnly(p *Plan) []Step {
+	var out []Step
+	for _, s := range p.Steps {
+		if s.Kind == StepState {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// where says where an unmanaged endpoint is: "shop.main", or "branch br-x of shop".
+func where(u Unmanaged) string {
+	if u.BranchLabel != "" {
+		return u.ProjectLabel + "." + u.BranchLabel
+	}
+	return fmt.Sprintf("branch %s of %s", u.BranchID, u.ProjectLabel)
+}
+
+func describeUnmanaged(u Unmanaged) string {
+	s := fmt.Sprintf("%s on %s (%s", u.EndpointID, where(u), u.Type)
+	if u.Name != "" {
+		s += fmt.Sprintf(", named %q", u.Name)
+	}
+	return s + ")"
+}
+
+// shortSize is the first part of a size line: "1 CU fixed", "0.25-4 CU autoscaling".
+func shortSize(size string) string {
+	if i := strings.Index(size, ","); i >= 0 {
+		return size[:i]
+	}
+	return size
+}

@@ -1,0 +1,230 @@
+package emulator
+
+import (
+	"maps"
+	"net/http"
+	"time"
+
+	"github.com/neonform/neonform/api"
+)
+
+// What a PATCH does to a compute (DESIGN.md section 4, seed section 3). Every accepted
+// PATCH starts an apply_config operation. Then:
+//   - branch_id to another branch, or disabled false -> true, suspends it: a
+//     suspend_compute operation (scheduling) follows, and the answer shows current and
+//     pending state idle. It stays idle until started (a disabled one until enabled).
+//   - a new size (min or max CU), new pg_settings or provisioner restart an active
+//     compute: current active, pending active until apply_config finishes; connections
+//     drop. An idle compute stays idle and takes the change at its next start.
+//   - name, suspend_timeout_seconds, pooler and passwordless settings, disabled
+//     true -> false change nothing for running clients.
+// On an idle compute, any accepted change shows current and pending idle while
+// apply_config runs, as the seed observed.
+
+func (e *Emulator) updateEndpoint(c *call) (int, any, error) {
+	var body endpointBody
+	if err := decodeBody(c, &body, true); err != nil {
+		return 0, nil, err
+	}
+	f := body.Endpoint
+	if f == nil {
+		return 0, nil, badRequest(`the body needs an "endpoint" object with the attributes to change, e.g. {"endpoint":{"suspend_timeout_seconds":300}}`)
+	}
+	if f.Type != nil {
+		return 0, nil, badRequest("type cannot be changed: an endpoint stays read_write or read_only; create a new endpoint of the other type and delete this one")
+	}
+	if f.RegionID != nil {
+		return 0, nil, badRequest("region_id cannot be changed: an endpoint stays in its project's region")
+	}
+	if err := f.check(); err != nil {
+		return 0, nil, err
+	}
+	p, err := e.lockProject(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	out, err := e.updateLocked(p, c.param("endpoint_id"), f, c.now)
+	p.mu.Unlock()
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, out, e.save()
+}
+
+func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now time.Time) (api.EndpointOperations, error) {
+	var none api.EndpointOperations
+	ep := p.endpoints[id]
+	if ep == nil {
+		return none, endpointNotFound(id)
+	}
+	next := *ep
+	setIf(&next.MinCU, f.AutoscalingLimitMinCU)
+	setIf(&next.MaxCU, f.AutoscalingLimitMaxCU)
+	setIf(&next.Provisioner, f.Provisioner)
+	if err := checkSize(next.MinCU, next.MaxCU, p.Tier); err != nil {
+		return none, err
+	}
+	if err := checkAutoscalingProvisioner(next.Provisioner, next.MinCU, next.MaxCU); err != nil {
+		return none, err
+	}
+	if f.BranchID != nil && p.branches[*f.BranchID] == nil {
+		return none, branchNotFound(*f.BranchID)
+	}
+	if p.busy(now) {
+		return none, locked()
+	}
+	moves := f.BranchID != nil && *f.BranchID != ep.BranchID
+	if moves {
+		if !p.branches[*f.BranchID].ready(now) {
+			return none, errorf(http.StatusUnprocessableEntity, codeNotReady, "branch not ready yet")
+		}
+		if rw := p.readWriteOn(*f.BranchID); ep.Type == api.EndpointTypeReadWrite && rw != nil {
+			return none, conflict(codeReadWriteExists,
+				"branch %s already has a read_write endpoint (%s); a branch can have only one. Move or delete that one first",
+				*f.BranchID, rw.ID)
+		}
+		next.BranchID = *f.BranchID
+	}
+	setIf(&next.Name, f.Name)
+	setIf(&next.SuspendTimeout, f.SuspendTimeoutSeconds)
+	setIf(&next.PoolerEnabled, f.PoolerEnabled)
+	setIf(&next.PoolerMode, f.PoolerMode)
+	setIf(&next.PasswordlessAccess, f.PasswordlessAccess)
+	setIf(&next.Disabled, f.Disabled)
+	if f.Settings != nil {
+		next.PgSettings = maps.Clone(f.Settings.PgSettings)
+	}
+	suspends := moves || (next.Disabled && !ep.Disabled)
+	restarts := next.MinCU != ep.MinCU || next.MaxCU != ep.MaxCU || next.Provisioner != ep.Provisioner ||
+		!maps.Equal(next.PgSettings, ep.PgSettings)
+
+	steps := []opStep{{action: api.ActionApplyConfig, branchID: next.BranchID, endpointID: ep.ID}}
+	if suspends {
+		steps = append(steps, opStep{action: api.ActionSuspendCompute, branchID: next.BranchID, endpointID: ep.ID})
+	}
+	ops := e.startChain(p, now, steps...)
+	end := chainEnd(ops, now)
+	switch cur := ep.view(now, false).current; {
+	case suspends, cur == api.EndpointStateIdle:
+		next.transition(now, api.EndpointStateIdle, api.EndpointStateIdle, end)
+	case restarts:
+		next.transition(now, api.EndpointStateActive, api.EndpointStateActive, end)
+	}
+	next.UpdatedAt = now
+	*ep = next
+	p.UpdatedAt = now
+	return api.EndpointOperations{Endpoint: ep.wire(now, true, true), Operations: wireOps(ops, now, true)}, nil
+}
+
+// deleteEndpoint removes a compute at once: 200 with its last record and no
+// operations; 204 when it does not exist or is already gone.
+func (e *Emulator) deleteEndpoint(c *call) (int, any, error) {
+	p, err := e.lockProject(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	id := c.param("endpoint_id")
+	ep := p.endpoints[id]
+	if ep == nil {
+		p.mu.Unlock()
+		return http.StatusNoContent, nil, nil
+	}
+	if p.busy(c.now) {
+		p.mu.Unlock()
+		return 0, nil, locked()
+	}
+	last := ep.wire(c.now, false, false)
+	p.removeEndpoint(id)
+	e.w.forgetEndpoint(id)
+	p.UpdatedAt = c.now
+	p.mu.Unlock()
+	return http.StatusOK, api.EndpointOperations{Endpoint: last, Operations: []api.Operation{}}, e.save()
+}
+
+// endpointAction runs start, suspend or restart on a locked project's endpoint.
+func (e *Emulator) endpointAction(c *call, act func(p *project, ep *endpoint, now time.Time) ([]*operation, error)) (int, any, error) {
+	p, err := e.lockProject(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	id := c.param("endpoint_id")
+	ep := p.endpoints[id]
+	if ep == nil {
+		p.mu.Unlock()
+		return 0, nil, endpointNotFound(id)
+	}
+	if p.busy(c.now) {
+		p.mu.Unlock()
+		return 0, nil, locked()
+	}
+	ops, err := act(p, ep, c.now)
+	if err != nil {
+		p.mu.Unlock()
+		return 0, nil, err
+	}
+	out := api.EndpointOperations{Endpoint: ep.wire(c.now, true, true), Operations: wireOps(ops, c.now, true)}
+	p.mu.Unlock()
+	return http.StatusOK, out, e.save()
+}
+
+// startEndpoint wakes an idle compute (start_compute; active when it finishes). On an
+// active compute it counts as activity. A disabled compute cannot be started.
+func (e *Emulator) startEndpoint(c *call) (int, any, error) {
+	return e.endpointAction(c, func(p *project, ep *endpoint, now time.Time) ([]*operation, error) {
+		if ep.Disabled {
+			return nil, conflict(codeDisabled, "endpoint %s is disabled; enable it with PATCH {\"endpoint\":{\"disabled\":false}} first", ep.ID)
+		}
+		idle := ep.view(now, false).current == api.EndpointStateIdle
+		ops := e.startChain(p, now, opStep{action: api.ActionStartCompute, branchID: ep.BranchID, endpointID: ep.ID})
+		if idle {
+			ep.transition(now, api.EndpointStateIdle, api.EndpointStateActive, chainEnd(ops, now))
+		} else {
+			ep.touch(now)
+		}
+		return ops, nil
+	})
+}
+
+// activity is a client query or connection: it wakes an idle compute, as the service's
+// proxy does (start_compute, which a running chain does not block), and otherwise
+// pushes the compute's suspend back. Caller holds p.mu for writing.
+func (e *Emulator) activity(p *project, ep *endpoint, now time.Time) error {
+	if ep.Disabled {
+		return conflict(codeDisabled, "endpoint %s is disabled and refuses connections", ep.ID)
+	}
+	if ep.view(now, false).current != api.EndpointStateIdle {
+		ep.touch(now)
+		return nil
+	}
+	ops := e.startChain(p, now, opStep{action: api.ActionStartCompute, branchID: ep.BranchID, endpointID: ep.ID})
+	ep.transition(now, api.EndpointStateIdle, api.EndpointStateActive, chainEnd(ops, now))
+	return nil
+}
+
+// suspendEndpoint suspends an active compute (suspend_compute; idle when it finishes).
+func (e *Emulator) suspendEndpoint(c *call) (int, any, error) {
+	return e.endpointAction(c, func(p *project, ep *endpoint, now time.Time) ([]*operation, error) {
+		ops := e.startChain(p, now, opStep{action: api.ActionSuspendCompute, branchID: ep.BranchID, endpointID: ep.ID})
+		if ep.view(now, false).current == api.EndpointStateActive {
+			ep.transition(now, api.EndpointStateActive, api.EndpointStateIdle, chainEnd(ops, now))
+		}
+		return ops, nil
+	})
+}
+
+// restartEndpoint restarts an active compute (suspend_compute then start_compute);
+// connections drop. It works only on an active compute (seed section 4.6).
+func (e *Emulator) restartEndpoint(c *call) (int, any, error) {
+	return e.endpointAction(c, func(p *project, ep *endpoint, now time.Time) ([]*operation, error) {
+		if cur := ep.view(now, false).current; cur != api.EndpointStateActive {
+			return nil, conflict(codeNotActive,
+				"endpoint %s is %s: restart works only on an active compute; wake it first with POST /projects/%s/endpoints/%s/start or a connection",
+				ep.ID, cur, p.ID, ep.ID)
+		}
+		ops := e.startChain(p, now,
+			opStep{action: api.ActionSuspendCompute, branchID: ep.BranchID, endpointID: ep.ID},
+			opStep{action: api.ActionStartCompute, branchID: ep.BranchID, endpointID: ep.ID})
+		ep.transition(now, api.EndpointStateActive, api.EndpointStateActive, chainEnd(ops, now))
+		return ops, nil
+	})
+}

@@ -1,0 +1,175 @@
+package emulator
+
+import (
+	"encoding/json"
+	"maps"
+
+	"github.com/neonform/neonform/api"
+)
+
+// The request bodies of endpoint calls, decoded with pointers so that an attribute left
+// out and an attribute set to its zero value differ. Checks follow the constraints of
+// the OpenAPI file (EndpointCreateRequest, EndpointUpdateRequest) and FACTS.md.
+
+type settingsBody struct {
+	PgSettings        map[string]string `json:"pg_settings"`
+	PgbouncerSettings map[string]string `json:"pgbouncer_settings"`
+	PreloadLibraries  json.RawMessage   `json:"preload_libraries"`
+}
+
+// endpointFields are the attributes both create and update accept.
+type endpointFields struct {
+	BranchID              *string       `json:"branch_id"`
+	Settings              *settingsBody `json:"settings"`
+	AutoscalingLimitMinCU *float64      `json:"autoscaling_limit_min_cu"`
+	AutoscalingLimitMaxCU *float64      `json:"autoscaling_limit_max_cu"`
+	Provisioner           *string       `json:"provisioner"`
+	PoolerEnabled         *bool         `json:"pooler_enabled"`
+	PoolerMode            *string       `json:"pooler_mode"`
+	Disabled              *bool         `json:"disabled"`
+	PasswordlessAccess    *bool         `json:"passwordless_access"`
+	SuspendTimeoutSeconds *int64        `json:"suspend_timeout_seconds"`
+	Name                  *string       `json:"name"`
+	// Only create accepts these; an update that sends them is refused.
+	Type     *string `json:"type"`
+	RegionID *string `json:"region_id"`
+}
+
+type endpointBody struct {
+	Endpoint *endpointFields `json:"endpoint"`
+}
+
+// check applies the constraints every endpoint body shares.
+func (f *endpointFields) check() error {
+	if f.BranchID != nil && !validID(*f.BranchID) {
+		return badRequest("branch_id %q is not a branch id (1 to 60 lowercase letters, digits or dashes)", *f.BranchID)
+	}
+	if f.Name != nil && (len(*f.Name) < 1 || len(*f.Name) > 64) {
+		return badRequest("name must be 1 to 64 characters long")
+	}
+	if f.SuspendTimeoutSeconds != nil {
+		if err := checkSuspendTimeout(*f.SuspendTimeoutSeconds); err != nil {
+			return err
+		}
+	}
+	for _, v := range []*float64{f.AutoscalingLimitMinCU, f.AutoscalingLimitMaxCU} {
+		if v != nil && *v < 0.25 {
+			return badRequest("compute units must be at least 0.25, got %g", *v)
+		}
+	}
+	if f.Settings != nil && f.Settings.PgSettings == nil {
+		return badRequest(`settings must not be nil: send "settings": {"pg_settings": {...}} ({} for none)`)
+	}
+	if f.PoolerMode != nil && *f.PoolerMode != "transaction" {
+		return badRequest("pooler_mode %q is not supported; the only mode is transaction", *f.PoolerMode)
+	}
+	if f.Provisioner != nil {
+		if err := checkProvisioner(*f.Provisioner); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkSuspendTimeout(s int64) error {
+	if s < -1 || s > 604800 || (s > 0 && s < 60) {
+		return badRequest("suspend_timeout_seconds %d is out of range: use -1 (never suspend), 0 (the default, 300 s) or 60 to 604800 (one week)", s)
+	}
+	return nil
+}
+
+func checkProvisioner(p string) error {
+	if p != "k8s-pod" && p != "k8s-neonvm" {
+		return badRequest("provisioner %q is not known; use k8s-neonvm (autoscaling) or k8s-pod", p)
+	}
+	return nil
+}
+
+// computeSpec is a checked compute to create.
+type computeSpec struct {
+	branchID       string
+	typ            api.EndpointType
+	name           string
+	minCU, maxCU   float64
+	pgSettings     map[string]string
+	poolerEnabled  bool
+	poolerMode     string
+	disabled       bool
+	passwordless   bool
+	provisioner    string
+	suspendTimeout int64
+}
+
+// defaultCompute is what the service gives a compute when the request says nothing:
+// 1 CU fixed, default suspend timeout, no settings, enabled (seed section 4.2).
+func defaultCompute() computeSpec {
+	return computeSpec{minCU: 1, maxCU: 1, poolerMode: "transaction", passwordless: true, provisioner: "k8s-neonvm"}
+}
+
+// sizeWithDefaults fills a size range of which one end may be missing: the default is
+// 1 CU, moved to the given end when that end would otherwise be crossed.
+func sizeWithDefaults(minCU, maxCU *float64) (float64, float64) {
+	switch {
+	case minCU != nil && maxCU != nil:
+		return *minCU, *maxCU
+	case minCU != nil:
+		return *minCU, max(1, *minCU)
+	case maxCU != nil:
+		return min(1, *maxCU), *maxCU
+	}
+	return 1, 1
+}
+
+// createSpec turns a create body into a compute spec (sizes are checked later, against
+// the project's tier).
+func (f *endpointFields) createSpec() (computeSpec, error) {
+	if f.BranchID == nil {
+		return computeSpec{}, badRequest(`endpoint.branch_id is required: the branch the compute serves`)
+	}
+	s, err := f.spec()
+	s.branchID = *f.BranchID
+	return s, err
+}
+
+// spec turns the attributes of a new compute into a spec; the branch is set by the caller.
+func (f *endpointFields) spec() (computeSpec, error) {
+	if err := f.check(); err != nil {
+		return computeSpec{}, err
+	}
+	if f.Type == nil {
+		return computeSpec{}, badRequest(`endpoint.type is required: read_write (the branch's primary) or read_only`)
+	}
+	s := defaultCompute()
+	switch api.EndpointType(*f.Type) {
+	case api.EndpointTypeReadWrite, api.EndpointTypeReadOnly:
+		s.typ = api.EndpointType(*f.Type)
+	default:
+		return computeSpec{}, badRequest("endpoint type %q is neither read_write nor read_only", *f.Type)
+	}
+	s.minCU, s.maxCU = sizeWithDefaults(f.AutoscalingLimitMinCU, f.AutoscalingLimitMaxCU)
+	if f.Settings != nil {
+		s.pgSettings = maps.Clone(f.Settings.PgSettings)
+	}
+	setIf(&s.name, f.Name)
+	setIf(&s.provisioner, f.Provisioner)
+	setIf(&s.poolerEnabled, f.PoolerEnabled)
+	setIf(&s.poolerMode, f.PoolerMode)
+	setIf(&s.disabled, f.Disabled)
+	setIf(&s.passwordless, f.PasswordlessAccess)
+	setIf(&s.suspendTimeout, f.SuspendTimeoutSeconds)
+	return s, nil
+}
+
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// checkAutoscalingProvisioner: only k8s-neonvm computes autoscale.
+func checkAutoscalingProvisioner(provisioner string, minCU, maxCU float64) error {
+	if provisioner == "k8s-pod" && minCU != maxCU {
+		return badRequest("provisioner k8s-pod cannot autoscale (%g..%g CU); use a fixed size or provisioner k8s-neonvm", minCU, maxCU)
+	}
+	return nil
+}

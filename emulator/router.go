@@ -1,0 +1,132 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+)
+
+// A handler does the work of one route. It returns the status and the body to encode
+// (nil body: no content), or an *apiError.
+type handler func(c *call) (int, any, error)
+
+// route is one documented path of the API, relative to /api/v2.
+type route struct {
+	method   string
+	template string // as the OpenAPI file writes it: /projects/{project_id}/endpoints
+	segs     []string
+	h        handler
+	name     string // "GET /projects/{project_id}/endpoints": the key of the request counters
+}
+
+// router finds a route by method and path. The API has a few dozen routes, so a scan
+// of those with the right number of segments is as fast as anything cleverer.
+type router struct {
+	bySegs map[int][]*route
+}
+
+func newRouter() *router { return &router{bySegs: map[int][]*route{}} }
+
+func (rt *router) add(method, template string, h handler) {
+	segs := strings.Split(strings.Trim(template, "/"), "/")
+	r := &route{method: method, template: template, segs: segs, h: h, name: method + " " + template}
+	rt.bySegs[len(segs)] = append(rt.bySegs[len(segs)], r)
+}
+
+// maxParams is the most path parameters any route has.
+const maxParams = 3
+
+type pathParams struct {
+	n      int
+	names  [maxParams]string
+	values [maxParams]string
+}
+
+func (p *pathParams) get(name string) string {
+	for i := 0; i < p.n; i++ {
+		if p.names[i] == name {
+			return p.values[i]
+		}
+	}
+	return ""
+}
+
+// match returns the route for method and path (relative to /api/v2) with its parameters.
+// When the path exists but not for this method, it returns nil and the allowed methods.
+func (rt *router) match(method, path string, params *pathParams) (*route, []string) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	var allowed []string
+	for _, r := range rt.bySegs[len(segs)] {
+		var p pathParams
+		if !matchSegs(r.segs, segs, &p) {
+			continue
+		}
+		if r.method != method {
+			allowed = append(allowed, r.method)
+			continue
+		}
+		*params = p
+		return r, nil
+	}
+	return nil, allowed
+}
+
+func matchSegs(pattern, segs []string, p *pathParams) bool {
+	for i, s := range pattern {
+		if len(s) > 2 && s[0] == '{' && s[len(s)-1] == '}' {
+			if segs[i] == "" || p.n == maxParams {
+				return false
+			}
+			p.names[p.n], p.values[p.n] = s[1:len(s)-1], segs[i]
+			p.n++
+			continue
+		}
+		if s != segs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// routes lists the API the emulator serves. Paths are those of the OpenAPI file, plus
+// the organization API key paths of the full service description (FACTS.md section 8).
+func (e *Emulator) routes() *router {
+	rt := newRouter()
+	rt.add(http.MethodGet, "/projects", e.listProjects)
+	rt.add(http.MethodPost, "/projects", e.createProject)
+	rt.add(http.MethodGet, "/projects/{project_id}", e.getProject)
+	rt.add(http.MethodDelete, "/projects/{project_id}", e.deleteProject)
+	rt.add(http.MethodPatch, "/projects/{project_id}", notImplemented)
+
+	rt.add(http.MethodGet, "/projects/{project_id}/branches", e.listBranches)
+	rt.add(http.MethodPost, "/projects/{project_id}/branches", e.createBranch)
+	rt.add(http.MethodGet, "/projects/{project_id}/branches/{branch_id}", e.getBranch)
+	rt.add(http.MethodDelete, "/projects/{project_id}/branches/{branch_id}", notImplemented)
+	rt.add(http.MethodPatch, "/projects/{project_id}/branches/{branch_id}", notImplemented)
+	rt.add(http.MethodGet, "/projects/{project_id}/branches/{branch_id}/endpoints", e.listBranchEndpoints)
+
+	rt.add(http.MethodGet, "/projects/{project_id}/endpoints", e.listEndpoints)
+	rt.add(http.MethodPost, "/projects/{project_id}/endpoints", e.createEndpoint)
+	rt.add(http.MethodGet, "/projects/{project_id}/endpoints/{endpoint_id}", e.getEndpoint)
+	rt.add(http.MethodPatch, "/projects/{project_id}/endpoints/{endpoint_id}", e.updateEndpoint)
+	rt.add(http.MethodDelete, "/projects/{project_id}/endpoints/{endpoint_id}", e.deleteEndpoint)
+	rt.add(http.MethodPost, "/projects/{project_id}/endpoints/{endpoint_id}/start", e.startEndpoint)
+	rt.add(http.MethodPost, "/projects/{project_id}/endpoints/{endpoint_id}/suspend", e.suspendEndpoint)
+	rt.add(http.MethodPost, "/projects/{project_id}/endpoints/{endpoint_id}/restart", e.restartEndpoint)
+
+	rt.add(http.MethodGet, "/projects/{project_id}/operations", e.listOperations)
+	rt.add(http.MethodGet, "/projects/{project_id}/operations/{operation_id}", e.getOperation)
+
+	rt.add(http.MethodGet, "/api_keys", e.listKeys)
+	rt.add(http.MethodPost, "/api_keys", e.createKey)
+	rt.add(http.MethodDelete, "/api_keys/{key_id}", e.revokeKey)
+	rt.add(http.MethodGet, "/organizations/{org_id}/api_keys", e.listOrgKeys)
+	rt.add(http.MethodPost, "/organizations/{org_id}/api_keys", e.createOrgKey)
+	rt.add(http.MethodDelete, "/organizations/{org_id}/api_keys/{key_id}", e.revokeOrgKey)
+	return rt
+}
+
+// notImplemented answers documented paths the emulator does not model.
+func notImplemented(c *call) (int, any, error) {
+	return 0, nil, errorf(http.StatusNotImplemented, codeNotImplemented,
+		"%s is part of the service API but not of the emulator; neonform does not use it", c.route.name)
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/state"
+)
+
+// planInputs are what plan and apply (with a directory) need to make a plan.
+type planInputs struct {
+	Dir         string
+	Vars        []string
+	VarFiles    []string
+	Parallelism int
+}
+
+// planned is a plan and everything it was made from, for the command to show,
+// save or apply it.
+type planned struct {
+	cfg     *config.Config
+	conn    *connection
+	backend state.Backend
+	state   *state.State
+	plan    *diff.Plan
+	reads   int           // API reads made to plan
+	took    time.Duration // time spent planning
+}
+
+func (p *planned) Close() {
+	if p.conn != nil {
+		p.conn.Close()
+	}
+	if c, ok := p.backend.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// errReported means the error was already printed (as diagnostics) and the
+// command only has to exit 1.
+var errReported = &exitError{code: 1}
+
+// loadConfig reads and checks the configuration, printing its diagnostics. A
+// configuration with errors stops here: no API call is made.
+func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Config, error) {
+	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list})
+	var files map[string]*hcl.File
+	if cfg != nil {
+		files = cfg.Files
+	}
+	if len(diags) > 0 {
+		printDiagnostics(stderr, diags, files)
+	}
+	if diags.HasErrors() {
+		return nil, errReported
+	}
+	return cfg, nil
+}
+
+// makePlan loads the configuration, reads the state and the live endpoints, and
+// builds the plan. Notes (sandbox creation) go to notes, diagnostics to stderr.
+func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr io.Writer) (*planned, error) {
+	start := time.Now()
+	cfg, err := loadConfig(in, env, stderr)
+	if err != nil {
+		return nil, err
+	}
+	out := &planned{cfg: cfg}
+	ok := false
+	defer func() {
+		if !ok {
+			out.Close()
+		}
+	}()
+	if out.backend, err = openState(ctx, cfg, env); err != nil {
+		return nil, err
+	}
+	if out.state, err = out.backend.Read(ctx); err != nil {
+		return nil, err
+	}
+	if out.conn, err = connect(cfg, env, notes); err != nil {
+		return nil, err
+	}
+	counted := &countingReader{Reader: out.conn.client}
+	live, diags := diff.Fetch(ctx, counted, cfg, in.Parallelism)
+	if diags.HasErrors() {
+		printDiagnostics(stderr, diags, cfg.Files)
+		return nil, errReported
+	}
+	plan, bdiags := diff.Build(cfg, out.state, live, diff.Options{
+		ToolVersion:  version,
+		APIURL:       out.conn.apiURL,
+		Now:          time.Now().UTC(),
+		ConfigDigest: diff.ConfigDigest(sourcesOf(cfg)),
+	})
+	diags = append(diags, bdiags...)
+	if len(diags) > 0 {
+		printDiagnostics(stderr, diags, cfg.Files)
+	}
+	if diags.HasErrors() {
+		return nil, errReported
+	}
+	out.plan = plan
+	out.reads = int(counted.calls.Load())
+	out.took = time.Since(start)
+	ok = true
+	return out, nil
+}
+
+func sourcesOf(cfg *config.Config) map[string][]byte {
+	m := make(map[string][]byte, len(cfg.Files))
+	for name, f := range cfg.Files {
+		m[name] = f.Bytes
+	}
+	return m
+}
+
+// openState opens the state backend the configuration names: a local file, or
+// a Postgres database when state is a postgres:// URL.
+func openState(ctx context.Context, cfg *config.Config, env environment) (state.Backend, error) {
+	p := cfg.Settings.StatePath
+	if strings.HasPrefix(p, "postgres://") || strings.HasPrefix(p, "postgresql://") {
+		b, err := state.NewPostgres(ctx, p, stateName(env))
+		if err != nil {
+			return nil, fmt.Errorf("state: %w", err)
+		}
+		return b, nil
+	}
+	return state.NewLocal(statePath(cfg)), nil
+}
+
+// stateName tells apart several configurations that keep their state in one
+// Postgres database: NEONFORM_STATE_NAME, or "default".
+func stateName(env environment) string {
+	if n := env.get("NEONFORM_STATE_NAME"); n != "" {
+		return n
+	}
+	return "default"
+}

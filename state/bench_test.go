@@ -1,0 +1,62 @@
+package state
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/neonform/neonform/api"
+)
+
+// bigState has n computes: apply writes the whole state after every step,
+// so a write's cost at a realistic size is what a large apply pays per step.
+func bigState(n int) *State {
+	s := New()
+	for i := range n {
+		s.Computes[fmt.Sprintf("proj%d.main.c%d", i/10, i)] = &Compute{
+			EndpointID: fmt.Sprintf("ep-bench-%08d", i), ProjectID: fmt.Sprintf("p-%d", i/10), BranchID: "br-main",
+			Type:    api.EndpointTypeReadOnly,
+			Applied: Attributes{Name: "c", MinCU: 0.25, MaxCU: 4, SuspendTimeoutSeconds: 300, PgSettings: map[string]string{"work_mem": "64MB"}},
+		}
+	}
+	return s
+}
+
+func BenchmarkLocalWrite100Computes(b *testing.B) {
+	ctx := context.Background()
+	l := NewLocal(b.TempDir() + "/neonform.state.json")
+	s := bigState(100)
+	for b.Loop() {
+		if err := l.Write(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLocalRead100Computes(b *testing.B) {
+	ctx := context.Background()
+	l := NewLocal(b.TempDir() + "/neonform.state.json")
+	if err := l.Write(ctx, bigState(100)); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := l.Read(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPostgresWrite100Computes(b *testing.B) {
+	ctx := context.Background()
+	p, err := NewPostgres(ctx, postgresDSN(b), "bench/"+newUUID()[:8])
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close(ctx)
+	s := bigState(100)
+	for b.Loop() {
+		if err := p.Write(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

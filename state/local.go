@@ -1,0 +1,183 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Local keeps the state in a JSON file, with a lock file next to it
+// (<path>.lock) and the state before the last write in <path>.backup.
+type Local struct {
+	path string
+
+	mu     sync.Mutex
+	heldID string // ID of the lock this Local holds, "" if none
+
+	// beforeRename, when set (by tests), runs after a new file is written and
+	// synced but before it replaces target: a failure point for the atomicity tests.
+	beforeRename func(target string) error
+}
+
+var _ Backend = (*Local)(nil)
+
+// NewLocal returns the backend for the state file at path. Nothing is read or
+// created until Read, Write or Lock.
+func NewLocal(path string) *Local {
+	return &Local{path: path}
+}
+
+// Path is the state file.
+func (l *Local) Path() string { return l.path }
+
+// LockPath is the lock file: present while someone holds the lock.
+func (l *Local) LockPath() string { return l.path + ".lock" }
+
+// BackupPath holds the state as it was before the last write.
+func (l *Local) BackupPath() string { return l.path + ".backup" }
+
+// Describe names the backend for messages.
+func (l *Local) Describe() string { return "local file " + l.path }
+
+// Read returns the state in the file, or New() if there is no file.
+func (l *Local) Read(ctx context.Context) (*State, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(l.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return New(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the state: %w", err)
+	}
+	return decode(data, "state file "+l.path, l.fix())
+}
+
+// fix says how to repair a state file neonform cannot read.
+func (l *Local) fix() string {
+	if _, err := os.Stat(l.BackupPath()); err == nil {
+		return fmt.Sprintf("fix it by hand, or restore the state before the last write from %s", l.BackupPath())
+	}
+	return "fix it by hand, or move it away to start from an empty state (neonform then forgets the computes it managed; import them again)"
+}
+
+// Write stores s as the next serial. The previous file is first copied to
+// BackupPath; then the new one is written to a temporary file in the same
+// directory, synced, and renamed over the old, so a crash at any point leaves
+// either the old state or the new one, never a mix.
+func (l *Local) Write(ctx context.Context, s *State) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("refusing to write %s: %w", l.Describe(), err)
+	}
+	if err := l.checkLockStillHeld(); err != nil {
+		return err
+	}
+
+	old, err := os.ReadFile(l.path)
+	exists := err == nil
+	var stored *State
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		stored = &State{}
+	case err != nil:
+		return fmt.Errorf("reading the state before writing it: %w", err)
+	default:
+		if stored, err = decode(old, "state file "+l.path, l.fix()); err != nil {
+			return fmt.Errorf("refusing to overwrite: %w", err)
+		}
+	}
+	if c := conflict(l.Describe(), exists, stored.Lineage, stored.Serial, s); c != nil {
+		return c
+	}
+
+	next := *s // shallow: encode only reads it
+	next.FormatVersion = FormatVersion
+	next.Serial = s.Serial + 1
+	data, err := encode(&next)
+	if err != nil {
+		return err
+	}
+	if exists {
+		if err := l.writeAtomic(l.BackupPath(), old); err != nil {
+			return fmt.Errorf("keeping a backup of the state before writing it: %w", err)
+		}
+	}
+	if err := l.writeAtomic(l.path, data); err != nil {
+		return err
+	}
+	s.FormatVersion = FormatVersion
+	s.Serial = next.Serial
+	return nil
+}
+
+// writeAtomic replaces target with data: temp file in the same directory (so
+// the rename stays on one file system), write, fsync, chmod 0600, rename,
+// fsync the directory (so the rename itself survives a crash).
+func (l *Local) writeAtomic(target string, data []byte) (err error) {
+	dir := filepath.Dir(target)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w; check that the directory exists and is writable (the previous file is unchanged)", target, err)
+	}
+	tmp := f.Name()
+	renamed := false
+	defer func() {
+		if !renamed {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	fail := func(err error) error {
+		return fmt.Errorf("writing %s: %w (the previous file is unchanged)", target, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	if l.beforeRename != nil {
+		if err := l.beforeRename(target); err != nil {
+			return fail(err)
+		}
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		return fail(err)
+	}
+	renamed = true
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("wrote %s but could not sync its directory, so a crash now could lose the write: %w", target, err)
+	}
+	return nil
+}
+
+// checkLockStillHeld refuses a write when this Local took the lock and the
+// lock file no longer holds it: someone ran force-unlock, and another run may
+// be writing too.
+func (l *Local) checkLockStillHeld() error {
+	l.mu.Lock()
+	id := l.heldID
+	l.mu.Unlock()
+	if id == "" {
+		return nil
+	}
+	info, err := readLockFile(l.LockPath())
+	if err == nil && info.ID == id {
+		return nil
+	}
+	return fmt.Errorf("refusing to write %s: this run's lock %s was removed while it ran (force-unlock?), so another run may be changing the state; run plan again", l.Describe(), id)
+}

@@ -1,0 +1,159 @@
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Lock creates LockPath with O_EXCL, holding this process's LockInfo as JSON.
+// Creating a file exclusively is atomic on every local file system, so of two
+// processes (or two Lock calls in one) exactly one wins; the other gets a
+// *LockedError naming the holder. A lock file left by a crash is never removed
+// without being asked: ForceUnlock, or deleting the file.
+func (l *Local) Lock(ctx context.Context, who string) (unlock func() error, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	info := newLockInfo(ctx, who)
+	data, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	data = append(data, '\n')
+
+	// Two tries: the holder may release the lock between our failed create
+	// and our read of its file; then the lock is free and we try again.
+	for range 2 {
+		err := createExclusive(l.LockPath(), data)
+		if errors.Is(err, fs.ErrExist) {
+			locked, gone := l.lockedError()
+			if gone {
+				continue
+			}
+			return nil, locked
+		}
+		if err != nil {
+			return nil, fmt.Errorf("taking the state lock %s: %w; check that its directory exists and is writable", l.LockPath(), err)
+		}
+		l.mu.Lock()
+		l.heldID = info.ID
+		l.mu.Unlock()
+		var once sync.Once
+		var unlockErr error
+		return func() error {
+			once.Do(func() { unlockErr = l.unlock(info.ID) })
+			return unlockErr
+		}, nil
+	}
+	return nil, fmt.Errorf("the state lock %s was taken and released by others while this run tried to take it; try again", l.LockPath())
+}
+
+// createExclusive writes data to a new file at path, failing with fs.ErrExist
+// if it exists. A half-written file is removed so it does not block others.
+func createExclusive(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(path))
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// lockedError describes the current holder of the lock file; gone is true if
+// the file disappeared before it could be read.
+func (l *Local) lockedError() (locked *LockedError, gone bool) {
+	lp := l.LockPath()
+	info, err := readLockFile(lp)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true
+	}
+	e := &LockedError{Path: "lock file " + lp, Remove: "delete " + lp}
+	if err != nil {
+		// Unreadable (for example cut short by a crash): say so, and how to remove it.
+		return e, false
+	}
+	e.Info = info
+	e.Remove = fmt.Sprintf("run `neonform force-unlock %s` or delete %s", info.ID, lp)
+	if host, _ := os.Hostname(); host != "" && host == info.Host {
+		alive, known := processAlive(info.PID)
+		e.Stale = known && !alive
+	}
+	return e, false
+}
+
+func readLockFile(path string) (LockInfo, error) {
+	var info LockInfo
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return info, err
+	}
+	if err := json.Unmarshal(data, &info); err != nil {
+		return info, fmt.Errorf("lock file %s is not valid JSON: %w", path, err)
+	}
+	if info.ID == "" {
+		return info, fmt.Errorf("lock file %s has no id", path)
+	}
+	return info, nil
+}
+
+// unlock removes the lock file if it still holds lock id. If it holds another
+// lock (ours was force-unlocked and someone else took it), it is left alone.
+func (l *Local) unlock(id string) error {
+	l.mu.Lock()
+	if l.heldID == id {
+		l.heldID = ""
+	}
+	l.mu.Unlock()
+	lp := l.LockPath()
+	info, err := readLockFile(lp)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("releasing the state lock: %s was already removed (force-unlock?) while this run held it", lp)
+	case err != nil:
+		return fmt.Errorf("releasing the state lock: %w; left it in place", err)
+	case info.ID != id:
+		return fmt.Errorf("releasing the state lock: %s now holds lock %s of %s, not this run's %s; left it in place", lp, info.ID, info.Who, id)
+	}
+	if err := os.Remove(lp); err != nil {
+		return fmt.Errorf("releasing the state lock: %w", err)
+	}
+	return nil
+}
+
+// ForceUnlock removes the lock with the given ID, for `neonform force-unlock`
+// when its holder died. The ID must match, so a lock someone took since the
+// user looked is not removed by mistake.
+func (l *Local) ForceUnlock(id string) error {
+	lp := l.LockPath()
+	info, err := readLockFile(lp)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s is not locked: there is no lock file %s", l.Describe(), lp)
+	case err != nil:
+		return fmt.Errorf("%w; if no neonform is running, delete %s", err, lp)
+	case info.ID != id:
+		return fmt.Errorf("the lock %s has ID %s (held by %s on host %s, pid %d), not %s; nothing was removed", lp, info.ID, orUnknown(info.Who), orUnknown(info.Host), info.PID, id)
+	}
+	if err := os.Remove(lp); err != nil {
+		return fmt.Errorf("removing the lock %s: %w", lp, err)
+	}
+	return syncDir(filepath.Dir(lp))
+}

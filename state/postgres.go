@@ -1,0 +1,274 @@
+package state
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Tables of the Postgres backend, created if missing. One database can hold
+// many states, one row each, told apart by name.
+const (
+	stateTable = "neonform_state"
+	lockTable  = "neonform_state_lock" // who holds each state's advisory lock, for messages
+)
+
+var createTables = []string{
+	`CREATE TABLE IF NOT EXISTS ` + stateTable + ` (
+		name       text PRIMARY KEY,
+		lineage    text NOT NULL,
+		serial     bigint NOT NULL,
+		data       jsonb NOT NULL,
+		updated_at timestamptz NOT NULL DEFAULT now()
+	)`,
+	`CREATE TABLE IF NOT EXISTS ` + lockTable + ` (
+		name        text PRIMARY KEY,
+		info        jsonb NOT NULL,
+		backend_pid integer NOT NULL
+	)`,
+}
+
+// Postgres keeps the state in a table, for teams whose applies run on
+// different machines. The lock is a session advisory lock, so it lives
+// exactly as long as the connection that took it: a crashed apply cannot
+// leave a stale lock behind. Connect directly, not through a pooler in
+// transaction mode (such as Neon's -pooler host): advisory session locks do
+// not survive it.
+type Postgres struct {
+	cfg  *pgx.ConnConfig
+	name string
+	key  int64 // the advisory lock key: a hash of name
+
+	mu   sync.Mutex
+	conn *pgx.Conn // for Read, Write and ForceUnlock; a pgx.Conn is not safe for concurrent use
+	held *heldLock // the lock this Postgres holds, nil if none
+
+	// beforeCommit, when set (by tests), runs inside Write's transaction after
+	// the update: a failure point for the atomicity tests.
+	beforeCommit func() error
+}
+
+var _ Backend = (*Postgres)(nil)
+
+// NewPostgres connects to the database at dsn (a postgres:// URL or key=value
+// string) and creates the tables if they are missing. name tells this state
+// apart from others in the same table.
+func NewPostgres(ctx context.Context, dsn string, name string) (*Postgres, error) {
+	if name == "" {
+		return nil, errors.New("the Postgres state backend needs a name for the state (one table holds many states)")
+	}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		// The parse error may quote the connection string, password included.
+		return nil, errors.New("cannot parse the Postgres state connection string (not shown: it may hold a password); write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=require or as key=value pairs")
+	}
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	cfg.RuntimeParams["application_name"] = "neonform"
+	sum := sha256.Sum256([]byte("neonform_state/" + name))
+	p := &Postgres{cfg: cfg, name: name, key: int64(binary.BigEndian.Uint64(sum[:8]))}
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	conn, err := p.connLocked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureTables(ctx, conn); err != nil {
+		conn.Close(context.Background())
+		return nil, fmt.Errorf("creating the tables of %s: %w; the user needs CREATE on the schema, or create them by hand (see the state package doc)", p.Describe(), err)
+	}
+	return p, nil
+}
+
+// ensureTables creates the tables unless they exist. Concurrent first runs
+// would race in CREATE TABLE IF NOT EXISTS (a unique violation in pg_type),
+// so creation is serialised by a transaction advisory lock.
+func ensureTables(ctx context.Context, conn *pgx.Conn) error {
+	var exist bool
+	err := conn.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL`, stateTable, lockTable).Scan(&exist)
+	if err != nil || exist {
+		return err
+	}
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('neonform_state tables'))`); err != nil {
+			return err
+		}
+		for _, q := range createTables {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// connLocked returns the working connection, reconnecting if it was closed
+// (pgx closes a connection whose query was cancelled). p.mu must be held.
+func (p *Postgres) connLocked(ctx context.Context) (*pgx.Conn, error) {
+	if p.conn != nil && !p.conn.IsClosed() {
+		return p.conn, nil
+	}
+	conn, err := pgx.ConnectConfig(ctx, p.cfg.Copy())
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the Postgres state backend: %w", err)
+	}
+	p.conn = conn
+	return conn, nil
+}
+
+// Describe names the backend for messages. It never shows the password.
+func (p *Postgres) Describe() string {
+	where := p.cfg.Host
+	if p.cfg.Port != 0 {
+		where += ":" + strconv.Itoa(int(p.cfg.Port))
+	}
+	return fmt.Sprintf("postgres state %q (table %s in database %s on %s)", p.name, stateTable, p.cfg.Database, where)
+}
+
+// Close closes the connections; a lock still held is released with them.
+func (p *Postgres) Close(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held != nil {
+		p.held.conn.Close(ctx)
+		p.held = nil
+	}
+	if p.conn == nil {
+		return nil
+	}
+	err := p.conn.Close(ctx)
+	p.conn = nil
+	return err
+}
+
+// Read returns the stored state, or New() if there is no row for the name.
+func (p *Postgres) Read(ctx context.Context) (*State, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	conn, err := p.connLocked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var lineage string
+	var serial int64
+	var data []byte
+	err = conn.QueryRow(ctx, `SELECT lineage, serial, data FROM `+stateTable+` WHERE name = $1`, p.name).Scan(&lineage, &serial, &data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return New(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", p.Describe(), err)
+	}
+	return p.decodeRow(lineage, serial, data)
+}
+
+// decodeRow checks a stored row: its data must decode, and agree with the
+// lineage and serial columns the writes rely on.
+func (p *Postgres) decodeRow(lineage string, serial int64, data []byte) (*State, error) {
+	s, err := decode(data, p.Describe(), p.fix())
+	if err != nil {
+		return nil, err
+	}
+	if s.Lineage != lineage || s.Serial != serial {
+		return nil, fmt.Errorf("%s is inconsistent: its columns say lineage %s serial %d, its data lineage %s serial %d; it was left untouched: %s", p.Describe(), lineage, serial, s.Lineage, s.Serial, p.fix())
+	}
+	return s, nil
+}
+
+func (p *Postgres) fix() string {
+	return fmt.Sprintf("fix the row by hand (its data column), or delete it (DELETE FROM %s WHERE name = '%s') to start from an empty state, after which neonform must import the computes it managed again", stateTable, p.name)
+}
+
+// Write stores s as the next serial in one transaction: the row is locked
+// (SELECT ... FOR UPDATE), its lineage and serial checked, and the UPDATE
+// itself only matches the serial s was read at, so of two racing writers one
+// commits and the other gets a *ConflictError.
+func (p *Postgres) Write(ctx context.Context, s *State) error {
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("refusing to write %s: %w", p.Describe(), err)
+	}
+	next := *s // shallow: encode only reads it
+	next.FormatVersion = FormatVersion
+	next.Serial = s.Serial + 1
+	data, err := encode(&next)
+	if err != nil {
+		return err
+	}
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	conn, err := p.connLocked(ctx)
+	if err != nil {
+		return err
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", p.Describe(), err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) // a no-op once committed
+	if err := p.writeInTx(ctx, tx, s, next.Serial, data); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("writing %s: committing: %w", p.Describe(), err)
+	}
+	s.FormatVersion = FormatVersion
+	s.Serial = next.Serial
+	return nil
+}
+
+// writeInTx checks and stores the state inside Write's transaction.
+func (p *Postgres) writeInTx(ctx context.Context, tx pgx.Tx, s *State, nextSerial int64, data []byte) error {
+	failed := func(err error) error { return fmt.Errorf("writing %s: %w", p.Describe(), err) }
+	if err := p.checkLockStillHeld(ctx, tx); err != nil {
+		return err
+	}
+	var lineage string
+	var serial int64
+	var stored []byte
+	err := tx.QueryRow(ctx, `SELECT lineage, serial, data FROM `+stateTable+` WHERE name = $1 FOR UPDATE`, p.name).Scan(&lineage, &serial, &stored)
+	exists := err == nil
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return failed(err)
+	}
+	if exists {
+		// What cannot be read (a newer format, say) is never replaced.
+		if _, err := p.decodeRow(lineage, serial, stored); err != nil {
+			return fmt.Errorf("refusing to overwrite: %w", err)
+		}
+	}
+	if c := conflict(p.Describe(), exists, lineage, serial, s); c != nil {
+		return c
+	}
+	q := `UPDATE ` + stateTable + ` SET serial = $4, data = $5::jsonb, updated_at = now()
+		WHERE name = $1 AND lineage = $2 AND serial = $3`
+	if !exists {
+		// A writer racing to create the same row makes this insert nothing.
+		// ($3, the serial read at, is 0 here; it is named so all five
+		// parameters have a type.)
+		q = `INSERT INTO ` + stateTable + ` (name, lineage, serial, data, updated_at)
+			SELECT $1, $2, $4, $5::jsonb, now() WHERE $3::bigint = 0
+			ON CONFLICT (name) DO NOTHING`
+	}
+	tag, err := tx.Exec(ctx, q, p.name, s.Lineage, s.Serial, nextSerial, string(data))
+	if err != nil {
+		return failed(err)
+	}
+	if tag.RowsAffected() != 1 {
+		return &ConflictError{Backend: p.Describe(), Reason: "another run wrote it at the same moment"}
+	}
+	if p.beforeCommit != nil {
+		if err := p.beforeCommit(); err != nil {
+			return failed(err)
+		}
+	}
+	return nil
+}

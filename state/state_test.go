@@ -1,0 +1,98 @@
+package state
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/neonform/neonform/api"
+)
+
+func TestNewStatesHaveDistinctLineages(t *testing.T) {
+	a, b := New(), New()
+	if a.Lineage == b.Lineage || !isUUIDv4(a.Lineage) || !isUUIDv4(b.Lineage) {
+		t.Errorf("lineages %q and %q: want two distinct v4 UUIDs", a.Lineage, b.Lineage)
+	}
+	if a.Serial != 0 || a.FormatVersion != FormatVersion || a.Computes == nil {
+		t.Errorf("New() = %+v", a)
+	}
+}
+
+func TestAddressesAreSorted(t *testing.T) {
+	s := sampleState()
+	s.Computes["a.z.z"] = &Compute{EndpointID: "ep-a", Type: api.EndpointTypeReadOnly}
+	want := []string{"a.z.z", "shop.dev.reporting", "shop.main.primary"}
+	if got := s.Addresses(); !slices.Equal(got, want) {
+		t.Errorf("Addresses() = %v, want %v", got, want)
+	}
+}
+
+func TestByEndpoint(t *testing.T) {
+	s := sampleState()
+	if addr, ok := s.ByEndpoint("ep-quiet-lake-a1b2c3d4"); !ok || addr != "shop.dev.reporting" {
+		t.Errorf("ByEndpoint(reporting's id) = %q, %v", addr, ok)
+	}
+	if addr, ok := s.ByEndpoint("ep-unknown"); ok {
+		t.Errorf("ByEndpoint(unknown) = %q, true", addr)
+	}
+}
+
+func TestCloneIsDeep(t *testing.T) {
+	s := sampleState()
+	c := s.Clone()
+	if diff := cmp.Diff(s, c); diff != "" {
+		t.Fatalf("clone differs:\n%s", diff)
+	}
+	c.Serial = 9
+	c.Computes["shop.main.primary"].Applied.MaxCU = 16
+	c.Computes["shop.main.primary"].Applied.PgSettings["work_mem"] = "1GB"
+	delete(c.Computes, "shop.dev.reporting")
+	p := s.Computes["shop.main.primary"]
+	if s.Serial != 0 || p.Applied.MaxCU != 4 || p.Applied.PgSettings["work_mem"] != "64MB" || len(s.Computes) != 2 {
+		t.Errorf("changing the clone changed the original: %+v %+v", s, p.Applied)
+	}
+}
+
+func TestMove(t *testing.T) {
+	s := sampleState()
+	ep := s.Computes["shop.dev.reporting"].EndpointID
+	if err := s.Move("shop.dev.reporting", "shop.main.reporting"); err != nil {
+		t.Fatal(err)
+	}
+	if addr, _ := s.ByEndpoint(ep); addr != "shop.main.reporting" {
+		t.Errorf("after Move the endpoint is at %q", addr)
+	}
+	if err := s.Move("shop.nope.x", "shop.main.y"); err == nil || !strings.Contains(err.Error(), "shop.nope.x") {
+		t.Errorf("Move of a missing address = %v", err)
+	}
+	if err := s.Move("shop.main.reporting", "shop.main.primary"); err == nil || !strings.Contains(err.Error(), "already") {
+		t.Errorf("Move onto a taken address = %v", err)
+	}
+	if _, ok := s.Computes["shop.main.reporting"]; !ok {
+		t.Error("a refused Move removed the source")
+	}
+}
+
+func TestValidate(t *testing.T) {
+	cases := map[string]struct {
+		edit func(*State)
+		want string
+	}{
+		"no lineage":    {func(s *State) { s.Lineage = "" }, "lineage"},
+		"nil compute":   {func(s *State) { s.Computes["a.b.c"] = nil }, "a.b.c"},
+		"no endpoint":   {func(s *State) { s.Computes["shop.main.primary"].EndpointID = "" }, "endpoint_id"},
+		"bad type":      {func(s *State) { s.Computes["shop.main.primary"].Type = "primary" }, `"primary"`},
+		"empty address": {func(s *State) { s.Computes[""] = &Compute{EndpointID: "ep-z", Type: api.EndpointTypeReadOnly} }, "empty address"},
+	}
+	if err := sampleState().Validate(); err != nil {
+		t.Fatalf("valid state: %v", err)
+	}
+	for name, tc := range cases {
+		s := sampleState()
+		tc.edit(s)
+		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Validate() = %v, want an error mentioning %s", name, err, tc.want)
+		}
+	}
+}

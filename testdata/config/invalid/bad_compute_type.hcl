@@ -1,0 +1,12 @@
+project "shop" {
+  id = "dark-sun-46453911"
+
+  branch "main" {
+    compute "primary" {
+      type = "read-write" # ERROR: Invalid compute type
+    }
+    compute "replica" {
+      type = "replica" # ERROR: Invalid compute type
+    }
+  }
+}

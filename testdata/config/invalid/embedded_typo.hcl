@@ -1,0 +1,3 @@
+neonform {
+  api_url = "embeded" # ERROR: Invalid API URL
+}

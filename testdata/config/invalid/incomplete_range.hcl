@@ -1,0 +1,13 @@
+project "shop" {
+  id = "dark-sun-46453911"
+
+  branch "main" {
+    compute "primary" {
+      min_cu = 2 # ERROR: Incomplete autoscaling range
+    }
+    compute "replica" {
+      type   = "read_only"
+      max_cu = 4 # ERROR: Incomplete autoscaling range
+    }
+  }
+}

@@ -1,0 +1,10 @@
+project "shop" {
+  id = "dark-sun-46453911"
+
+  branch "main" {
+    compute "primary" {
+      min_cu = 4 # ERROR: Minimum above maximum
+      max_cu = 2
+    }
+  }
+}

@@ -1,0 +1,6 @@
+project "shop" { # ERROR: Missing project id
+  branch "main" {
+    compute "primary" {
+    }
+  }
+}

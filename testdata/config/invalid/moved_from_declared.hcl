@@ -1,0 +1,16 @@
+project "shop" {
+  id = "dark-sun-46453911"
+
+  branch "main" {
+    compute "primary" {
+    }
+    compute "reporting" {
+      type = "read_only"
+    }
+  }
+}
+
+moved {
+  from = "shop.main.reporting" # ERROR: Move from a declared compute
+  to   = "shop.main.primary"
+}

@@ -1,0 +1,13 @@
+project "shop" {
+  id = "dark-sun-46453911"
+
+  branch "main" {
+    compute "primary" {
+    }
+  }
+}
+
+moved {
+  from = "shop.dev.reporting"
+  to   = "shop.main.reporting" # ERROR: Move to an undeclared compute
+}

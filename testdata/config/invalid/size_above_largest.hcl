@@ -1,0 +1,13 @@
+project "shop" {
+  id = "dark-sun-46453911"
+
+  branch "main" {
+    compute "primary" {
+      size = 57 # ERROR: Unsupported compute size
+    }
+    compute "replica" {
+      type = "read_only"
+      size = 58 # ERROR: Unsupported compute size
+    }
+  }
+}

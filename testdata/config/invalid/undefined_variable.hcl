@@ -1,0 +1,19 @@
+variable "max_cu" {
+  type    = number
+  default = 4
+}
+
+project "shop" {
+  id = "dark-sun-46453911"
+
+  branch "main" {
+    compute "primary" {
+      min_cu = 1
+      max_cu = var.maxcu # ERROR: Undefined variable
+    }
+    compute "replica" {
+      type = "read_only"
+      name = var["label"] # ERROR: Undefined variable
+    }
+  }
+}

@@ -1,0 +1,9 @@
+# Everything omitted: the service's defaults, enforced.
+project "shop" {
+  id = "dark-sun-46453911"
+
+  branch "main" {
+    compute "primary" {
+    }
+  }
+}
