@@ -1,5 +1,3 @@
-//go:build pending_config_load
-
 package main
 
 import (

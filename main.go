@@ -93,7 +93,12 @@ Environment:
 // commands lists the subcommands in the order --help shows them.
 func commands() []*cli.Command {
 	return []*cli.Command{
-		versionCommand(),
+		validateCommand(),
 		fmtCommand(),
+		planCommand(),
+		showCommand(),
+		// apply, import and state land with the apply issue.
+		// emulator lands with the emulator issue.
+		versionCommand(),
 	}
 }
