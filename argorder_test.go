@@ -17,12 +17,21 @@ func TestInterspersedMovesFlagsBeforeArguments(t *testing.T) {
 		{Name: "state", Subcommands: []*cli.Command{{Name: "mv", Flags: []cli.Flag{&cli.StringFlag{Name: "state"}}}}},
 	}}
 	cases := []struct{ in, want string }{
-		{"neonform plan dir -out p.json", "neonform plan -out p.json dir"},
-		{"neonform plan dir -detailed-exitcode -var a=1", "neonform plan -detailed-exitcode -var a=1 dir"},
-		{"neonform plan -out=p.json dir", "neonform plan -out=p.json dir"},
-		{"neonform plan dir -- -notaflag", "neonform plan dir -- -notaflag"},
-		{"neonform state mv a b -state s.json", "neonform state mv -state s.json a b"},
+		{"neonform plan dir -out p.json", "neonform plan -out p.json -- dir"},
+		{"neonform plan dir -detailed-exitcode -var a=1", "neonform plan -detailed-exitcode -var a=1 -- dir"},
+		{"neonform plan -out=p.json dir", "neonform plan -out=p.json -- dir"},
+		{"neonform plan -out p.json", "neonform plan -out p.json"},
+		// A valued flag takes the next word even when it looks like a flag.
+		{"neonform plan -var -x=1 dir", "neonform plan -var -x=1 -- dir"},
+		// After "--" nothing is a flag, wherever the "--" is.
+		{"neonform plan dir -- -notaflag", "neonform plan -- dir -notaflag"},
+		{"neonform plan -- -dir -out p.json", "neonform plan -- -dir -out p.json"},
+		{"neonform plan -out p.json -- -dir", "neonform plan -out p.json -- -dir"},
+		// "-" alone is an argument (standard input).
+		{"neonform plan - -out p.json", "neonform plan -out p.json -- -"},
+		{"neonform state mv a b -state s.json", "neonform state mv -state s.json -- a b"},
 		{"neonform unknown x -y", "neonform unknown x -y"},
+		{"neonform --help", "neonform --help"},
 	}
 	for _, c := range cases {
 		got := strings.Join(interspersed(app, strings.Fields(c.in)), " ")

@@ -32,12 +32,20 @@ for a CI step. -diff prints what changes as a unified diff (git diff style).
 A FILE named on the command line is formatted whatever its name; "-" formats
 standard input to standard output, for editors.
 
+Flags may come before or after the paths. After --, every word is a path,
+even one that starts with "-".
+
+Exit codes: 0 done (or, with -check, nothing to change); 1 a file does not
+parse or cannot be read or written; 3 with -check, some file is not formatted.
+
 Examples:
    neonform fmt                           format the current directory
    neonform fmt -recursive examples       a directory and everything below it
    neonform fmt -check -diff              in CI: show what is unformatted, exit 3 if anything is
    neonform fmt prod.vars                 one file
-   neonform fmt - < main.hcl              standard input to standard output`,
+   neonform fmt - < main.hcl              standard input to standard output
+   neonform fmt -- -draft.hcl             a file whose name starts with "-"`,
+		OnUsageError: flagUsageError,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; list the files that are not formatted and exit 3 if there are any"},
 			&cli.BoolFlag{Name: "diff", Usage: "print the changes as a unified diff"},
@@ -74,9 +82,6 @@ type formatted struct {
 }
 
 func runFmt(o fmtOptions) error {
-	if err := flagsAfterArgs("fmt", o.Paths); err != nil {
-		return err
-	}
 	for _, p := range o.Paths {
 		if p == "-" && len(o.Paths) > 1 {
 			return errors.New(`"-" (standard input) must be the only argument: neonform fmt - < main.hcl`)
@@ -235,19 +240,6 @@ func fmtFixArgs(o fmtOptions) string {
 		s += " " + p
 	}
 	return s
-}
-
-// flagsAfterArgs explains the one parsing rule that surprises people: flags
-// come before the directory or files, as in terraform.
-func flagsAfterArgs(command string, args []string) error {
-	for i, a := range args {
-		// The first argument can only look like a flag after "--"; leave it be.
-		if i > 0 && strings.HasPrefix(a, "-") && a != "-" {
-			return fmt.Errorf("the flag %s must come before the directory or file %q: neonform %s %s %s",
-				a, args[0], command, strings.Join(args[i:], " "), strings.Join(args[:i], " "))
-		}
-	}
-	return nil
 }
 
 // plural picks the singular or plural form for n: plural(2, "file is", "files are") = "2 files are".

@@ -64,8 +64,10 @@ func TestFmtSyntaxErrorExitsOneAndWritesNothing(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, "a.hcl")); got != "a=1\n" {
 		t.Errorf("a file was rewritten although another had a syntax error: %q", got)
 	}
-	if !strings.Contains(stderr, filepath.Join(dir, "b.hcl")+":1:") {
-		t.Errorf("stderr does not point at b.hcl line 1:\n%s", stderr)
+	// The mistake is the "{" left open on line 1, not the empty end of the file
+	// where the parser noticed it.
+	if !strings.Contains(stderr, "Error: Unclosed brace") || !strings.Contains(stderr, filepath.Join(dir, "b.hcl")+":1:5") {
+		t.Errorf("stderr does not point at the unclosed brace, b.hcl:1:5:\n%s", stderr)
 	}
 }
 

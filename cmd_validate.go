@@ -29,8 +29,12 @@ On success it prints a summary and, for each compute, its address, type and
 what its size gives (CU, RAM, connections). Errors show the file, line and
 column, the offending line, and how to fix it. Exit code 0 when valid, 1 if not.
 
-Variables get their values as in plan: -var, then -var-file, then the
-environment (NEONFORM_VAR_<name>), then the default.
+Variables get their values as in plan, the first of these that gives one:
+-var, then -var-file, then the environment (NEONFORM_VAR_<name>), then the
+variable's default.
+
+Flags may come before or after DIR; a DIR whose name starts with "-" goes
+after --.
 
 -json prints the result for editors and CI instead:
    {"valid": false, "error_count": 1, "warning_count": 0,
@@ -44,6 +48,7 @@ Examples:
    neonform validate examples/multi-branch
    neonform validate -var-file prod.vars -var replica_cu=2
    neonform validate -json > validate.json`,
+		OnUsageError: flagUsageError,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON on standard output"},
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable: -var NAME=VALUE (repeatable)"},
@@ -51,9 +56,6 @@ Examples:
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
-			if err := flagsAfterArgs("validate", args); err != nil {
-				return err
-			}
 			if len(args) > 1 {
 				return fmt.Errorf("validate checks one directory; got %d arguments. Example: neonform validate examples/quickstart", len(args))
 			}
@@ -129,6 +131,9 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 		for _, b := range p.Branches {
 			for _, c := range b.Computes {
 				size := sizing.Describe(sizing.Size{Min: c.MinCU, Max: c.MaxCU}).String()
+				if c.Sensitive["size"] || c.Sensitive["min_cu"] || c.Sensitive["max_cu"] {
+					size = "size from a sensitive variable"
+				}
 				if c.Disabled {
 					size += " (disabled)"
 				}

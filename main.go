@@ -15,12 +15,20 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
 
 func main() {
+	// neonform runs briefly and does most of its work in one burst of short-lived
+	// allocations (the HCL parser's tokens): a less eager garbage collector cuts
+	// the CPU of loading a large configuration by a third, for some more memory
+	// (docs/PERFORMANCE.md). A GOGC set in the environment still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -67,6 +75,9 @@ marking every change that restarts, suspends, recreates or deletes a compute.
 
 Try it offline, against the built-in emulator:
    neonform apply -auto-approve examples/quickstart
+
+Flags go before or after a command's arguments; after --, every word is an
+argument, even one that starts with "-".
 
 Environment:
    NEON_API_KEY         the API key (never printed, logged or saved)

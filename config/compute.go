@@ -40,6 +40,8 @@ type computeAttrs struct {
 	cp    *Compute
 	attrs map[string]*hclsyntax.Attribute
 	bad   map[string]bool
+	// misspelt are attributes written under a wrong name (already reported).
+	misspelt map[string]bool
 }
 
 func (c *computeAttrs) eval(name string, ty cty.Type, want string) (cty.Value, decoded) {
@@ -85,12 +87,13 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block) *Comp
 		Name:         label,
 		AllowRestart: true,
 		DeclRange:    b.DefRange(),
-		Ranges:       map[string]hcl.Range{},
 	}
 	l.checkLabel(b, "compute")
 	content, diags := bodyContent(b.Body, computeSchema, "a compute block")
 	l.diags = append(l.diags, diags...)
-	c := &computeAttrs{l: l, cp: cp, attrs: content.Attributes, bad: map[string]bool{}}
+	// Room for every attribute, size's two aliases and the lifecycle ones.
+	cp.Ranges = make(map[string]hcl.Range, len(content.Attributes)+4)
+	c := &computeAttrs{l: l, cp: cp, attrs: content.Attributes, bad: map[string]bool{}, misspelt: content.Misspelt}
 	l.bad[cp] = c.bad
 	for name, a := range content.Attributes {
 		cp.Ranges[name] = a.SrcRange
@@ -164,6 +167,11 @@ func (c *computeAttrs) decodeSize(tier sizing.Tier) {
 		given, missing := "min_cu", "max_cu"
 		if maxState == valid {
 			given, missing = "max_cu", "min_cu"
+		}
+		if c.misspelt[missing] {
+			// Written under a misspelt name, already reported: one mistake, one error.
+			c.bad[given] = true
+			return
 		}
 		c.fail(given, "Incomplete autoscaling range",
 			"%s is set without %s: an autoscaling range needs both, as min_cu = 0.25 with max_cu = 4. For a fixed size, write size = N instead.", given, missing)

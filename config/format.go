@@ -18,6 +18,7 @@ import (
 // formatted file changes nothing.
 func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 	f, diags := hclwrite.ParseConfig(src, filename, hcl.InitialPos)
+	diags = explainSyntax(src, filename, diags)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -16,13 +16,16 @@ import (
 )
 
 // Each file in testdata/config/invalid holds one kind of mistake. A line that must
-// be reported carries "# ERROR: <summary>" (or "# WARNING: <summary>") at its end;
-// a "# VARS: name=value ..." line gives -var values. The test loads each file alone
-// and wants exactly the marked diagnostics: none missing, none unexpected.
+// be reported carries "# ERROR: <summary>" (or "# WARNING: <summary>") at its end,
+// optionally followed by "# HINT: <text>" that the detail of a diagnostic on that
+// line must contain (the fix, or the "did you mean"); a "# VARS: name=value ..."
+// line gives -var values. The test loads each file alone and wants exactly the
+// marked diagnostics: none missing, none unexpected.
 const invalidDir = "../testdata/config/invalid"
 
 var (
 	markerPattern = regexp.MustCompile(`#\s*(ERROR|WARNING):\s*([^#]*[^#\s])`)
+	hintPattern   = regexp.MustCompile(`#\s*HINT:\s*([^#]*[^#\s])`)
 	varsPattern   = regexp.MustCompile(`^#\s*VARS:\s*(.*)$`)
 )
 
@@ -41,7 +44,7 @@ func TestInvalidConfigs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, opts := readMarkers(string(src))
+			want, hints, opts := readMarkers(string(src))
 			if len(want) == 0 {
 				t.Fatalf("%s has no # ERROR: markers", name)
 			}
@@ -67,14 +70,32 @@ func TestInvalidConfigs(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("diagnostics differ from the markers (-want +got):\n%s\nall diagnostics:\n%s", diff, describe(diags))
 			}
+			for line, texts := range hints {
+				for _, text := range texts {
+					if !hinted(diags, line, text) {
+						t.Errorf("line %d: no diagnostic there says %q:\n%s", line, text, describe(diags))
+					}
+				}
+			}
 		})
 	}
 }
 
-// readMarkers returns the sorted "line: SEVERITY: summary" markers of a file, and
-// the options its VARS header asks for.
-func readMarkers(src string) ([]string, config.Options) {
+// hinted reports whether a diagnostic starting on line has text in its detail.
+func hinted(diags hcl.Diagnostics, line int, text string) bool {
+	for _, d := range diags {
+		if d.Subject != nil && d.Subject.Start.Line == line && strings.Contains(d.Detail, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// readMarkers returns the sorted "line: SEVERITY: summary" markers of a file, the
+// HINT texts by line, and the options its VARS header asks for.
+func readMarkers(src string) ([]string, map[int][]string, config.Options) {
 	var want []string
+	hints := map[int][]string{}
 	var opts config.Options
 	for i, line := range strings.Split(src, "\n") {
 		if m := varsPattern.FindStringSubmatch(line); m != nil {
@@ -88,9 +109,12 @@ func readMarkers(src string) ([]string, config.Options) {
 			}
 			want = append(want, marker(i+1, sev, m[2]))
 		}
+		for _, m := range hintPattern.FindAllStringSubmatch(line, -1) {
+			hints[i+1] = append(hints[i+1], m[1])
+		}
 	}
 	sort.Strings(want)
-	return want, opts
+	return want, hints, opts
 }
 
 func marker(line int, sev hcl.DiagnosticSeverity, summary string) string {

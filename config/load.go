@@ -22,6 +22,14 @@ import (
 // cfg.Files holds every file that parsed (including -var-file files), so the caller
 // can print diagnostics with their source lines (hcl.NewDiagnosticTextWriter).
 func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Configuration directory is a file",
+			Detail: fmt.Sprintf("%s is a file, and neonform reads every *.hcl file of a directory, so that a configuration can be split into files. Pass the directory that holds it: %s.",
+				dir, filepath.Dir(dir)),
+		}}
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
@@ -131,7 +139,7 @@ func (l *loader) load(files map[string][]byte) {
 		if l.cfg.Dir != "" && !filepath.IsAbs(name) {
 			filename = filepath.Join(l.cfg.Dir, name)
 		}
-		f, diags := hclsyntax.ParseConfig(files[name], filename, hcl.InitialPos)
+		f, diags := parseFile(files[name], filename)
 		l.diags = append(l.diags, diags...)
 		if f == nil {
 			continue

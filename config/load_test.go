@@ -82,6 +82,19 @@ func TestCommandLineVariables(t *testing.T) {
 			notIn:   "hunter2", // a sensitive value is never repeated
 		},
 		{
+			// Given but wrong: reported once, not also as missing.
+			name:    "environment value of the wrong type, and nothing else",
+			opts:    config.Options{Environ: []string{"NEONFORM_VAR_cu=2 CU"}},
+			summary: "Invalid value for variable",
+			detail:  []string{"NEONFORM_VAR_cu", "number"},
+		},
+		{
+			name:    "-var of the wrong type wins over a good environment value",
+			opts:    config.Options{Vars: []string{"cu=[2]"}, Environ: []string{"NEONFORM_VAR_cu=2"}},
+			summary: "Invalid value for variable",
+			detail:  []string{"-var cu"},
+		},
+		{
 			name:    "missing value names the three ways to set it",
 			opts:    config.Options{},
 			summary: "Missing variable value",
@@ -206,6 +219,18 @@ func TestLoadDirectory(t *testing.T) {
 	t.Run("no configuration files", func(t *testing.T) {
 		_, diags := config.Load(t.TempDir(), config.Options{})
 		if d := only(t, diags); d.Summary != "No configuration files" {
+			t.Errorf("got %s", d.Error())
+		}
+	})
+	t.Run("a file instead of a directory", func(t *testing.T) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "main.hcl")
+		if err := os.WriteFile(path, []byte(`project "shop" { id = "dark-sun-46453911" }`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, diags := config.Load(path, config.Options{})
+		d := only(t, diags)
+		if d.Summary != "Configuration directory is a file" || !strings.Contains(d.Detail, "Pass the directory that holds it: "+dir+".") {
 			t.Errorf("got %s", d.Error())
 		}
 	})

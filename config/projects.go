@@ -27,7 +27,7 @@ func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
 		p := l.decodeProject(b)
 		if prev := labels[p.Label]; prev != nil {
 			l.errorf(b.LabelRanges[0], "Duplicate project label",
-				"A project labelled %q is already declared at %s; project labels must be unique, so rename one.", p.Label, where(prev.DeclRange))
+				"A project labelled %q is already declared at %s. Each project is declared once, with all its branches in that block: merge the two, or rename one if they are different projects.", p.Label, where(prev.DeclRange))
 			continue
 		}
 		labels[p.Label] = p

@@ -68,6 +68,9 @@ var apiNames = map[string]string{
 type content struct {
 	Attributes map[string]*hclsyntax.Attribute
 	Blocks     []*hclsyntax.Block
+	// Misspelt holds the known names that a reported unknown argument was
+	// probably meant to be, so decoders do not also report them as missing.
+	Misspelt map[string]bool
 }
 
 // bodyContent checks body against schema. what names the enclosing block for
@@ -99,11 +102,20 @@ func bodyContent(body *hclsyntax.Body, schema *hcl.BodySchema, what string) (*co
 			Subject:  attr.NameRange.Ptr(),
 			Context:  attr.SrcRange.Ptr(),
 		}
-		if _, isBlock := blocks[name]; isBlock {
+		switch _, isBlock := blocks[name]; {
+		case isBlock:
 			d.Detail = fmt.Sprintf("%s is a block, not an argument: write %s { ... } without the equals sign.", name, name)
-		} else {
+		case secretNames[name]:
+			d.Detail = fmt.Sprintf("The API key is never written in configuration files, which live in Git: neonform reads it from the environment variable NEON_API_KEY. Remove %s.", name)
+		default:
 			d.Detail = fmt.Sprintf("An argument named %q is not expected in %s.", name, what) +
-				hint(name, attrNames, what, attrNames, blockNames)
+				hint(name, attrNames, what, attrNames, blockNames, attributeHomes, false)
+			if meant := suggest(name, attrNames); meant != "" {
+				if c.Misspelt == nil {
+					c.Misspelt = map[string]bool{}
+				}
+				c.Misspelt[meant] = true
+			}
 		}
 		diags = append(diags, d)
 	}
@@ -121,7 +133,7 @@ func bodyContent(body *hclsyntax.Body, schema *hcl.BodySchema, what string) (*co
 				d.Detail = fmt.Sprintf("%s is an argument, not a block: write %s = { ... } with an equals sign.", block.Type, block.Type)
 			} else {
 				d.Detail = fmt.Sprintf("A block of type %q is not expected in %s.", block.Type, what) +
-					hint(block.Type, blockNames, what, attrNames, blockNames)
+					hint(block.Type, blockNames, what, attrNames, blockNames, blockHomes, true)
 			}
 			diags = append(diags, d)
 			continue
@@ -191,12 +203,61 @@ func sortedAttributes(body *hclsyntax.Body) []*hclsyntax.Attribute {
 	return out
 }
 
-// hint is "Did you mean ...?" when a name is close, otherwise the list of what fits.
-func hint(given string, candidates []string, what string, attrs, blocks []string) string {
+// attributeHomes and blockHomes say where a name that is valid elsewhere belongs,
+// for the common mistake of writing it one level too high or too low. Names that
+// belong to several blocks (id, name) are left out: the list of what fits says more.
+var (
+	attributeHomes = map[string]string{
+		"type": "compute", "min_cu": "compute", "max_cu": "compute", "size": "compute",
+		"suspend_timeout": "compute", "pg_settings": "compute", "disabled": "compute",
+		"prevent_destroy": "lifecycle", "allow_restart": "lifecycle",
+		"exclusive": "branch",
+		"api_url":   "neonform", "account_tier": "neonform", "state": "neonform",
+		"from": "moved", "to": "moved",
+		"default": "variable", "description": "variable", "sensitive": "variable",
+	}
+	blockHomes = map[string]string{
+		"branch": "project", "compute": "branch", "lifecycle": "compute",
+	}
+	// secretNames are what people call the API key when they try to write it in a file.
+	secretNames = map[string]bool{"api_key": true, "apikey": true, "token": true, "neon_api_key": true}
+)
+
+// hint is "Did you mean ...?" when a name is close, otherwise where the name
+// belongs if it belongs somewhere else, otherwise the list of what fits.
+func hint(given string, candidates []string, what string, attrs, blocks []string, homes map[string]string, block bool) string {
 	if h := didYouMean(given, candidates); h != "" {
 		return h
 	}
+	if home, ok := homes[given]; ok && !strings.HasPrefix(what, "a "+home+" ") {
+		return fmt.Sprintf(" %s goes inside a %s block%s.", given, home, homeExample(home, given, block))
+	}
 	return accepted(what, attrs, blocks)
+}
+
+// homeExample shows where a name goes: `, as in branch "main" { exclusive = ... }`
+// for an argument, `, as in project "shop" { branch "main" { ... } }` for a block.
+func homeExample(home, given string, block bool) string {
+	header := map[string]string{
+		"project": `project "shop"`, "branch": `branch "main"`, "compute": `compute "primary"`,
+		"variable": `variable "replica_cu"`,
+	}[home]
+	if header == "" {
+		header = home
+	}
+	if block {
+		return fmt.Sprintf(", as in %s { %s { ... } }", header, blockHeader(given))
+	}
+	return fmt.Sprintf(", as in %s { %s = ... }", header, given)
+}
+
+// blockHeader is how a block of this type starts, with an example label.
+func blockHeader(blockType string) string {
+	switch blockType {
+	case "branch", "compute", "project", "variable":
+		return fmt.Sprintf("%s %q", blockType, exampleLabel(blockType))
+	}
+	return blockType
 }
 
 // didYouMean suggests the closest of names to a misspelt name, or an API field's
@@ -208,7 +269,8 @@ func didYouMean(name string, names []string) string {
 	return ""
 }
 
-// suggest returns the name closest to given within two edits (case ignored), or "".
+// suggest returns the name closest to given within two edits (case ignored), or
+// else a longer name that given is a word of (replica for replica_cu), or "".
 func suggest(given string, names []string) string {
 	if alias, ok := apiNames[given]; ok && contains(names, alias) {
 		return alias
@@ -218,6 +280,14 @@ func suggest(given string, names []string) string {
 	for _, n := range names {
 		if d := levenshtein.Distance(lower, n, nil); d < bestDist {
 			best, bestDist = n, d
+		}
+	}
+	if best == "" && len(lower) >= 3 {
+		// A word of a longer name: replica for replica_cu.
+		for _, n := range names {
+			if strings.HasPrefix(n, lower+"_") || strings.HasSuffix(n, "_"+lower) {
+				return n
+			}
 		}
 	}
 	return best

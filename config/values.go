@@ -135,15 +135,7 @@ func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty
 	if a == nil {
 		return cty.NilVal, omitted, false
 	}
-	if l.ctx == nil {
-		// Variable blocks and variable files are read before any value exists.
-		if refs := a.Expr.Variables(); len(refs) > 0 {
-			l.errorf(refs[0].SourceRange(), "Variables not allowed",
-				"%s is read before any variable or local exists, so it must be a literal value such as 2, \"text\", [\"a\"] or { key = \"value\" }. To compute a value, use a local.", a.Name)
-			return cty.NilVal, invalid, false
-		}
-	} else if diags := l.checkRefs(a.Expr); diags.HasErrors() {
-		l.diags = append(l.diags, diags...)
+	if !l.referencesOK(a) {
 		return cty.NilVal, invalid, false
 	}
 	v, diags := a.Expr.Value(l.ctx)
@@ -182,6 +174,45 @@ func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty
 		return cty.NilVal, invalid, sensitive
 	}
 	return conv, valid, sensitive
+}
+
+// referencesOK checks what an attribute refers to before it is evaluated, and
+// reports what is wrong.
+func (l *loader) referencesOK(a *hclsyntax.Attribute) bool {
+	if isLiteral(a.Expr) {
+		// Most attributes are literals: skipping the walk over them saves a good
+		// part of the time a large configuration takes.
+		return true
+	}
+	if l.ctx == nil {
+		// Variable blocks and variable files are read before any value exists.
+		if refs := a.Expr.Variables(); len(refs) > 0 {
+			l.errorf(refs[0].SourceRange(), "Variables not allowed",
+				"%s is read before any variable or local exists, so it must be a literal value such as 2, \"text\", [\"a\"] or { key = \"value\" }. To compute a value, use a local.", a.Name)
+			return false
+		}
+		return true
+	}
+	diags := l.checkRefs(a.Expr)
+	l.diags = append(l.diags, diags...)
+	return !diags.HasErrors()
+}
+
+// isLiteral reports an expression that refers to nothing: a number, a bool, or a
+// quoted string without interpolation.
+func isLiteral(expr hcl.Expression) bool {
+	switch e := expr.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return true
+	case *hclsyntax.TemplateExpr:
+		for _, part := range e.Parts {
+			if _, ok := part.(*hclsyntax.LiteralValueExpr); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // sameKind reports whether got is the kind of collection want is (a map for a map,

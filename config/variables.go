@@ -56,6 +56,9 @@ func (l *loader) declareVariables(blocks []*hclsyntax.Block) {
 			switch {
 			case diags.HasErrors():
 				v.broken = true
+				for _, d := range diags {
+					d.Detail += typeHint(a.Expr)
+				}
 			case !supportedType(ty):
 				v.broken = true
 				l.errorf(a.Expr.Range(), "Unsupported variable type",
@@ -82,6 +85,26 @@ func (l *loader) declareVariables(blocks []*hclsyntax.Block) {
 			}
 		}
 	}
+}
+
+// typeNames maps type names people bring from other languages to ours.
+var typeNames = map[string]string{
+	"int": "number", "integer": "number", "float": "number", "double": "number", "decimal": "number",
+	"boolean": "bool", "str": "string", "text": "string",
+	"array": "list(string)", "object": "map(string)", "dict": "map(string)", "hash": "map(string)",
+}
+
+// typeHint is what to write instead of a type hcl did not understand.
+func typeHint(expr hcl.Expression) string {
+	hint := " Variable types are string, number, bool, list(T) and map(T), where T is one of these, as in type = list(string)."
+	word := hcl.ExprAsKeyword(expr)
+	if alias, ok := typeNames[strings.ToLower(word)]; ok {
+		return hint + fmt.Sprintf(" Did you mean %s?", alias)
+	}
+	if s := suggest(word, []string{"string", "number", "bool", "list", "map", "any"}); s != "" && word != "" {
+		return hint + fmt.Sprintf(" Did you mean %s?", s)
+	}
+	return hint
 }
 
 // supportedType accepts string, number, bool, and lists and maps of them; "any"
@@ -113,9 +136,7 @@ func (l *loader) assignVariables() map[string]cty.Value {
 		if !ok || l.vars[name] == nil {
 			continue // the environment holds many things; only declared names matter
 		}
-		if val, ok := l.rawValue(l.vars[name], l.environ[key], key); ok {
-			values[name] = val
-		}
+		values[name] = l.rawValue(l.vars[name], l.environ[key], key)
 	}
 
 	for _, path := range l.opts.VarFiles {
@@ -143,9 +164,7 @@ func (l *loader) assignVariables() map[string]cty.Value {
 			})
 			continue
 		}
-		if val, ok := l.rawValue(v, raw, "-var "+name); ok {
-			values[name] = val
-		}
+		values[name] = l.rawValue(v, raw, "-var "+name)
 	}
 
 	for _, name := range l.varOrder {
@@ -169,25 +188,29 @@ func (l *loader) assignVariables() map[string]cty.Value {
 // text for a string or untyped variable, a number or bool parsed from the text, and
 // HCL syntax for lists and maps, as Terraform does. source names where the text came
 // from. The value itself is never repeated in a message: it may be a secret.
-func (l *loader) rawValue(v *variable, raw, source string) (cty.Value, bool) {
-	fail := func(problem string) (cty.Value, bool) {
+//
+// A value that cannot be converted is reported and comes back unknown
+// (cty.DynamicVal): the variable was given, so it is not also reported as missing,
+// and expressions that use it are skipped instead of failing a second time.
+func (l *loader) rawValue(v *variable, raw, source string) cty.Value {
+	fail := func(problem string) cty.Value {
 		l.diags = append(l.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value for variable",
 			Detail: fmt.Sprintf("The value from %s is not a valid %s: %s. Variable %q is declared at %s.",
 				source, typeexpr.TypeString(v.Type), problem, v.Name, where(v.DeclRange)),
 		})
-		return cty.NilVal, false
+		return cty.DynamicVal
 	}
 	switch {
 	case v.Type == cty.DynamicPseudoType || v.Type == cty.String:
-		return cty.StringVal(raw), true
+		return cty.StringVal(raw)
 	case v.Type.IsPrimitiveType():
 		val, err := convert.Convert(cty.StringVal(strings.TrimSpace(raw)), v.Type)
 		if err != nil {
 			return fail(err.Error())
 		}
-		return val, true
+		return val
 	}
 	expr, diags := hclsyntax.ParseExpression([]byte(raw), source, hcl.InitialPos)
 	if diags.HasErrors() {
@@ -201,7 +224,7 @@ func (l *loader) rawValue(v *variable, raw, source string) (cty.Value, bool) {
 	if err != nil {
 		return fail(err.Error())
 	}
-	return conv, true
+	return conv
 }
 
 // readVarFile reads a -var-file: name = value lines in HCL syntax, literal values only.
@@ -217,7 +240,7 @@ func (l *loader) readVarFile(path string, values map[string]cty.Value) {
 		})
 		return
 	}
-	f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	f, diags := parseFile(src, path)
 	if f != nil {
 		l.cfg.Files[path] = f
 	}
@@ -242,13 +265,19 @@ func (l *loader) readVarFile(path string, values map[string]cty.Value) {
 			continue
 		}
 		val, state, _ := l.eval(a, cty.DynamicPseudoType, "a value")
-		if state != valid {
+		switch state {
+		case omitted:
+			continue // name = null leaves the value to the lower sources, as in Terraform
+		case invalid:
+			// Given but wrong (already reported): unknown, not also missing.
+			values[a.Name] = cty.DynamicVal
 			continue
 		}
 		conv, err := convert.Convert(val, v.Type)
 		if err != nil {
 			l.errorf(a.Expr.Range(), "Invalid value for variable",
 				"Variable %q is of type %s: %s.", v.Name, typeexpr.TypeString(v.Type), err)
+			values[a.Name] = cty.DynamicVal
 			continue
 		}
 		values[a.Name] = conv

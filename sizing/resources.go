@@ -95,16 +95,24 @@ func (r Resources) String() string {
 		if r.Shared {
 			out += " (shared)"
 		}
-		if r.ConnKnown {
-			return out + fmt.Sprintf(", %d connections", r.ConnMax)
-		}
-		return out + ", connections not published above 38 CU"
+		return out + ", " + r.connections()
 	}
-	out := fmt.Sprintf("%s-%s CU autoscaling, %s-%s GB RAM", Format(s.Min), Format(s.Max), Format(r.RAMMinGB), Format(r.RAMMaxGB))
-	if r.ConnKnown {
-		return out + fmt.Sprintf(", up to %d-%d connections", r.ConnMin, r.ConnMax)
+	return fmt.Sprintf("%s-%s CU autoscaling, %s-%s GB RAM, %s",
+		Format(s.Min), Format(s.Max), Format(r.RAMMinGB), Format(r.RAMMaxGB), r.connections())
+}
+
+// connections says max_connections, or why it cannot: the service publishes no
+// number above 38 CU, nor for a size it does not offer (live data can hold one).
+func (r Resources) connections() string {
+	switch {
+	case r.ConnKnown && r.Size.Fixed():
+		return fmt.Sprintf("%d connections", r.ConnMax)
+	case r.ConnKnown:
+		return fmt.Sprintf("up to %d-%d connections", r.ConnMin, r.ConnMax)
+	case r.Size.Max > 38:
+		return "connections not published above 38 CU"
 	}
-	return out
+	return "connections not published for this size"
 }
 
 // Extra gives the less-asked figures: "LFC 0.75-12 GB, temp disk 60 GiB".

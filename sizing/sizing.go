@@ -9,6 +9,7 @@ package sizing
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // CU is a compute size in compute units: 1 CU = 1 vCPU and 4 GB of RAM.
@@ -137,7 +138,8 @@ func unsupported(v CU) error {
 	return &Error{Summary: "Unsupported compute size", Detail: detail}
 }
 
-// Format prints a size the way a person writes it: 0.25, 2, 18.
+// Format prints a size the way a person writes it: 0.25, 2, 18. Ten significant
+// digits hide float noise in derived figures (3 GB x 0.3 CU is 0.9, not 0.8999999999999999).
 func Format(cu CU) string {
-	return fmt.Sprintf("%g", cu)
+	return strconv.FormatFloat(cu, 'g', 10, 64)
 }

@@ -4,7 +4,7 @@ project "shop" {
   branch "main" {
     compute "primary" {
       min_cu = 1
-      max_cu = 18 # ERROR: Autoscaling above 16 CU
+      max_cu = 18 # ERROR: Autoscaling above 16 CU # HINT: size = 18
     }
     compute "fixed_18_is_fine" {
       type = "read_only"

@@ -1,4 +1,4 @@
 neonform {
-  account_tier = "pro" # ERROR: Invalid account tier
+  account_tier = "pro" # ERROR: Invalid account tier # HINT: not "pro"
   state        = "" # ERROR: Invalid state path
 }

@@ -3,10 +3,10 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      type = "read-write" # ERROR: Invalid compute type
+      type = "read-write" # ERROR: Invalid compute type # HINT: Did you mean "read_write"?
     }
     compute "replica" {
-      type = "replica" # ERROR: Invalid compute type
+      type = "replica" # ERROR: Invalid compute type # HINT: Did you mean "read_only"?
     }
   }
 }

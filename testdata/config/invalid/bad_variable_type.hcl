@@ -1,5 +1,5 @@
 variable "cu" {
-  type    = integer # ERROR: Invalid type specification
+  type    = integer # ERROR: Invalid type specification # HINT: Did you mean number?
   default = 1
 }
 

@@ -3,8 +3,8 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      lifecycle = { prevent_destroy = true } # ERROR: Unsupported argument
-      pg_settings { # ERROR: Unsupported block type
+      lifecycle = { prevent_destroy = true } # ERROR: Unsupported argument # HINT: write lifecycle { ... }
+      pg_settings { # ERROR: Unsupported block type # HINT: write pg_settings = { ... }
         work_mem = "64MB"
       }
     }

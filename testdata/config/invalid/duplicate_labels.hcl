@@ -4,7 +4,7 @@ project "shop" {
   branch "main" {
     compute "primary" {
     }
-    compute "primary" { # ERROR: Duplicate compute label
+    compute "primary" { # ERROR: Duplicate compute label # HINT: duplicate_labels.hcl:5
       type = "read_only"
     }
   }

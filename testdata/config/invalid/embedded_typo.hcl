@@ -1,3 +1,3 @@
 neonform {
-  api_url = "embeded" # ERROR: Invalid API URL
+  api_url = "embeded" # ERROR: Invalid API URL # HINT: Did you mean "embedded"?
 }

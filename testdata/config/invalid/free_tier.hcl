@@ -7,7 +7,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      size = 3 # ERROR: Size above the free plan's limit
+      size = 3 # ERROR: Size above the free plan's limit # HINT: account_tier = "paid"
     }
     compute "replica" {
       type   = "read_only"

@@ -3,7 +3,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      min_cu = 2 # ERROR: Incomplete autoscaling range
+      min_cu = 2 # ERROR: Incomplete autoscaling range # HINT: size = N
     }
     compute "replica" {
       type   = "read_only"

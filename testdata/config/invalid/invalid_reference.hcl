@@ -3,7 +3,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      type = read_write # ERROR: Invalid reference
+      type = read_write # ERROR: Invalid reference # HINT: use quotes: "read_write"
       name = primary.name # ERROR: Invalid reference
     }
     compute "replica" {

@@ -1,5 +1,5 @@
 locals {
-  a = local.b # ERROR: Cycle in local values
+  a = local.b # ERROR: Cycle in local values # HINT: local.a -> local.b -> local.a
   b = "${local.a}-x"
   c = local.c # ERROR: Cycle in local values
   d = upper(local.a)

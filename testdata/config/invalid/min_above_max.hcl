@@ -3,7 +3,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      min_cu = 4 # ERROR: Minimum above maximum
+      min_cu = 4 # ERROR: Minimum above maximum # HINT: swap them
       max_cu = 2
     }
   }

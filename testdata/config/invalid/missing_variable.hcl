@@ -1,5 +1,5 @@
 # VARS: given=2
-variable "replica_cu" { # ERROR: Missing variable value
+variable "replica_cu" { # ERROR: Missing variable value # HINT: NEONFORM_VAR_replica_cu
   type = number
 }
 

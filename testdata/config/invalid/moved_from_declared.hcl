@@ -11,6 +11,6 @@ project "shop" {
 }
 
 moved {
-  from = "shop.main.reporting" # ERROR: Move from a declared compute
+  from = "shop.main.reporting" # ERROR: Move from a declared compute # HINT: is still declared
   to   = "shop.main.primary"
 }

@@ -11,3 +11,8 @@ moved {
   from = "shop.dev.reporting"
   to   = "shop.main.reporting" # ERROR: Move to an undeclared compute
 }
+
+moved {
+  from = "shop.dev.primary"
+  to   = "shop.main.primay" # ERROR: Move to an undeclared compute # HINT: Did you mean "shop.main.primary"?
+}

@@ -3,7 +3,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      size = 57 # ERROR: Unsupported compute size
+      size = 57 # ERROR: Unsupported compute size # HINT: largest is 56
     }
     compute "replica" {
       type = "read_only"

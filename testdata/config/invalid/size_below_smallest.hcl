@@ -3,7 +3,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      size = 0.125 # ERROR: Unsupported compute size
+      size = 0.125 # ERROR: Unsupported compute size # HINT: smallest is 0.25
     }
     compute "replica" {
       type   = "read_only"

@@ -3,7 +3,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      size = 0.3 # ERROR: Unsupported compute size
+      size = 0.3 # ERROR: Unsupported compute size # HINT: nearest are 0.25 and 0.5
     }
     compute "replica" {
       type   = "read_only"

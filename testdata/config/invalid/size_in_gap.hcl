@@ -3,11 +3,11 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      size = 17 # ERROR: Unsupported compute size
+      size = 17 # ERROR: Unsupported compute size # HINT: nearest are 16 and 18
     }
     compute "replica" {
       type = "read_only"
-      size = 19 # ERROR: Unsupported compute size
+      size = 19 # ERROR: Unsupported compute size # HINT: nearest are 18 and 20
     }
     compute "ok" {
       type = "read_only"

@@ -3,7 +3,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      size   = 2 # ERROR: Conflicting size attributes
+      size   = 2 # ERROR: Conflicting size attributes # HINT: write one or the other
       min_cu = 1
     }
     compute "replica" {

@@ -3,7 +3,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      suspend_timeout = "10s" # ERROR: Suspend timeout out of range
+      suspend_timeout = "10s" # ERROR: Suspend timeout out of range # HINT: 60s to 168h
     }
     compute "long" {
       type            = "read_only"

@@ -7,11 +7,11 @@ project "shop" {
     }
     compute "bare_number" {
       type            = "read_only"
-      suspend_timeout = 300 # ERROR: Invalid suspend timeout
+      suspend_timeout = 300 # ERROR: Invalid suspend timeout # HINT: write "300s"
     }
     compute "fraction" {
       type            = "read_only"
-      suspend_timeout = "90.5s" # ERROR: Invalid suspend timeout
+      suspend_timeout = "90.5s" # ERROR: Invalid suspend timeout # HINT: Write "1m31s"
     }
     compute "always" {
       type            = "read_only"

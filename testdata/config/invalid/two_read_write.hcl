@@ -4,7 +4,7 @@ project "shop" {
   branch "main" {
     compute "primary" {
     }
-    compute "second" { # ERROR: More than one read_write compute
+    compute "second" { # ERROR: More than one read_write compute # HINT: type = "read_only"
       size = 2
     }
     compute "third" {

@@ -1,6 +1,6 @@
 locals {
   tier   = "small"
-  prefix = local.tierr # ERROR: Undefined local value
+  prefix = local.tierr # ERROR: Undefined local value # HINT: Did you mean local.tier?
 }
 
 project "shop" {

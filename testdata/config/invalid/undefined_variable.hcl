@@ -9,7 +9,7 @@ project "shop" {
   branch "main" {
     compute "primary" {
       min_cu = 1
-      max_cu = var.maxcu # ERROR: Undefined variable
+      max_cu = var.maxcu # ERROR: Undefined variable # HINT: Did you mean var.max_cu?
     }
     compute "replica" {
       type = "read_only"

@@ -3,7 +3,7 @@ project "shop" {
 
   branch "main" {
     compute "primary" {
-      name = uppr("primary") # ERROR: Call to unknown function
+      name = uppr("primary") # ERROR: Call to unknown function # HINT: Did you mean "upper"?
       size = max("two", 1) # ERROR: Invalid function argument
     }
   }
