@@ -17,7 +17,7 @@ import (
 const exitChanges = 2
 
 // markdownLimit keeps a pull-request comment under GitHub's 65,535 characters.
-const markdownLimit = 60000
+const markdownLimit = diff.DefaultMarkdownLimit
 
 type planOptions struct {
 	planInputs
@@ -34,15 +34,18 @@ func planCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "show what would change, and what each change does to running computes",
-		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-verbose]",
 		Description: `Reads the configuration in DIR (default: the current directory), the state, and
 the live endpoints, and shows every change that apply would make. Each change is
 marked with what it does to running clients: restart (drops connections),
-suspend, recreate (new host: connection strings change) or delete. Nothing is
-changed in the service or the state.
+suspend, recreate (new host: connection strings change) or delete, and whether
+the compute is active now or idle. Nothing is changed in the service or the state.
 
 With -out the plan is saved; "neonform apply FILE" then carries out exactly that
 plan, or refuses it if the state or the live endpoints changed since.
+
+It needs NEON_API_KEY, unless api_url = "embedded" (or NEON_API_URL=embedded):
+then it runs against the built-in sandbox, no account or network needed.
 
 Examples:
    neonform plan
@@ -138,16 +141,11 @@ func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, sav
 	case "markdown":
 		return diff.RenderMarkdown(w, p.plan, markdownLimit)
 	}
-	computes := 0
-	for _, pr := range p.cfg.Projects {
-		for _, b := range pr.Branches {
-			computes += len(b.Computes)
-		}
-	}
-	fmt.Fprintf(w, "neonform plan: %s, %s (%s, %.1fs)\n\n",
-		plural(len(p.cfg.Projects), "project", "projects"), plural(computes, "compute", "computes"), plural(p.reads, "API read", "API reads"), p.took.Seconds())
 	if savedTo != "" {
 		savedTo = filepath.ToSlash(savedTo)
 	}
-	return diff.RenderHuman(w, p.plan, diff.HumanOptions{Color: color, Verbose: verbose, SavedTo: savedTo})
+	return diff.RenderHuman(w, p.plan, diff.HumanOptions{
+		Color: color, Verbose: verbose, SavedTo: savedTo,
+		Stats: plural(p.reads, "API read", "API reads"),
+	})
 }

@@ -2,44 +2,71 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/diff"
 )
 
+type showOptions struct {
+	PlanFile string
+	Format   string
+	Verbose  bool
+	Stdout   io.Writer
+	Color    bool
+}
+
 func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "print a saved plan file for people (or as JSON or Markdown)",
-		UsageText: "neonform show PLANFILE [-format human|json|markdown]",
+		UsageText: "neonform show PLANFILE [-format human|json|markdown] [-verbose]",
 		Description: `Renders a plan saved with "neonform plan -out FILE", without reading the
-configuration or calling the service: what a reviewer sees before apply.
+configuration, the state or the service: what a reviewer reads before
+"neonform apply FILE" carries exactly that plan out. -format json prints the
+file itself; -format markdown is for a pull-request comment.
 
 Examples:
    neonform show plan.json
-   neonform show -format markdown plan.json > comment.md`,
+   neonform show -format markdown plan.json > comment.md
+
+Exit status: 0 success, 1 when the file is missing or is not a plan this
+neonform can read.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "human", Usage: "output format: human, json or markdown"},
+			&cli.BoolFlag{Name: "verbose", Usage: "also list the computes that do not change, and every unmanaged endpoint"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fmt.Errorf("show needs exactly one plan file: neonform show PLANFILE")
 			}
-			p, err := diff.ReadFile(c.Args().First())
-			if err != nil {
-				return err
-			}
-			w := c.App.Writer
-			switch c.String("format") {
-			case "human":
-				return diff.RenderHuman(w, p, diff.HumanOptions{Color: wantColor(w)})
-			case "json":
-				return diff.RenderJSON(w, p)
-			case "markdown":
-				return diff.RenderMarkdown(w, p, markdownLimit)
-			}
-			return fmt.Errorf("-format %q: use human, json or markdown", c.String("format"))
+			return runShow(showOptions{
+				PlanFile: c.Args().First(),
+				Format:   c.String("format"),
+				Verbose:  c.Bool("verbose"),
+				Stdout:   c.App.Writer,
+				Color:    wantColor(c.App.Writer),
+			})
 		},
 	}
+}
+
+func runShow(o showOptions) error {
+	switch o.Format {
+	case "human", "json", "markdown":
+	default:
+		return fmt.Errorf("-format %q: use human, json or markdown", o.Format)
+	}
+	p, err := diff.ReadFile(o.PlanFile)
+	if err != nil {
+		return err
+	}
+	switch o.Format {
+	case "json":
+		return diff.RenderJSON(o.Stdout, p)
+	case "markdown":
+		return diff.RenderMarkdown(o.Stdout, p, markdownLimit)
+	}
+	return diff.RenderHuman(o.Stdout, p, diff.HumanOptions{Color: o.Color, Verbose: o.Verbose})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -77,10 +78,13 @@ func connect(cfg *config.Config, env environment, notes io.Writer) (*connection,
 	} else if key == "" {
 		return nil, fmt.Errorf("NEON_API_KEY is not set: create an API key in the console (Account settings, API keys) and run\n  export NEON_API_KEY=<key>\nor try neonform offline with api_url = \"embedded\" in the neonform block (or NEON_API_URL=embedded)")
 	}
-	opts := api.Options{BaseURL: base, APIKey: key, UserAgent: "neonform/" + version}
+	opts := api.Options{BaseURL: base, APIKey: key, UserAgent: "neonform/" + version, HTTPClient: httpClient()}
 	if loopback(base) {
-		// A local emulator answers in microseconds: poll its operations often.
+		// A local emulator answers in microseconds: poll its operations often,
+		// and do not pace requests to the service's 700 a minute (an emulator
+		// that enforces a limit answers 429, and the client waits as told).
 		opts.PollInterval = 50 * time.Millisecond
+		opts.RatePerMinute = -1
 	}
 	client, err := api.New(opts)
 	if err != nil {
@@ -89,6 +93,26 @@ func connect(cfg *config.Config, env environment, notes io.Writer) (*connection,
 	}
 	conn.client = client
 	return conn, nil
+}
+
+// maxIdlePerHost is how many connections to the service stay open between
+// requests: more than -parallelism ever asks for at once. Go's default keeps
+// two, so with more projects read in parallel every other request would open
+// (and, against the real service, handshake) a new connection.
+const maxIdlePerHost = 64
+
+// httpClient is the client's HTTP client: Go's default transport keeping
+// enough idle connections, and no redirects followed, so the API key is never
+// sent anywhere but the API URL (what api.New builds when given none).
+func httpClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = maxIdlePerHost
+	return &http.Client{
+		Transport: t,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}
 }
 
 func loopback(rawURL string) bool {

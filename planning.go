@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,8 +31,7 @@ type planned struct {
 	backend state.Backend
 	state   *state.State
 	plan    *diff.Plan
-	reads   int           // API reads made to plan
-	took    time.Duration // time spent planning
+	reads   int // API reads made to plan
 }
 
 func (p *planned) Close() {
@@ -67,7 +67,6 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 // makePlan loads the configuration, reads the state and the live endpoints, and
 // builds the plan. Notes (sandbox creation) go to notes, diagnostics to stderr.
 func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr io.Writer) (*planned, error) {
-	start := time.Now()
 	cfg, err := loadConfig(in, env, stderr)
 	if err != nil {
 		return nil, err
@@ -109,14 +108,18 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 	}
 	out.plan = plan
 	out.reads = int(counted.calls.Load())
-	out.took = time.Since(start)
 	ok = true
 	return out, nil
 }
 
+// sourcesOf is the configuration's files by their path within the
+// directory, so the digest does not depend on where neonform was run from.
 func sourcesOf(cfg *config.Config) map[string][]byte {
 	m := make(map[string][]byte, len(cfg.Files))
 	for name, f := range cfg.Files {
+		if rel, err := filepath.Rel(cfg.Dir, name); err == nil {
+			name = filepath.ToSlash(rel)
+		}
 		m[name] = f.Bytes
 	}
 	return m
@@ -125,8 +128,7 @@ func sourcesOf(cfg *config.Config) map[string][]byte {
 // openState opens the state backend the configuration names: a local file, or
 // a Postgres database when state is a postgres:// URL.
 func openState(ctx context.Context, cfg *config.Config, env environment) (state.Backend, error) {
-	p := cfg.Settings.StatePath
-	if strings.HasPrefix(p, "postgres://") || strings.HasPrefix(p, "postgresql://") {
+	if p := cfg.Settings.StatePath; postgresState(p) {
 		b, err := state.NewPostgres(ctx, p, stateName(env))
 		if err != nil {
 			return nil, fmt.Errorf("state: %w", err)
@@ -134,6 +136,12 @@ func openState(ctx context.Context, cfg *config.Config, env environment) (state.
 		return b, nil
 	}
 	return state.NewLocal(statePath(cfg)), nil
+}
+
+// postgresState reports whether the state setting is a Postgres connection
+// URL rather than a file path.
+func postgresState(setting string) bool {
+	return strings.HasPrefix(setting, "postgres://") || strings.HasPrefix(setting, "postgresql://")
 }
 
 // stateName tells apart several configurations that keep their state in one

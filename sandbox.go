@@ -30,6 +30,9 @@ type sandbox struct {
 
 // sandboxDir is where the sandbox keeps its data for a configuration.
 func sandboxDir(cfg *config.Config) string {
+	if postgresState(cfg.Settings.StatePath) {
+		return filepath.Join(cfg.Dir, ".neonform")
+	}
 	return filepath.Join(filepath.Dir(statePath(cfg)), ".neonform")
 }
 
@@ -37,7 +40,8 @@ func startSandbox(dir string) (*sandbox, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("embedded sandbox: %w", err)
 	}
-	emu, err := emulator.New(emulator.Options{APIKey: sandboxKey, DataFile: filepath.Join(dir, "sandbox.json")})
+	// No rate limit: the sandbox serves one neonform, which paces nothing on loopback.
+	emu, err := emulator.New(emulator.Options{APIKey: sandboxKey, DataFile: filepath.Join(dir, "sandbox.json"), RatePerMinute: -1})
 	if err != nil {
 		return nil, fmt.Errorf("embedded sandbox: %w", err)
 	}

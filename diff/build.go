@@ -93,7 +93,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		CreatedAt:     opts.Now.UTC().Truncate(time.Second),
 		APIURL:        opts.APIURL,
 		ConfigDigest:  opts.ConfigDigest,
-		State:         StateRef{Lineage: st.Lineage, Serial: st.Serial},
+		State:         stateRef(st),
 	}
 	nextID := 1
 	for _, p := range projects {
@@ -125,6 +125,17 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	plan.Warnings = pl.warnings
 	normalize(plan)
 	return plan, pl.diags
+}
+
+// stateRef is the state a plan is made against. A state never written (serial
+// 0) has a lineage drawn afresh at every read, so the plan records none: the
+// plan file then depends only on its inputs, and apply accepts it as long as
+// the state is still unwritten.
+func stateRef(st *state.State) StateRef {
+	if st.Serial == 0 {
+		return StateRef{}
+	}
+	return StateRef{Lineage: st.Lineage, Serial: st.Serial}
 }
 
 // checkUnreadProjects refuses state entries in projects no project block
@@ -214,6 +225,7 @@ func (pp *projectPlan) noteDrift() {
 			continue
 		}
 		if attrs := driftAttributes(e.c, ep); len(attrs) > 0 {
+			markSensitive(attrs, pp.pl.inConfig[e.addr])
 			pp.drift = append(pp.drift, Drift{Address: e.addr, ProjectID: pp.p.ID, EndpointID: ep.ID, Attributes: attrs})
 		}
 	}
@@ -233,7 +245,7 @@ func (pp *projectPlan) planRemovals() {
 			continue
 		}
 		if e.c.PreventDestroy {
-			pp.errorf(nil, "Compute cannot be deleted",
+			pp.errorf(pp.blockOf(e.c.BranchID), "Compute cannot be deleted",
 				"%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
 					"To delete it: put its compute block back with prevent_destroy = false, apply, then remove the block. "+
 					"To stop managing it and leave it running: `neonform state rm %s`.", e.addr, ep.ID, e.origin)
@@ -275,6 +287,17 @@ func (pp *projectPlan) planUnclaimed() {
 	}
 }
 
+// blockOf points at the branch block of a branch, or at the project block
+// when no branch block names it: where a compute no longer declared was.
+func (pp *projectPlan) blockOf(branchID string) *hcl.Range {
+	if b := pp.branchOf[branchID]; b != nil {
+		r := b.DeclRange
+		return &r
+	}
+	r := pp.p.DeclRange
+	return &r
+}
+
 func (pp *projectPlan) sortedLive() []*api.Endpoint {
 	out := make([]*api.Endpoint, 0, len(pp.live))
 	for _, ep := range pp.live {
@@ -310,71 +333,4 @@ func nameSuffix(name string) string {
 		return ""
 	}
 	return fmt.Sprintf(", named %q", name)
-}
-
-func summarize(changes []Change) Summary {
-	var s Summary
-	for _, c := range changes {
-		switch c.Action {
-		case Create:
-			s.Create++
-		case Update:
-			s.Update++
-		case Replace:
-			s.Replace++
-		case Delete:
-			s.Delete++
-		default:
-			s.NoOp++
-		}
-		if c.Active && c.Disruption == Restart {
-			s.Restart++
-		}
-		if c.Active && c.Disruption == Suspend {
-			s.Suspend++
-		}
-	}
-	return s
-}
-
-// normalize makes every list a list (never null), so the file's shape does
-// not depend on whether a list happens to be empty.
-func normalize(p *Plan) {
-	if p.Projects == nil {
-		p.Projects = []Project{}
-	}
-	if p.Changes == nil {
-		p.Changes = []Change{}
-	}
-	if p.Steps == nil {
-		p.Steps = []Step{}
-	}
-	if p.Drift == nil {
-		p.Drift = []Drift{}
-	}
-	if p.Unmanaged == nil {
-		p.Unmanaged = []Unmanaged{}
-	}
-	if p.Warnings == nil {
-		p.Warnings = []string{}
-	}
-	for i := range p.Changes {
-		c := &p.Changes[i]
-		if c.Attributes == nil {
-			c.Attributes = []Attribute{}
-		}
-		if c.Reasons == nil {
-			c.Reasons = []string{}
-		}
-	}
-	for i := range p.Steps {
-		if p.Steps[i].After == nil {
-			p.Steps[i].After = []int{}
-		}
-	}
-	for i := range p.Drift {
-		if p.Drift[i].Attributes == nil {
-			p.Drift[i].Attributes = []Attribute{}
-		}
-	}
 }

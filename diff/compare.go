@@ -27,7 +27,7 @@ func (pp *projectPlan) planTarget(t *target) {
 	if t.ep == nil {
 		ch := pp.newChange(c.Address, Create, nil)
 		ch.BranchID, ch.Type, ch.MovedFrom = t.branchID, rec.Type, movedFrom
-		ch.Size = sizeLine(c.MinCU, c.MaxCU)
+		ch.Size = sizeLine(c)
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("new %s on branch %s", kindWords(rec.Type), pp.branchName(t.branchID)))
 		if t.entry != nil {
 			ch.Reasons = append(ch.Reasons, fmt.Sprintf("its endpoint %s was deleted outside neonform, so a new one (new id and host) takes its place", t.entry.c.EndpointID))
@@ -55,7 +55,7 @@ func (pp *projectPlan) planTarget(t *target) {
 	switch {
 	case ep.Type != rec.Type:
 		ch.Action, ch.Disruption = Replace, Recreate
-		ch.Size = sizeLine(c.MinCU, c.MaxCU)
+		ch.Size = sizeLine(c)
 		pp.checkLifecycle(t, ch)
 		forget := ""
 		if t.entry != nil {
@@ -67,7 +67,7 @@ func (pp *projectPlan) planTarget(t *target) {
 	case len(ch.Attributes) > 0:
 		ch.Action = Update
 		if changesSize(ch.Attributes) {
-			ch.Size = sizeLine(c.MinCU, c.MaxCU)
+			ch.Size = sizeLine(c)
 		}
 		pp.checkLifecycle(t, ch)
 		pp.addUpdate(ch, t, rec, movedFrom)
@@ -121,10 +121,38 @@ func (pp *projectPlan) compareAttributes(ep *api.Endpoint, c *config.Compute, br
 		}
 		add("disabled", ep.Disabled, c.Disabled, effect)
 	}
+	markSensitive(out, c)
 	if out == nil {
 		out = []Attribute{}
 	}
 	return out
+}
+
+// markSensitive marks the attributes whose configured value comes from a
+// sensitive variable (c may be nil: nothing is).
+func markSensitive(attrs []Attribute, c *config.Compute) {
+	if c == nil || len(c.Sensitive) == 0 {
+		return
+	}
+	for i := range attrs {
+		attrs[i].Sensitive = sensitive(c, attrs[i].Name)
+	}
+}
+
+func sensitive(c *config.Compute, attr string) bool {
+	s := c.Sensitive
+	switch {
+	case attr == "min_cu" || attr == "max_cu":
+		return s[attr] || s["size"]
+	case strings.HasPrefix(attr, "pg_settings."):
+		return s["pg_settings"]
+	}
+	return s[attr]
+}
+
+// sizeSensitive reports whether the compute's size comes from a sensitive variable.
+func sizeSensitive(c *config.Compute) bool {
+	return sensitive(c, "min_cu") || sensitive(c, "max_cu")
 }
 
 // driftAttributes lists what changed on the live endpoint since neonform last
@@ -210,7 +238,7 @@ func describeCause(ch *Change, atLeast Disruption) string {
 	var parts []string
 	for _, a := range ch.Attributes {
 		if a.Effect >= atLeast {
-			parts = append(parts, fmt.Sprintf("%s %s -> %s (%s)", a.Name, FormatValue(a.Before), FormatValue(a.After), a.Effect))
+			parts = append(parts, fmt.Sprintf("%s (%s)", a, a.Effect))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -253,9 +281,13 @@ func changesSize(attrs []Attribute) bool {
 	return false
 }
 
-// sizeLine says what a size gives a person: CU, RAM, connections, LFC, temp disk.
-func sizeLine(min, max sizing.CU) string {
-	r := sizing.Describe(sizing.Size{Min: min, Max: max})
+// sizeLine says what the compute's size gives a person: CU, RAM, connections,
+// LFC, temp disk; nothing of it when the size is sensitive.
+func sizeLine(c *config.Compute) string {
+	if sizeSensitive(c) {
+		return "size from a sensitive variable"
+	}
+	r := sizing.Describe(sizing.Size{Min: c.MinCU, Max: c.MaxCU})
 	return r.String() + ", " + r.Extra()
 }
 

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -73,15 +74,18 @@ func compute(label string, opts ...opt) *config.Compute {
 	return c
 }
 
-func readOnly(c *config.Compute)           { c.Type = config.ReadOnly }
-func cu(min, max float64) opt              { return func(c *config.Compute) { c.MinCU, c.MaxCU = min, max } }
-func pg(k, v string) opt                   { return func(c *config.Compute) { c.PgSettings[k] = v } }
-func suspendAfter(s int64) opt             { return func(c *config.Compute) { c.SuspendTimeoutSeconds = s } }
-func disabled(c *config.Compute)           { c.Disabled = true }
-func named(n string) opt                   { return func(c *config.Compute) { c.Name = n } }
-func preventDestroy(c *config.Compute)     { c.PreventDestroy = true; c.Ranges["lifecycle.prevent_destroy"] = at() }
-func noRestart(c *config.Compute)          { c.AllowRestart = false; c.Ranges["lifecycle.allow_restart"] = at() }
-func withType(t config.ComputeType) opt    { return func(c *config.Compute) { c.Type = t } }
+func readOnly(c *config.Compute) { c.Type = config.ReadOnly }
+func cu(min, max float64) opt    { return func(c *config.Compute) { c.MinCU, c.MaxCU = min, max } }
+func pg(k, v string) opt         { return func(c *config.Compute) { c.PgSettings[k] = v } }
+func suspendAfter(s int64) opt   { return func(c *config.Compute) { c.SuspendTimeoutSeconds = s } }
+func disabled(c *config.Compute) { c.Disabled = true }
+func named(n string) opt         { return func(c *config.Compute) { c.Name = n } }
+func preventDestroy(c *config.Compute) {
+	c.PreventDestroy = true
+	c.Ranges["lifecycle.prevent_destroy"] = at()
+}
+func noRestart(c *config.Compute)           { c.AllowRestart = false; c.Ranges["lifecycle.allow_restart"] = at() }
+func withType(t config.ComputeType) opt     { return func(c *config.Compute) { c.Type = t } }
 func liveOf(projects ...*LiveProject) *Live { return &Live{Projects: indexLive(projects)} }
 
 func indexLive(projects []*LiveProject) map[string]*LiveProject {
@@ -123,12 +127,14 @@ func endpoint(id, branch string, t api.EndpointType, opts ...epOpt) api.Endpoint
 	return e
 }
 
-func active(e *api.Endpoint)                { e.CurrentState = api.EndpointStateActive }
-func epName(n string) epOpt                 { return func(e *api.Endpoint) { e.Name = n } }
-func epCU(min, max float64) epOpt           { return func(e *api.Endpoint) { e.AutoscalingLimitMinCU, e.AutoscalingLimitMaxCU = min, max } }
-func epPg(k, v string) epOpt                { return func(e *api.Endpoint) { e.Settings.PgSettings[k] = v } }
-func epSuspend(s int64) epOpt               { return func(e *api.Endpoint) { e.SuspendTimeoutSeconds = s } }
-func epDisabled(e *api.Endpoint)            { e.Disabled = true }
+func active(e *api.Endpoint) { e.CurrentState = api.EndpointStateActive }
+func epName(n string) epOpt  { return func(e *api.Endpoint) { e.Name = n } }
+func epCU(min, max float64) epOpt {
+	return func(e *api.Endpoint) { e.AutoscalingLimitMinCU, e.AutoscalingLimitMaxCU = min, max }
+}
+func epPg(k, v string) epOpt     { return func(e *api.Endpoint) { e.Settings.PgSettings[k] = v } }
+func epSuspend(s int64) epOpt    { return func(e *api.Endpoint) { e.SuspendTimeoutSeconds = s } }
+func epDisabled(e *api.Endpoint) { e.Disabled = true }
 
 const (
 	rw = api.EndpointTypeReadWrite
@@ -204,8 +210,8 @@ func addresses(p *Plan) []string {
 	return out
 }
 
-// stepLines is the plan's steps as "1 POST /path addr after=[..]" lines, for
-// comparing orders at a glance.
+// stepLines is the plan's steps as "VERB address" lines, with "after 1,2"
+// when a step waits for others, for comparing orders at a glance.
 func stepLines(p *Plan) []string {
 	var out []string
 	for _, s := range p.Steps {
@@ -213,7 +219,11 @@ func stepLines(p *Plan) []string {
 		if s.Kind == StepState {
 			verb = "STATE"
 		}
-		out = append(out, strings.TrimSpace(verb+" "+s.Address))
+		line := verb + " " + s.Address
+		if len(s.After) > 0 {
+			line += " after " + strings.Trim(strings.Join(strings.Fields(fmt.Sprint(s.After)), ","), "[]")
+		}
+		out = append(out, line)
 	}
 	return out
 }

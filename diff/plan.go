@@ -90,6 +90,10 @@ type Attribute struct {
 	Before any        `json:"before"`
 	After  any        `json:"after"`
 	Effect Disruption `json:"effect"`
+	// Sensitive: the configured value comes from a variable declared
+	// sensitive; the human and Markdown views show "(sensitive)" instead of
+	// the values (the plan file keeps them: apply needs them).
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // Step is one thing apply does, in order: an API call, or a change to the
@@ -184,4 +188,73 @@ func (p *Plan) APICalls() int {
 		}
 	}
 	return n
+}
+
+// summarize counts the changes by action, and the restarts and suspends of
+// computes that are active now.
+func summarize(changes []Change) Summary {
+	var s Summary
+	for _, c := range changes {
+		switch c.Action {
+		case Create:
+			s.Create++
+		case Update:
+			s.Update++
+		case Replace:
+			s.Replace++
+		case Delete:
+			s.Delete++
+		default:
+			s.NoOp++
+		}
+		if c.Active && c.Disruption == Restart {
+			s.Restart++
+		}
+		if c.Active && c.Disruption == Suspend {
+			s.Suspend++
+		}
+	}
+	return s
+}
+
+// normalize makes every list a list (never null), so the file's shape does
+// not depend on whether a list happens to be empty.
+func normalize(p *Plan) {
+	if p.Projects == nil {
+		p.Projects = []Project{}
+	}
+	if p.Changes == nil {
+		p.Changes = []Change{}
+	}
+	if p.Steps == nil {
+		p.Steps = []Step{}
+	}
+	if p.Drift == nil {
+		p.Drift = []Drift{}
+	}
+	if p.Unmanaged == nil {
+		p.Unmanaged = []Unmanaged{}
+	}
+	if p.Warnings == nil {
+		p.Warnings = []string{}
+	}
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		if c.Attributes == nil {
+			c.Attributes = []Attribute{}
+		}
+		if c.Reasons == nil {
+			c.Reasons = []string{}
+		}
+	}
+	for i := range p.Steps {
+		if p.Steps[i].After == nil {
+			p.Steps[i].After = []int{}
+		}
+	}
+	for i := range p.Drift {
+		if p.Drift[i].Attributes == nil {
+			p.Drift[i].Attributes = []Attribute{}
+		}
+	}
 }

@@ -74,26 +74,40 @@ func ReadFile(path string) (*Plan, error) {
 		return nil, fmt.Errorf("reading the plan: %w", err)
 	}
 	var head struct {
-		FormatVersion int    `json:"format_version"`
-		ToolVersion   string `json:"tool_version"`
+		FormatVersion int             `json:"format_version"`
+		ToolVersion   string          `json:"tool_version"`
+		Steps         json.RawMessage `json:"steps"`
+		Computes      json.RawMessage `json:"computes"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
 		return nil, corrupt(path, b, err)
 	}
 	switch {
+	case head.Computes != nil && head.Steps == nil:
+		return nil, fmt.Errorf("%s is a neonform state file, not a plan; make a plan with `neonform plan -out FILE`", path)
 	case head.FormatVersion == 0:
-		return nil, fmt.Errorf("%s is not a neonform plan (it has no format_version); make one with `neonform plan -out %s`", path, path)
+		return nil, fmt.Errorf("%s is not a neonform plan (it has no format_version); make one with `neonform plan -out FILE`", path)
 	case head.FormatVersion > FormatVersion:
 		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
 			"apply it with that version or newer, or make a new plan with this one", path, head.ToolVersion, head.FormatVersion, FormatVersion)
+	case head.Steps == nil:
+		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with `neonform plan -out FILE`", path)
 	}
+	// json.Unmarshal above already refused anything after the plan.
 	var p Plan
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&p); err != nil {
+	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, corrupt(path, b, err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s has data after the plan; it is damaged. Make a new one with `neonform plan -out %s`", path, path)
+	for i := range p.Steps {
+		// The file indents request bodies with the rest; apply sends them compact,
+		// as the plan made them.
+		if body := p.Steps[i].Body; len(body) > 0 {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, body); err != nil {
+				return nil, corrupt(path, b, err)
+			}
+			p.Steps[i].Body = buf.Bytes()
+		}
 	}
 	normalize(&p)
 	return &p, nil

@@ -14,9 +14,10 @@ import (
 // does, given whether the compute is active now.
 func attributeReasons(pp *projectPlan, ch *Change) []string {
 	var out []string
-	restarts := 0
+	restarts, recreate := 0, false
 	for _, a := range ch.Attributes {
-		change := fmt.Sprintf("%s %s -> %s", a.Name, FormatValue(a.Before), FormatValue(a.After))
+		recreate = recreate || a.Effect == Recreate
+		change := a.String()
 		switch {
 		case a.Effect == Recreate:
 			out = append(out, change+" cannot change in place: the compute is deleted and created anew, "+
@@ -37,10 +38,12 @@ func attributeReasons(pp *projectPlan, ch *Change) []string {
 			out = append(out, change+" lets the compute accept connections again; nothing running is interrupted")
 		}
 	}
-	if restarts > 1 && ch.Action == Update {
+	// The action is not decided yet when the reasons are written: a
+	// recreate attribute is what makes it a replace.
+	if restarts > 1 && !recreate {
 		out = append(out, "all changes go in one PATCH, so the compute restarts once")
 	}
-	if ch.Action != Replace && len(ch.Attributes) > 0 && ch.Disruption == None && len(out) == 0 {
+	if !recreate && len(ch.Attributes) > 0 && ch.Disruption == None && len(out) == 0 {
 		out = append(out, "applies without interrupting the compute")
 	}
 	return out
@@ -61,6 +64,23 @@ func adoptReason(ep *api.Endpoint) string {
 	}
 	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %q", ep.ID, ep.Name)
 }
+
+// Values returns the before and after values as the plan shows them to
+// people: "(sensitive)" for both when the attribute is sensitive.
+func (a Attribute) Values() (before, after string) {
+	if a.Sensitive {
+		return sensitiveValue, sensitiveValue
+	}
+	return FormatValue(a.Before), FormatValue(a.After)
+}
+
+// String is "max_cu 1 -> 2".
+func (a Attribute) String() string {
+	b, af := a.Values()
+	return a.Name + " " + b + " -> " + af
+}
+
+const sensitiveValue = "(sensitive)"
 
 // FormatValue prints an attribute value as the plan shows it: sizes as
 // written (0.25, 2), a missing setting as (unset), an empty string as "".

@@ -77,7 +77,12 @@ func (h *human) render(p *Plan) {
 		}
 		h.unmanaged(p)
 		h.warnings(p)
-		h.printf("No changes. The live computes match the configuration.\n")
+		line := fmt.Sprintf("No changes: the live computes match the configuration (%s in %s",
+			plural(configured(p), "compute", "computes"), plural(len(p.Projects), "project", "projects"))
+		if h.o.Stats != "" {
+			line += ", " + h.o.Stats
+		}
+		h.printf("%s).\n", line)
 		return
 	}
 	h.header(p)
@@ -104,7 +109,7 @@ func (h *human) render(p *Plan) {
 }
 
 func (h *human) header(p *Plan) {
-	line := fmt.Sprintf("neonform plan: %s, %s", plural(len(p.Projects), "project", "projects"), plural(len(p.Changes), "compute", "computes"))
+	line := fmt.Sprintf("neonform plan: %s, %s", plural(len(p.Projects), "project", "projects"), plural(configured(p), "compute", "computes"))
 	if h.o.Stats != "" {
 		line += " (" + h.o.Stats + ")"
 	}
@@ -167,6 +172,19 @@ func (h *human) changes(p *Plan) {
 	}
 }
 
+// configured counts the computes the configuration declares: every change
+// but the deletes (of computes no longer declared, or not declared on an
+// exclusive branch).
+func configured(p *Plan) int {
+	n := 0
+	for _, c := range p.Changes {
+		if c.Action != Delete {
+			n++
+		}
+	}
+	return n
+}
+
 // endpointColumn is the endpoint id, or what a create makes.
 func endpointColumn(c *Change) string {
 	if c.Action == Create {
@@ -180,7 +198,8 @@ func (h *human) attributes(attrs []Attribute, effects bool) {
 	rows := make([]string, len(attrs))
 	for i, a := range attrs {
 		nameW = max(nameW, len(a.Name))
-		rows[i] = FormatValue(a.Before) + " -> " + FormatValue(a.After)
+		before, after := a.Values()
+		rows[i] = before + " -> " + after
 		valW = max(valW, len(rows[i]))
 	}
 	for i, a := range attrs {

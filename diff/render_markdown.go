@@ -195,7 +195,7 @@ func whatChanges(c *Change) string {
 		parts = append(parts, "moved from `"+c.MovedFrom+"`")
 	}
 	for _, a := range c.Attributes {
-		parts = append(parts, fmt.Sprintf("%s %s -> %s", a.Name, FormatValue(a.Before), FormatValue(a.After)))
+		parts = append(parts, a.String())
 	}
 	return strings.Join(parts, ", ")
 }
@@ -220,7 +220,7 @@ func driftSection(p *Plan) *section {
 		if !d.Gone {
 			var parts []string
 			for _, a := range d.Attributes {
-				parts = append(parts, fmt.Sprintf("%s %s -> %s", a.Name, FormatValue(a.Before), FormatValue(a.After)))
+				parts = append(parts, a.String())
 			}
 			what = strings.Join(parts, ", ")
 		}

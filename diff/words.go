@@ -13,6 +13,16 @@ import (
 // headline is what a change does to clients, in a few words; loud (upper
 // case) when it interrupts a running compute or a host goes away.
 func headline(c *Change) string {
+	if c.Downtime {
+		return actionWords(c) + "; DOWNTIME on its branch meanwhile"
+	}
+	return actionWords(c)
+}
+
+func actionWords(c *Change) string {
+	if c.Adopt && c.Action == Update {
+		return "adopt and " + updateWords(c)
+	}
 	switch c.Action {
 	case Create:
 		return "create"
@@ -29,6 +39,11 @@ func headline(c *Change) string {
 		}
 		return "no changes"
 	}
+	return updateWords(c)
+}
+
+// updateWords says what an update does to the compute's clients.
+func updateWords(c *Change) string {
 	switch c.Disruption {
 	case Restart:
 		if c.Active {
@@ -90,7 +105,7 @@ func dangerFirst(changes []Change) []*Change {
 // ("max_cu 1 -> 2 restarts..."), which the human view shows as a row already.
 func attributeReason(c *Change, reason string) bool {
 	for _, a := range c.Attributes {
-		if strings.HasPrefix(reason, fmt.Sprintf("%s %s -> ", a.Name, FormatValue(a.Before))) {
+		if before, _ := a.Values(); strings.HasPrefix(reason, a.Name+" "+before+" -> ") {
 			return true
 		}
 	}

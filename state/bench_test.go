@@ -60,3 +60,29 @@ func BenchmarkPostgresWrite100Computes(b *testing.B) {
 		}
 	}
 }
+
+// The state of 1,000 projects x 10 computes (2.7 MB): what a plan of the
+// large benchmark reads once, and what each step of a large apply writes.
+func BenchmarkLocalRead10000Computes(b *testing.B) {
+	ctx := context.Background()
+	l := NewLocal(b.TempDir() + "/neonform.state.json")
+	if err := l.Write(ctx, bigState(10000)); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := l.Read(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLocalWrite10000Computes(b *testing.B) {
+	ctx := context.Background()
+	l := NewLocal(b.TempDir() + "/neonform.state.json")
+	s := bigState(10000)
+	for b.Loop() {
+		if err := l.Write(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

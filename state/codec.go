@@ -28,28 +28,23 @@ func encode(s *State) ([]byte, error) {
 // decode parses a stored state. source names where it came from and fix says
 // how to repair it; both go into every error, since the user has to find the
 // file to do anything about it. decode never changes what is stored.
+//
+// The state is decoded once, strictly; only when that fails, or the version
+// is not this neonform's, is the format_version looked at on its own, so
+// that a newer state is reported as newer rather than as misshapen.
 func decode(data []byte, source, fix string) (*State, error) {
-	var probe struct {
-		FormatVersion *int `json:"format_version"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("%s is not valid JSON (%s); it was left untouched: %s", source, jsonErrorAt(data, err), fix)
-	}
-	switch v := probe.FormatVersion; {
-	case v == nil:
-		return nil, fmt.Errorf("%s has no format_version, so it is not a neonform state; it was left untouched: %s", source, fix)
-	case *v > FormatVersion:
-		return nil, fmt.Errorf("%s has format_version %d, written by a newer neonform; this one reads up to %d: upgrade neonform to use this state", source, *v, FormatVersion)
-	case *v < 1:
-		return nil, fmt.Errorf("%s has format_version %d, which no neonform writes; it was left untouched: %s", source, *v, fix)
-	}
-
 	// Unknown fields are an error, not ignored: reading and then writing the
 	// state would silently drop them.
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var s State
-	if err := dec.Decode(&s); err != nil {
+	err := dec.Decode(&s)
+	if err != nil || s.FormatVersion != FormatVersion {
+		if verr := checkVersion(data, source, fix); verr != nil {
+			return nil, verr
+		}
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s does not have the shape of a neonform state (%s); it was left untouched: %s", source, jsonErrorAt(data, err), fix)
 	}
 	if dec.More() {
@@ -62,6 +57,27 @@ func decode(data []byte, source, fix string) (*State, error) {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	return &s, nil
+}
+
+// checkVersion explains a state this neonform cannot read because of its
+// format_version (or because it is not JSON at all); nil when the version is
+// one it reads.
+func checkVersion(data []byte, source, fix string) error {
+	var probe struct {
+		FormatVersion *int `json:"format_version"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return fmt.Errorf("%s is not valid JSON (%s); it was left untouched: %s", source, jsonErrorAt(data, err), fix)
+	}
+	switch v := probe.FormatVersion; {
+	case v == nil:
+		return fmt.Errorf("%s has no format_version, so it is not a neonform state; it was left untouched: %s", source, fix)
+	case *v > FormatVersion:
+		return fmt.Errorf("%s has format_version %d, written by a newer neonform; this one reads up to %d: upgrade neonform to use this state", source, *v, FormatVersion)
+	case *v < 1:
+		return fmt.Errorf("%s has format_version %d, which no neonform writes; it was left untouched: %s", source, *v, fix)
+	}
+	return nil
 }
 
 // jsonErrorAt adds the line and column to a JSON error, when it has an offset.

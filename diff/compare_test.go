@@ -1,0 +1,251 @@
+package diff
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+)
+
+// Each attribute's effect on a running compute (DESIGN section 4), the
+// action it makes, and the one call that carries it out.
+func TestAttributeEffects(t *testing.T) {
+	tests := []struct {
+		name       string
+		live       api.Endpoint
+		compute    *config.Compute
+		attrs      []string // name:effect
+		action     Action
+		disruption Disruption
+		body       string // the PATCH body; "" for no PATCH
+	}{
+		{
+			name:    "max_cu restarts",
+			live:    endpoint("ep-x", brMain, rw, epName("c"), epCU(0.25, 2)),
+			compute: compute("c", cu(0.25, 4)),
+			attrs:   []string{"max_cu:restart"}, action: Update, disruption: Restart,
+			body: `{"endpoint":{"autoscaling_limit_max_cu":4}}`,
+		},
+		{
+			name:    "min_cu restarts",
+			live:    endpoint("ep-x", brMain, rw, epName("c"), epCU(0.25, 2)),
+			compute: compute("c", cu(0.5, 2)),
+			attrs:   []string{"min_cu:restart"}, action: Update, disruption: Restart,
+			body: `{"endpoint":{"autoscaling_limit_min_cu":0.5}}`,
+		},
+		{
+			name:    "a fixed size sets both limits, in one PATCH",
+			live:    endpoint("ep-x", brMain, rw, epName("c")),
+			compute: compute("c", cu(2, 2)),
+			attrs:   []string{"min_cu:restart", "max_cu:restart"}, action: Update, disruption: Restart,
+			body: `{"endpoint":{"autoscaling_limit_min_cu":2,"autoscaling_limit_max_cu":2}}`,
+		},
+		{
+			name:    "pg_settings restart; the PATCH carries the whole map",
+			live:    endpoint("ep-x", brMain, rw, epName("c"), epPg("work_mem", "4MB"), epPg("jit", "off")),
+			compute: compute("c", pg("work_mem", "64MB"), pg("jit", "off")),
+			attrs:   []string{"pg_settings.work_mem:restart"}, action: Update, disruption: Restart,
+			body: `{"endpoint":{"settings":{"pg_settings":{"jit":"off","work_mem":"64MB"}}}}`,
+		},
+		{
+			name:    "removing every pg_setting sends an empty map, not null",
+			live:    endpoint("ep-x", brMain, rw, epName("c"), epPg("work_mem", "4MB")),
+			compute: compute("c"),
+			attrs:   []string{"pg_settings.work_mem:restart"}, action: Update, disruption: Restart,
+			body: `{"endpoint":{"settings":{"pg_settings":{}}}}`,
+		},
+		{
+			name:    "suspend_timeout changes nothing running",
+			live:    endpoint("ep-x", brMain, rw, epName("c"), epSuspend(300)),
+			compute: compute("c", suspendAfter(900)),
+			attrs:   []string{"suspend_timeout:none"}, action: Update, disruption: None,
+			body: `{"endpoint":{"suspend_timeout_seconds":900}}`,
+		},
+		{
+			name:    "never suspend",
+			live:    endpoint("ep-x", brMain, rw, epName("c")),
+			compute: compute("c", suspendAfter(config.SuspendNever)),
+			attrs:   []string{"suspend_timeout:none"}, action: Update, disruption: None,
+			body: `{"endpoint":{"suspend_timeout_seconds":-1}}`,
+		},
+		{
+			name:    "the service default is 300 seconds: no change",
+			live:    endpoint("ep-x", brMain, rw, epName("c"), epSuspend(300)),
+			compute: compute("c", suspendAfter(config.SuspendDefault)),
+			action:  NoOp, disruption: None,
+		},
+		{
+			name:    "name changes nothing running",
+			live:    endpoint("ep-x", brMain, rw, epName("old")),
+			compute: compute("c", named("new")),
+			attrs:   []string{"name:none"}, action: Update, disruption: None,
+			body: `{"endpoint":{"name":"new"}}`,
+		},
+		{
+			name:    "disabling suspends",
+			live:    endpoint("ep-x", brMain, rw, epName("c")),
+			compute: compute("c", disabled),
+			attrs:   []string{"disabled:suspend"}, action: Update, disruption: Suspend,
+			body: `{"endpoint":{"disabled":true}}`,
+		},
+		{
+			name:    "enabling interrupts nothing",
+			live:    endpoint("ep-x", brMain, rw, epName("c"), epDisabled),
+			compute: compute("c"),
+			attrs:   []string{"disabled:none"}, action: Update, disruption: None,
+			body: `{"endpoint":{"disabled":false}}`,
+		},
+		{
+			name:    "type cannot be patched: recreate",
+			live:    endpoint("ep-x", brMain, ro, epName("c")),
+			compute: compute("c"),
+			attrs:   []string{"type:recreate"}, action: Replace, disruption: Recreate,
+		},
+		{
+			name:    "every change of one compute goes into one PATCH; the worst effect wins",
+			live:    endpoint("ep-x", brMain, rw, epName("old"), epCU(1, 1), epSuspend(300)),
+			compute: compute("c", named("c"), cu(1, 2), suspendAfter(600), pg("work_mem", "8MB"), disabled),
+			attrs:   []string{"max_cu:restart", "pg_settings.work_mem:restart", "suspend_timeout:none", "name:none", "disabled:suspend"},
+			action:  Update, disruption: Suspend,
+			body: `{"endpoint":{"name":"c","settings":{"pg_settings":{"work_mem":"8MB"}},"autoscaling_limit_max_cu":2,"disabled":true,"suspend_timeout_seconds":600}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := cfgOf(project("shop", proj, branchID("main", brMain, tt.compute)))
+			st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": tt.live})
+			p := mustBuild(t, cfg, st, liveOf(liveProject(proj, tt.live)))
+			ch := changeAt(t, p, "shop.main.c")
+			var attrs []string
+			for _, a := range ch.Attributes {
+				attrs = append(attrs, a.Name+":"+a.Effect.String())
+			}
+			if !cmp.Equal(attrs, tt.attrs) {
+				t.Errorf("attributes = %v, want %v", attrs, tt.attrs)
+			}
+			if tt.disruption == None && tt.action == Update && !strings.Contains(strings.Join(ch.Reasons, " "), "interrupt") {
+				t.Errorf("reasons = %q, want them to say nothing is interrupted", ch.Reasons)
+			}
+			if ch.Action != tt.action || ch.Disruption != tt.disruption {
+				t.Errorf("action %s, disruption %s; want %s, %s", ch.Action, ch.Disruption, tt.action, tt.disruption)
+			}
+			var patches []Step
+			for _, s := range p.Steps {
+				if s.Method == "PATCH" {
+					patches = append(patches, s)
+				}
+			}
+			if tt.body == "" {
+				if len(patches) != 0 {
+					t.Errorf("want no PATCH, got %s", patches[0].Body)
+				}
+				return
+			}
+			if len(patches) != 1 {
+				t.Fatalf("want one PATCH, got %d (steps %v)", len(patches), stepLines(p))
+			}
+			if got := string(patches[0].Body); got != tt.body {
+				t.Errorf("PATCH body\n got %s\nwant %s", got, tt.body)
+			}
+			if want := "/projects/" + proj + "/endpoints/ep-x"; patches[0].Path != want || patches[0].EndpointID != "ep-x" {
+				t.Errorf("PATCH %s (endpoint %s), want %s", patches[0].Path, patches[0].EndpointID, want)
+			}
+		})
+	}
+}
+
+// The attribute rows keep the live value before and the configured after,
+// and the state record is what the configuration says.
+func TestAttributeBeforeAfterAndRecord(t *testing.T) {
+	live := endpoint("ep-x", brMain, rw, epName("c"), epCU(0.25, 2), epPg("work_mem", "4MB"))
+	c := compute("c", cu(0.25, 4), pg("work_mem", "64MB"), pg("jit", "off"))
+	c.PreventDestroy = true
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	ch := changeAt(t, p, "shop.main.c")
+	want := []Attribute{
+		{Name: "max_cu", Before: 2.0, After: 4.0, Effect: Restart},
+		{Name: "pg_settings.jit", Before: nil, After: "off", Effect: Restart},
+		{Name: "pg_settings.work_mem", Before: "4MB", After: "64MB", Effect: Restart},
+	}
+	if !cmp.Equal(ch.Attributes, want) {
+		t.Errorf("attributes:\n%s", cmp.Diff(want, ch.Attributes))
+	}
+	if !contains(ch.Reasons, "all changes go in one PATCH, so the compute restarts once") {
+		t.Errorf("reasons = %q, want them to say the compute restarts once", ch.Reasons)
+	}
+	if !strings.Contains(ch.Size, "0.25-4 CU autoscaling, 1-16 GB RAM") {
+		t.Errorf("size = %q, want the new size in words", ch.Size)
+	}
+	rec := p.Steps[0].Record
+	wantRec := &Record{EndpointID: "ep-x", ProjectID: proj, BranchID: brMain, Type: rw, PreventDestroy: true,
+		Applied: Applied{Name: "c", MinCU: 0.25, MaxCU: 4, PgSettings: map[string]string{"jit": "off", "work_mem": "64MB"}}}
+	if !cmp.Equal(rec, wantRec) {
+		t.Errorf("record:\n%s", cmp.Diff(wantRec, rec))
+	}
+}
+
+// A create sends every configured attribute, the name included (apply finds
+// a compute it may have made by it after an ambiguous failure).
+func TestCreateBody(t *testing.T) {
+	c := compute("reports", readOnly, cu(0.5, 2), suspendAfter(600), pg("work_mem", "8MB"))
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	p := mustBuild(t, cfg, nil, liveOf(liveProject(proj)))
+	if len(p.Steps) != 1 {
+		t.Fatalf("steps = %v", stepLines(p))
+	}
+	s := p.Steps[0]
+	if s.Method != "POST" || s.Path != "/projects/"+proj+"/endpoints" || s.Kind != StepCreate || s.Name != "reports" || s.EndpointID != "" {
+		t.Errorf("step = %+v", s)
+	}
+	var body map[string]map[string]any
+	if err := json.Unmarshal(s.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"branch_id": brMain, "type": "read_only", "name": "reports",
+		"autoscaling_limit_min_cu": 0.5, "autoscaling_limit_max_cu": 2.0,
+		"suspend_timeout_seconds": 600.0, "disabled": false,
+		"settings": map[string]any{"pg_settings": map[string]any{"work_mem": "8MB"}},
+	}
+	if !cmp.Equal(body["endpoint"], want) {
+		t.Errorf("create body:\n%s", cmp.Diff(want, body["endpoint"]))
+	}
+}
+
+// A value from a sensitive variable is never shown: not in the attribute
+// rows, the reasons, the size line or the Markdown.
+func TestSensitiveValuesAreHidden(t *testing.T) {
+	live := endpoint("ep-x", brMain, rw, epName("c"), epCU(1, 1), epPg("password_encryption", "md5"))
+	c := compute("c", cu(7, 7), pg("password_encryption", "scram-sha-256"))
+	c.Sensitive = map[string]bool{"size": true, "pg_settings": true}
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	ch := changeAt(t, p, "shop.main.c")
+	for _, a := range ch.Attributes {
+		if !a.Sensitive {
+			t.Errorf("%s is not marked sensitive", a.Name)
+		}
+	}
+	var human, md strings.Builder
+	if err := RenderHuman(&human, p, HumanOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderMarkdown(&md, p, 0); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"human": human.String(), "markdown": md.String()} {
+		for _, secret := range []string{"scram-sha-256", "md5", "7 CU", "28 GB", "-> 7"} {
+			if strings.Contains(out, secret) {
+				t.Errorf("%s output shows %q:\n%s", name, secret, out)
+			}
+		}
+		if !strings.Contains(out, "(sensitive)") {
+			t.Errorf("%s output does not say a value is hidden:\n%s", name, out)
+		}
+	}
+}

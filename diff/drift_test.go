@@ -1,0 +1,199 @@
+package diff
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/neonform/neonform/api"
+)
+
+// A compute changed outside neonform since the last apply is drift, reported
+// apart from the change that brings it back: drift compares state (what was
+// applied) with live, the change compares live with the configuration.
+func TestDriftIsReportedApartFromTheChange(t *testing.T) {
+	applied := endpoint("ep-x", brMain, rw, epName("primary"), epCU(0.25, 2), epSuspend(300))
+	live := endpoint("ep-x", brMain, rw, epName("primary"), epCU(0.25, 4), epSuspend(900), active)
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", cu(0.25, 2), suspendAfter(300)))))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied}), liveOf(liveProject(proj, live)))
+
+	wantDrift := []Drift{{Address: "shop.main.primary", ProjectID: proj, EndpointID: "ep-x", Attributes: []Attribute{
+		{Name: "max_cu", Before: 2.0, After: 4.0, Effect: None},
+		{Name: "suspend_timeout", Before: "5m", After: "15m", Effect: None},
+	}}}
+	if !cmp.Equal(p.Drift, wantDrift) {
+		t.Errorf("drift:\n%s", cmp.Diff(wantDrift, p.Drift))
+	}
+	ch := changeAt(t, p, "shop.main.primary")
+	wantAttrs := []Attribute{
+		{Name: "max_cu", Before: 4.0, After: 2.0, Effect: Restart},
+		{Name: "suspend_timeout", Before: "15m", After: "5m", Effect: None},
+	}
+	if !cmp.Equal(ch.Attributes, wantAttrs) {
+		t.Errorf("reconciling change:\n%s", cmp.Diff(wantAttrs, ch.Attributes))
+	}
+	if ch.Disruption != Restart || !ch.Active {
+		t.Errorf("disruption %s, active %v; want a restart of an active compute", ch.Disruption, ch.Active)
+	}
+}
+
+// Live equal to what state says was applied is no drift, even when the
+// configuration changed since (that is a change, not drift).
+func TestNoDriftWhenOnlyTheConfigChanged(t *testing.T) {
+	live := endpoint("ep-x", brMain, rw, epName("primary"))
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", cu(1, 2)))))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(proj, live)))
+	if len(p.Drift) != 0 {
+		t.Errorf("drift = %+v, want none", p.Drift)
+	}
+	if ch := changeAt(t, p, "shop.main.primary"); ch.Action != Update {
+		t.Errorf("action = %s, want update", ch.Action)
+	}
+}
+
+// Drift with the configuration already matching live: no API call, but the
+// state learns what is live (a state-only step), so the drift is not
+// reported again.
+func TestDriftThatMatchesTheConfigOnlyUpdatesState(t *testing.T) {
+	applied := endpoint("ep-x", brMain, rw, epName("primary"))
+	live := endpoint("ep-x", brMain, rw, epName("primary"), epCU(1, 2))
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", cu(1, 2)))))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied}), liveOf(liveProject(proj, live)))
+	if len(p.Drift) != 1 {
+		t.Fatalf("drift = %+v, want one", p.Drift)
+	}
+	if got, want := stepLines(p), []string{"STATE shop.main.primary"}; !cmp.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	if rec := p.Steps[0].Record; rec == nil || rec.Applied.MaxCU != 2 {
+		t.Errorf("record = %+v, want max_cu 2 recorded", rec)
+	}
+}
+
+// Live endpoints nothing claims are listed as unmanaged and left alone, with
+// the branch's label when a branch block names the branch.
+func TestUnmanagedAreListed(t *testing.T) {
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"))))
+	live := liveOf(liveProject(proj,
+		endpoint("ep-primary", brMain, rw, epName("primary")),
+		endpoint("ep-adhoc", brMain, ro, epName("adhoc")),
+		endpoint("ep-dev", brDev, rw),
+	))
+	p := mustBuild(t, cfg, nil, live)
+	want := []Unmanaged{
+		{ProjectID: proj, ProjectLabel: "shop", BranchID: brMain, BranchLabel: "main", EndpointID: "ep-adhoc", Name: "adhoc", Type: ro},
+		{ProjectID: proj, ProjectLabel: "shop", BranchID: brDev, EndpointID: "ep-dev", Type: rw},
+	}
+	if !cmp.Equal(p.Unmanaged, want) {
+		t.Errorf("unmanaged:\n%s", cmp.Diff(want, p.Unmanaged))
+	}
+	for _, s := range p.Steps {
+		if s.Kind == StepDelete {
+			t.Errorf("an unmanaged endpoint is deleted: %+v", s)
+		}
+	}
+}
+
+// On an exclusive branch, live computes no block declares are deleted; the
+// other branches' unmanaged endpoints are still left alone.
+func TestExclusiveBranchDeletesUndeclared(t *testing.T) {
+	cfg := cfgOf(project("shop", proj,
+		exclusive(branchID("main", brMain, compute("primary"))),
+		branchID("dev", brDev)))
+	live := liveOf(liveProject(proj,
+		endpoint("ep-primary", brMain, rw, epName("primary")),
+		endpoint("ep-adhoc", brMain, ro, epName("adhoc"), active),
+		endpoint("ep-dev-extra", brDev, ro),
+	))
+	p := mustBuild(t, cfg, nil, live)
+	ch := changeAt(t, p, "shop.main[ep-adhoc]")
+	if ch.Action != Delete || ch.EndpointID != "ep-adhoc" || !ch.Active {
+		t.Fatalf("change = %+v, want the delete of the active ep-adhoc", ch)
+	}
+	if !strings.Contains(ch.Reasons[0], "branch shop.main is exclusive") || !strings.Contains(ch.Reasons[0], "active now, its connections drop") {
+		t.Errorf("reason = %q", ch.Reasons[0])
+	}
+	if len(p.Unmanaged) != 1 || p.Unmanaged[0].EndpointID != "ep-dev-extra" {
+		t.Errorf("unmanaged = %+v, want only ep-dev-extra", p.Unmanaged)
+	}
+	var del *Step
+	for i := range p.Steps {
+		if p.Steps[i].Kind == StepDelete {
+			del = &p.Steps[i]
+		}
+	}
+	if del == nil || del.Path != "/projects/"+proj+"/endpoints/ep-adhoc" || del.Forget != "" {
+		t.Errorf("delete step = %+v, want DELETE ep-adhoc with nothing to forget", del)
+	}
+}
+
+// A moved block within a branch is a rename: the same endpoint, recorded at
+// its new address, with no API call.
+func TestMovedRenameIsStateOnly(t *testing.T) {
+	live := endpoint("ep-r", brMain, ro, epName("reports"))
+	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute("analytics", readOnly, named("reports"))))),
+		"shop.main.reports", "shop.main.analytics")
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.reports": live}), liveOf(liveProject(proj, live)))
+	ch := changeAt(t, p, "shop.main.analytics")
+	if ch.Action != NoOp || ch.EndpointID != "ep-r" || ch.MovedFrom != "shop.main.reports" {
+		t.Fatalf("change = %+v, want a no-op of ep-r moved from shop.main.reports", ch)
+	}
+	if _, ok := changeOf(p, "shop.main.reports"); ok {
+		t.Errorf("the old address is planned too: %v", addresses(p))
+	}
+	if len(p.Steps) != 1 || p.Steps[0].Kind != StepState || p.Steps[0].MovedFrom != "shop.main.reports" || p.Steps[0].Record.EndpointID != "ep-r" {
+		t.Fatalf("steps = %+v, want one state-only rename", p.Steps)
+	}
+}
+
+// A moved block to another branch moves the endpoint there with PATCH
+// branch_id: it keeps its id and host, and is suspended by the move.
+func TestMovedToAnotherBranchPatchesBranchID(t *testing.T) {
+	live := endpoint("ep-r", brDev, ro, epName("reports"), active)
+	cfg := withMoves(cfgOf(project("shop", proj,
+		branchID("main", brMain, compute("reports", readOnly)),
+		branchID("dev", brDev))),
+		"shop.dev.reports", "shop.main.reports")
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.dev.reports": live}), liveOf(liveProject(proj, live)))
+	ch := changeAt(t, p, "shop.main.reports")
+	if ch.Action != Update || ch.Disruption != Suspend || ch.MovedFrom != "shop.dev.reports" {
+		t.Fatalf("change = %+v, want an update that suspends, moved from shop.dev.reports", ch)
+	}
+	if want := (Attribute{Name: "branch", Before: brDev, After: brMain, Effect: Suspend}); len(ch.Attributes) != 1 || ch.Attributes[0] != want {
+		t.Errorf("attributes = %+v, want %+v", ch.Attributes, want)
+	}
+	if !strings.Contains(strings.Join(ch.Reasons, "\n"), "the service suspends the compute on the move and drops its connections") {
+		t.Errorf("reasons = %q", ch.Reasons)
+	}
+	s := p.Steps[0]
+	if len(p.Steps) != 1 || s.Method != "PATCH" || string(s.Body) != `{"endpoint":{"branch_id":"`+brMain+`"}}` || s.MovedFrom != "shop.dev.reports" {
+		t.Errorf("steps = %+v, want one PATCH of branch_id that drops the old address", p.Steps)
+	}
+}
+
+// Moves chain: a -> b and b -> c take the entry at a to c.
+func TestMovedChain(t *testing.T) {
+	live := endpoint("ep-r", brMain, ro, epName("r"))
+	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute("c", readOnly, named("r"))))),
+		"shop.main.b", "shop.main.c", "shop.main.a", "shop.main.b")
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.a": live}), liveOf(liveProject(proj, live)))
+	if ch := changeAt(t, p, "shop.main.c"); ch.EndpointID != "ep-r" || ch.MovedFrom != "shop.main.a" {
+		t.Errorf("change = %+v, want ep-r moved from shop.main.a", ch)
+	}
+}
+
+// A moved block whose both ends are in state is ignored, with a warning that
+// says what to do.
+func TestMovedBothInStateWarns(t *testing.T) {
+	a := endpoint("ep-a", brMain, ro, epName("a"))
+	b := endpoint("ep-b", brMain, ro, epName("b"))
+	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute("b", readOnly)))), "shop.main.a", "shop.main.b")
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.a": a, "shop.main.b": b}), liveOf(liveProject(proj, a, b)))
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "both addresses are in the state") {
+		t.Errorf("warnings = %q", p.Warnings)
+	}
+	if ch := changeAt(t, p, "shop.main.a"); ch.Action != Delete {
+		t.Errorf("shop.main.a: %s, want delete (no longer configured)", ch.Action)
+	}
+}

@@ -1,0 +1,178 @@
+package diff
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/neonform/neonform/api"
+)
+
+const (
+	proj   = "dark-sun-46453911"
+	brMain = "br-withered-paper-a5o7qhfg"
+	brDev  = "br-small-term-a5b6c7d8"
+)
+
+// The state's endpoint id wins over adoption: a compute recorded in state
+// keeps its endpoint even when another read_write stands on the branch
+// (which cannot happen live, but the state's id must be looked up first).
+func TestIdentityStateFirst(t *testing.T) {
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", readOnly, named("r")))))
+	live := liveOf(liveProject(proj,
+		endpoint("ep-a-recorded", brMain, ro, epName("old-name")),
+		endpoint("ep-b-samename", brMain, ro, epName("r")),
+	))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": endpoint("ep-a-recorded", brMain, ro, epName("old-name"))})
+	p := mustBuild(t, cfg, st, live)
+	ch := changeAt(t, p, "shop.main.reports")
+	if ch.EndpointID != "ep-a-recorded" || ch.Adopt {
+		t.Fatalf("matched %s (adopt %v), want the state's ep-a-recorded, not adopted", ch.EndpointID, ch.Adopt)
+	}
+	if ch.Action != Update || len(ch.Attributes) != 1 || ch.Attributes[0].Name != "name" {
+		t.Errorf("want an update of the name only, got %s %v", ch.Action, ch.Attributes)
+	}
+	// The same-named replica nobody claims is left alone.
+	if len(p.Unmanaged) != 1 || p.Unmanaged[0].EndpointID != "ep-b-samename" {
+		t.Errorf("unmanaged = %+v, want ep-b-samename", p.Unmanaged)
+	}
+}
+
+// A read_write compute not in state adopts the branch's read_write endpoint
+// (every default branch has one) instead of creating a second.
+func TestIdentityAdoptsTheBranchReadWrite(t *testing.T) {
+	cfg := cfgOf(project("shop", proj, branchNamed("main", "main", compute("primary", named("")))))
+	live := liveOf(withBranches(liveProject(proj, endpoint("ep-default", brMain, rw)), "main", brMain, "dev", brDev))
+	p := mustBuild(t, cfg, nil, live)
+	ch := changeAt(t, p, "shop.main.primary")
+	if !ch.Adopt || ch.EndpointID != "ep-default" || ch.Action != NoOp {
+		t.Fatalf("change = %+v, want a no-op adoption of ep-default", ch)
+	}
+	// Nothing to call; the adoption is recorded in state by a state-only step.
+	if got, want := stepLines(p), []string{"STATE shop.main.primary"}; !cmp.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	s := p.Steps[0]
+	if s.Record == nil || s.Record.EndpointID != "ep-default" || s.Record.BranchID != brMain || s.Record.Type != rw {
+		t.Errorf("record = %+v, want ep-default on %s, read_write", s.Record, brMain)
+	}
+	if !strings.Contains(s.Note, "adopt ep-default") {
+		t.Errorf("note = %q, want it to say the endpoint is adopted", s.Note)
+	}
+	if p.APICalls() != 0 || !p.HasChanges() {
+		t.Errorf("APICalls = %d, HasChanges = %v; want 0 and true (the state changes)", p.APICalls(), p.HasChanges())
+	}
+}
+
+// A read replica adopts a live read_only endpoint of the same name on its
+// branch, and only that: another name, another branch or a read_write is not it.
+func TestIdentityAdoptsReplicaByName(t *testing.T) {
+	cfg := cfgOf(project("shop", proj,
+		branchID("main", brMain, compute("primary"), compute("reports", readOnly), compute("audit", readOnly))))
+	live := liveOf(liveProject(proj,
+		endpoint("ep-primary", brMain, rw, epName("primary")),
+		endpoint("ep-reports", brMain, ro, epName("reports")),
+		endpoint("ep-audit-dev", brDev, ro, epName("audit")),   // other branch
+		endpoint("ep-audit-old", brMain, ro, epName("audit2")), // other name
+	))
+	p := mustBuild(t, cfg, nil, live)
+	if ch := changeAt(t, p, "shop.main.reports"); !ch.Adopt || ch.EndpointID != "ep-reports" {
+		t.Errorf("reports: adopt %v of %q, want adoption of ep-reports", ch.Adopt, ch.EndpointID)
+	}
+	if ch := changeAt(t, p, "shop.main.audit"); ch.Action != Create || ch.Adopt {
+		t.Errorf("audit: %s (adopt %v), want a create: no replica named audit on main", ch.Action, ch.Adopt)
+	}
+	var unmanaged []string
+	for _, u := range p.Unmanaged {
+		unmanaged = append(unmanaged, u.EndpointID)
+	}
+	if want := []string{"ep-audit-dev", "ep-audit-old"}; !cmp.Equal(unmanaged, want) {
+		t.Errorf("unmanaged = %v, want %v", unmanaged, want)
+	}
+}
+
+// Two replicas with the name: the first by id is adopted, and a warning says
+// how to choose the other.
+func TestIdentityAmbiguousReplicaWarns(t *testing.T) {
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", readOnly))))
+	live := liveOf(liveProject(proj,
+		endpoint("ep-z", brMain, ro, epName("reports")),
+		endpoint("ep-a", brMain, ro, epName("reports")),
+	))
+	p := mustBuild(t, cfg, nil, live)
+	if ch := changeAt(t, p, "shop.main.reports"); ch.EndpointID != "ep-a" {
+		t.Errorf("adopted %s, want ep-a (the first by id)", ch.EndpointID)
+	}
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "neonform import shop.main.reports ENDPOINT_ID") {
+		t.Errorf("warnings = %q, want one saying how to import the one meant", p.Warnings)
+	}
+}
+
+// An endpoint that state assigns to one address is never adopted by another,
+// even when that address is being removed: the new primary is created (after
+// the old one is deleted), not given the old one's endpoint.
+func TestIdentityNeverAdoptsAnEndpointStateAssigns(t *testing.T) {
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("db"))))
+	live := liveOf(liveProject(proj, endpoint("ep-old", brMain, rw, epName("primary"))))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": endpoint("ep-old", brMain, rw, epName("primary"))})
+	p := mustBuild(t, cfg, st, live)
+	if ch := changeAt(t, p, "shop.main.db"); ch.Action != Create || ch.Adopt {
+		t.Fatalf("shop.main.db: %s (adopt %v), want a create", ch.Action, ch.Adopt)
+	}
+	if ch := changeAt(t, p, "shop.main.primary"); ch.Action != Delete || ch.EndpointID != "ep-old" {
+		t.Fatalf("shop.main.primary: %s of %s, want the delete of ep-old", ch.Action, ch.EndpointID)
+	}
+}
+
+// A state entry whose endpoint is gone is drift; a compute still configured
+// gets a new endpoint (a create that replaces the entry), one no longer
+// configured is forgotten by a state-only step.
+func TestIdentityEndpointGone(t *testing.T) {
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", readOnly))))
+	live := liveOf(liveProject(proj))
+	st := stateWith(proj, map[string]api.Endpoint{
+		"shop.main.reports": endpoint("ep-gone-1", brMain, ro, epName("reports")),
+		"shop.main.scratch": endpoint("ep-gone-2", brMain, ro, epName("scratch")),
+	})
+	p := mustBuild(t, cfg, st, live)
+	if len(p.Drift) != 2 || !p.Drift[0].Gone || !p.Drift[1].Gone {
+		t.Fatalf("drift = %+v, want both entries gone", p.Drift)
+	}
+	ch := changeAt(t, p, "shop.main.reports")
+	if ch.Action != Create || !strings.Contains(strings.Join(ch.Reasons, "\n"), "ep-gone-1 was deleted outside neonform") {
+		t.Errorf("reports: %s, reasons %q; want a create that says the old endpoint was deleted outside neonform", ch.Action, ch.Reasons)
+	}
+	if got, want := stepLines(p), []string{"STATE shop.main.scratch", "POST shop.main.reports"}; !cmp.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	if s := p.Steps[0]; s.Forget != "shop.main.scratch" || s.EndpointID != "ep-gone-2" {
+		t.Errorf("forget step = %+v, want it to forget shop.main.scratch (ep-gone-2)", s)
+	}
+	if _, ok := changeOf(p, "shop.main.scratch"); ok {
+		t.Errorf("a gone endpoint that is no longer configured needs no change, only the state step")
+	}
+}
+
+// A compute recorded in one project cannot be configured in another.
+func TestIdentityProjectCannotChange(t *testing.T) {
+	const other = "hidden-river-50598307"
+	cfg := cfgOf(project("shop", other, branchID("main", brMain, compute("primary"))))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": endpoint("ep-p", brMain, rw)})
+	st.Computes["shop.main.primary"].ProjectID = proj
+	live := liveOf(liveProject(other, endpoint("ep-q", brMain, rw)), liveProject(proj, endpoint("ep-p", brMain, rw)))
+	cfg.Projects = append(cfg.Projects, project("old", proj))
+	d := buildErr(t, cfg, st, live)
+	if d.Summary != "Compute cannot change project" || !strings.Contains(d.Detail, "neonform state rm shop.main.primary") {
+		t.Errorf("diagnostic = %s: %s", d.Summary, d.Detail)
+	}
+}
+
+func changeOf(p *Plan, addr string) (*Change, bool) {
+	for i := range p.Changes {
+		if p.Changes[i].Address == addr {
+			return &p.Changes[i], true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,133 @@
+package diff
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+)
+
+// Whether a compute is active or idle at plan time is part of the change,
+// and said in the reasons: a restart of an idle compute drops nothing.
+func TestActiveVersusIdle(t *testing.T) {
+	for _, tt := range []struct {
+		state     api.EndpointState
+		active    bool
+		words     string
+		restarts  int
+		headlineW string
+	}{
+		{api.EndpointStateIdle, false, "max_cu 1 -> 2 restarts the compute; idle now, no connections to drop", 0, "update: restart, idle now, no connections to drop"},
+		{api.EndpointStateActive, true, "max_cu 1 -> 2 restarts the compute and drops its connections", 1, "update: RESTART, active now, drops connections"},
+		// A compute starting up is about to have connections: it counts as active.
+		{api.EndpointStateInit, true, "max_cu 1 -> 2 restarts the compute and drops its connections", 1, "update: RESTART, active now, drops connections"},
+	} {
+		t.Run(string(tt.state), func(t *testing.T) {
+			live := endpoint("ep-x", brMain, rw, epName("c"), func(e *api.Endpoint) { e.CurrentState = tt.state })
+			cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("c", cu(1, 2)))))
+			p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+			ch := changeAt(t, p, "shop.main.c")
+			if ch.Active != tt.active {
+				t.Errorf("active = %v, want %v", ch.Active, tt.active)
+			}
+			if !contains(ch.Reasons, tt.words) {
+				t.Errorf("reasons = %q, want %q", ch.Reasons, tt.words)
+			}
+			if p.Summary.Restart != tt.restarts {
+				t.Errorf("summary counts %d restarts of active computes, want %d", p.Summary.Restart, tt.restarts)
+			}
+			if got := headline(ch); got != tt.headlineW {
+				t.Errorf("headline = %q, want %q", got, tt.headlineW)
+			}
+		})
+	}
+}
+
+// prevent_destroy in the configuration fails a plan that would recreate the
+// compute, pointing at the lifecycle attribute.
+func TestPreventDestroyInConfig(t *testing.T) {
+	live := endpoint("ep-x", brMain, ro, epName("c"))
+	c := compute("c", preventDestroy) // read_write now: a recreate
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	d := buildErr(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	if d.Summary != "Compute cannot be recreated" {
+		t.Errorf("summary = %q", d.Summary)
+	}
+	if want := c.Ranges["lifecycle.prevent_destroy"]; d.Subject == nil || *d.Subject != want {
+		t.Errorf("subject = %v, want the prevent_destroy attribute at %v", d.Subject, want)
+	}
+	if !strings.Contains(d.Detail, "type read_only -> read_write (recreate)") || !strings.Contains(d.Detail, "prevent_destroy = false") {
+		t.Errorf("detail = %q, want the cause and the way out", d.Detail)
+	}
+}
+
+// A compute removed from the configuration whose state says prevent_destroy
+// is not deleted: the plan fails and says how to delete it or let it go.
+func TestPreventDestroyInState(t *testing.T) {
+	live := endpoint("ep-x", brMain, rw, epName("primary"))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live})
+	st.Computes["shop.main.primary"].PreventDestroy = true
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain)))
+	d := buildErr(t, cfg, st, liveOf(liveProject(proj, live)))
+	if d.Summary != "Compute cannot be deleted" {
+		t.Errorf("summary = %q", d.Summary)
+	}
+	for _, want := range []string{"shop.main.primary (ep-x)", "prevent_destroy = false", "neonform state rm shop.main.primary"} {
+		if !strings.Contains(d.Detail, want) {
+			t.Errorf("detail = %q, want %q in it", d.Detail, want)
+		}
+	}
+	// Without the flag the same plan deletes it.
+	st.Computes["shop.main.primary"].PreventDestroy = false
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	if ch := changeAt(t, p, "shop.main.primary"); ch.Action != Delete || ch.Disruption != Remove {
+		t.Errorf("change = %s/%s, want delete", ch.Action, ch.Disruption)
+	}
+}
+
+// allow_restart = false fails a plan that restarts or suspends the compute
+// while it is active, and only then.
+func TestAllowRestartFalse(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		active  bool
+		compute *config.Compute
+		fails   bool
+	}{
+		{"restart while active", true, compute("c", cu(1, 2), noRestart), true},
+		{"suspend while active", true, compute("c", disabled, noRestart), true},
+		{"restart while idle", false, compute("c", cu(1, 2), noRestart), false},
+		{"no interruption while active", true, compute("c", suspendAfter(600), noRestart), false},
+		{"restart while active, allowed", true, compute("c", cu(1, 2)), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			live := endpoint("ep-x", brMain, rw, epName("c"))
+			if tt.active {
+				active(&live)
+			}
+			cfg := cfgOf(project("shop", proj, branchID("main", brMain, tt.compute)))
+			st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": live})
+			if !tt.fails {
+				mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+				return
+			}
+			d := buildErr(t, cfg, st, liveOf(liveProject(proj, live)))
+			if want := tt.compute.Ranges["lifecycle.allow_restart"]; d.Summary != "Compute would be interrupted while active" || d.Subject == nil || *d.Subject != want {
+				t.Errorf("%s at %v; want the allow_restart attribute at %v", d.Summary, d.Subject, want)
+			}
+			if !strings.Contains(d.Detail, "Plan again when it is idle") {
+				t.Errorf("detail = %q, want the way out", d.Detail)
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,169 @@
+package diff
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/neonform/neonform/api"
+)
+
+// A replacement creates the new compute first and deletes the old one after,
+// so the gap is as short as it can be.
+func TestReplacementCreatesFirst(t *testing.T) {
+	live := endpoint("ep-old", brMain, rw, epName("c")) // read_write, now configured read_only
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("c", readOnly))))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	if got, want := stepLines(p), []string{"POST shop.main.c", "DELETE shop.main.c after 1"}; !cmp.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	ch := changeAt(t, p, "shop.main.c")
+	if ch.Action != Replace || ch.Disruption != Recreate || ch.Downtime || ch.EndpointID != "ep-old" {
+		t.Errorf("change = %+v, want a replace of ep-old without downtime", ch)
+	}
+	del := p.Steps[1]
+	if del.Forget != "shop.main.c" || del.EndpointID != "ep-old" || del.Record != nil {
+		t.Errorf("delete = %+v, want it to forget shop.main.c only while it still points at ep-old", del)
+	}
+	if create := p.Steps[0]; create.Record == nil || create.Record.EndpointID != "" || create.Record.Type != ro {
+		t.Errorf("create record = %+v, want a read_only record whose id comes from the response", create.Record)
+	}
+}
+
+// A new read_write compute on a branch whose read_write is removed: the old
+// one is deleted first (a branch holds one), and the plan says there is
+// downtime, and how a moved block would avoid it.
+func TestNewPrimaryReplacingTheOldDeletesFirst(t *testing.T) {
+	old := endpoint("ep-old", brMain, rw, epName("primary"))
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("db"))))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": old}), liveOf(liveProject(proj, old)))
+	if got, want := stepLines(p), []string{"DELETE shop.main.primary", "POST shop.main.db after 1"}; !cmp.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	ch := changeAt(t, p, "shop.main.db")
+	if !ch.Downtime {
+		t.Errorf("the create does not say there is downtime")
+	}
+	reasons := strings.Join(ch.Reasons, "\n")
+	for _, want := range []string{"downtime: branch shop.main (" + brMain + ") holds one read_write compute at a time",
+		"ep-old (shop.main.primary) is deleted first", `moved { from = "shop.main.primary" to = "shop.main.db" }`} {
+		if !strings.Contains(reasons, want) {
+			t.Errorf("reasons = %q\nwant %q in them", reasons, want)
+		}
+	}
+}
+
+// A read_only compute becoming read_write on a branch whose read_write is
+// removed: the replacement's create waits for that delete (downtime), and
+// the old replica is deleted after the create.
+func TestReplacementOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
+	oldRW := endpoint("ep-rw", brMain, rw, epName("primary"))
+	oldRO := endpoint("ep-ro", brMain, ro, epName("c"))
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("c"))))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": oldRW, "shop.main.c": oldRO})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, oldRW, oldRO)))
+	if got, want := stepLines(p), []string{"DELETE shop.main.primary", "POST shop.main.c after 1", "DELETE shop.main.c after 2"}; !cmp.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	if ch := changeAt(t, p, "shop.main.c"); !ch.Downtime || ch.Action != Replace {
+		t.Errorf("change = %+v, want a replace with downtime", ch)
+	}
+}
+
+// A primary moved (moved block) onto a branch whose primary is removed: the
+// delete goes first, then the PATCH branch_id.
+func TestPrimaryMovedOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
+	devPrimary := endpoint("ep-dev", brDev, rw, epName("primary"))
+	mainPrimary := endpoint("ep-main", brMain, rw, epName("primary"))
+	cfg := withMoves(cfgOf(project("shop", proj,
+		branchID("main", brMain, compute("primary")),
+		branchID("dev", brDev))),
+		"shop.dev.primary", "shop.main.primary")
+	// State: shop.dev.primary = ep-dev moves to main; main's current primary
+	// is recorded at another address that the configuration no longer has.
+	st := stateWith(proj, map[string]api.Endpoint{"shop.dev.primary": devPrimary, "shop.main.old": mainPrimary})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, devPrimary, mainPrimary)))
+	if got, want := stepLines(p), []string{"DELETE shop.main.old", "PATCH shop.main.primary after 1"}; !cmp.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	ch := changeAt(t, p, "shop.main.primary")
+	if !ch.Downtime || ch.Disruption != Suspend || ch.EndpointID != "ep-dev" {
+		t.Errorf("change = %+v, want ep-dev moved with downtime on main", ch)
+	}
+	if !strings.Contains(strings.Join(ch.Reasons, "\n"), "ep-main (shop.main.old) is deleted first, so the branch has none until this one has moved in") {
+		t.Errorf("reasons = %q", ch.Reasons)
+	}
+}
+
+// Two primaries swapping branches cannot be ordered: each needs the other
+// to leave first. The error says why and what to do instead.
+func TestTwoPrimariesSwappingIsAnError(t *testing.T) {
+	a := endpoint("ep-a", brMain, rw, epName("a"))
+	b := endpoint("ep-b", brDev, rw, epName("b"))
+	cfg := withMoves(cfgOf(project("shop", proj,
+		branchID("main", brMain, compute("b")),
+		branchID("dev", brDev, compute("a")))),
+		"shop.main.a", "shop.dev.a", "shop.dev.b", "shop.main.b")
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.a": a, "shop.dev.b": b})
+	d := buildErr(t, cfg, st, liveOf(liveProject(proj, a, b)))
+	if d.Summary != "Read-write computes cannot swap branches" {
+		t.Errorf("summary = %q", d.Summary)
+	}
+	for _, want := range []string{
+		"shop.dev.a moves onto branch shop.dev (" + brDev + "), which must first be left by ep-b (shop.main.b)",
+		"shop.main.b moves onto branch shop.main (" + brMain + "), which must first be left by ep-a (shop.dev.a)",
+		"Do it in two applies",
+	} {
+		if !strings.Contains(d.Detail, want) {
+			t.Errorf("detail = %q\nwant %q in it", d.Detail, want)
+		}
+	}
+	if d.Subject == nil || *d.Subject != cfg.Moves[0].DeclRange {
+		t.Errorf("subject = %v, want the moved block of shop.dev.a at %v", d.Subject, cfg.Moves[0].DeclRange)
+	}
+}
+
+// A read_write create onto a branch whose read_write stays is an error that
+// says how to resolve it (here: a moved read_write whose target branch keeps
+// an unmanaged primary).
+func TestReadWriteOntoAnOccupiedBranchIsAnError(t *testing.T) {
+	moving := endpoint("ep-a", brDev, rw, epName("a"))
+	stays := endpoint("ep-unmanaged", brMain, rw)
+	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute("a")), branchID("dev", brDev))),
+		"shop.dev.a", "shop.main.a")
+	d := buildErr(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.dev.a": moving}), liveOf(liveProject(proj, moving, stays)))
+	if d.Summary != "Branch already has a read_write compute" || !strings.Contains(d.Detail, "ep-unmanaged (not managed by neonform) already is its read_write compute") ||
+		!strings.Contains(d.Detail, "exclusive = true") {
+		t.Errorf("diagnostic = %s: %s", d.Summary, d.Detail)
+	}
+}
+
+// Projects are numbered one after another, state-only steps first in each,
+// then by address; steps only wait for steps of their own project.
+func TestStepsAreNumberedPerProjectInOrder(t *testing.T) {
+	const proj2 = "hidden-river-50598307"
+	liveA := endpoint("ep-a", brMain, rw, epName("primary"))
+	cfg := cfgOf(
+		project("web", proj2, branchID("main", "br-web-main", compute("primary"), compute("zeta", readOnly))),
+		project("shop", proj, branchID("main", brMain, compute("primary", cu(1, 2)), compute("alpha", readOnly))),
+	)
+	live := liveOf(liveProject(proj, liveA), liveProject(proj2, endpoint("ep-w", "br-web-main", rw, epName("primary"))))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": liveA})
+	p := mustBuild(t, cfg, st, live)
+	want := []string{
+		"POST shop.main.alpha", "PATCH shop.main.primary", // dark-sun-... sorts before hidden-river-...
+		"STATE web.main.primary", "POST web.main.zeta",
+	}
+	if got := stepLines(p); !cmp.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	for i, s := range p.Steps {
+		if s.ID != i+1 {
+			t.Errorf("step %d has id %d", i, s.ID)
+		}
+	}
+	if p.Projects[0].ID != proj || p.Projects[1].ID != proj2 {
+		t.Errorf("projects = %+v, want them in id order", p.Projects)
+	}
+}

@@ -1,0 +1,252 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
+)
+
+// busyScenario is a plan with something of everything: creates, updates,
+// a replacement, deletes, a move, drift, unmanaged endpoints, over two projects.
+func busyScenario(reverse bool) (*config.Config, *state.State, *Live) {
+	const proj2 = "hidden-river-50598307"
+	eps := []api.Endpoint{
+		endpoint("ep-primary", brMain, rw, epName("primary"), epCU(0.25, 2), active),
+		endpoint("ep-reports", brMain, ro, epName("reports")),
+		endpoint("ep-old", brMain, ro, epName("old")),
+		endpoint("ep-dev-app", brDev, ro, epName("app")),
+		endpoint("ep-stray", brDev, ro, epName("stray")),
+	}
+	eps2 := []api.Endpoint{endpoint("ep-web", "br-web-main", rw, epName("primary"), epPg("work_mem", "4MB"))}
+	st := stateWith(proj, map[string]api.Endpoint{
+		"shop.main.primary":  endpoint("ep-primary", brMain, rw, epName("primary"), epCU(0.25, 1)), // drifted
+		"shop.main.reports":  eps[1],
+		"shop.main.old":      eps[2],
+		"shop.dev.app":       eps[3],
+		"shop.main.vanished": endpoint("ep-vanished", brMain, ro),
+	})
+	for addr, c := range stateWith(proj2, map[string]api.Endpoint{"web.main.primary": eps2[0]}).Computes {
+		st.Computes[addr] = c
+	}
+	projects := []*config.Project{
+		project("shop", proj,
+			branchID("main", brMain, compute("primary", cu(0.25, 4), pg("work_mem", "64MB")), compute("reports", readOnly, cu(2, 2)), compute("new", readOnly)),
+			branchID("dev", brDev, compute("app"))), // read_only -> read_write: replace
+		project("web", proj2, branchID("main", "br-web-main", compute("primary", named("primary")))),
+	}
+	if reverse {
+		slices.Reverse(eps)
+		slices.Reverse(projects)
+	}
+	cfg := cfgOf(projects...)
+	return cfg, st, liveOf(liveProject(proj, eps...), liveProject(proj2, eps2...))
+}
+
+// The same inputs give the same plan file byte for byte, apart from
+// created_at, whatever order the service lists endpoints or the
+// configuration lists projects in.
+func TestPlanFileIsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var files [][]byte
+	for i, reverse := range []bool{false, true, false} {
+		cfg, st, live := busyScenario(reverse)
+		opts := testOpts
+		opts.Now = testOpts.Now.Add(time.Duration(i) * time.Hour)
+		p, diags := Build(cfg, st, live, opts)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		path := filepath.Join(dir, "plan.json")
+		if err := WriteFile(path, p); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, b)
+	}
+	strip := func(b []byte) string {
+		var lines []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if !strings.HasPrefix(l, `  "created_at": `) {
+				lines = append(lines, l)
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	if bytes.Equal(files[0], files[1]) {
+		t.Fatalf("created_at did not change between runs an hour apart")
+	}
+	for i := 1; i < len(files); i++ {
+		if d := cmp.Diff(strip(files[0]), strip(files[i])); d != "" {
+			t.Errorf("run %d differs from run 0 beyond created_at:\n%s", i, d)
+		}
+	}
+	// The scenario really has something of everything.
+	var p Plan
+	if err := json.Unmarshal(files[0], &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Summary.Create != 1 || p.Summary.Update != 3 || p.Summary.Replace != 1 || p.Summary.Delete != 1 || len(p.Drift) != 2 || len(p.Unmanaged) != 1 {
+		t.Errorf("summary %+v, %d drift, %d unmanaged; the scenario lost its variety", p.Summary, len(p.Drift), len(p.Unmanaged))
+	}
+}
+
+// The file is JSON in the documented shape, owner-only, and reads back to the
+// same plan; every list is a list, never null.
+func TestPlanFileRoundTrip(t *testing.T) {
+	cfg, st, live := busyScenario(false)
+	p := mustBuild(t, cfg, st, live)
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("mode = %v, want 0600", info.Mode().Perm())
+	}
+	back, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(p, back); d != "" {
+		t.Errorf("read back differs:\n%s", d)
+	}
+	// Rendering the saved plan gives what rendering the fresh one gives.
+	var a, b strings.Builder
+	RenderHuman(&a, p, HumanOptions{})
+	RenderHuman(&b, back, HumanOptions{})
+	if a.String() != b.String() {
+		t.Errorf("a saved plan renders differently:\n%s", cmp.Diff(a.String(), b.String()))
+	}
+
+	raw, _ := os.ReadFile(path)
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"format_version", "tool_version", "created_at", "api_url", "config_digest", "state", "projects", "summary", "changes", "steps", "drift", "unmanaged", "warnings"} {
+		if _, ok := doc[key]; !ok {
+			t.Errorf("plan file has no %q", key)
+		}
+	}
+	empty := mustBuild(t, cfgOf(), nil, liveOf())
+	var buf bytes.Buffer
+	if err := RenderJSON(&buf, empty); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "null") {
+		t.Errorf("an empty plan has nulls:\n%s", buf.String())
+	}
+}
+
+// A plan made against a state never written records no lineage (a missing
+// state gets a new one at every read); one made against a written state
+// records its lineage and serial.
+func TestPlanRecordsTheState(t *testing.T) {
+	fresh := state.New()
+	p := mustBuild(t, cfgOf(), fresh, liveOf())
+	if p.State != (StateRef{}) {
+		t.Errorf("state = %+v, want none for a state never written", p.State)
+	}
+	st := stateWith(proj, nil)
+	p = mustBuild(t, cfgOf(), st, liveOf())
+	if p.State != (StateRef{Lineage: st.Lineage, Serial: 7}) {
+		t.Errorf("state = %+v, want lineage %s serial 7", p.State, st.Lineage)
+	}
+}
+
+// ReadFile refuses what is not a plan it can read, saying why and what to do.
+func TestReadFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name, content, want string
+	}{
+		{"newer.json", `{"format_version": 99, "tool_version": "9.0.0"}`, "was written by neonform 9.0.0 in plan format 99, but this neonform reads format 1 at most"},
+		{"other.json", `{"lineage": "x", "serial": 3}`, "is not a neonform plan (it has no format_version)"},
+		{"state.json", `{"format_version": 1, "lineage": "x", "serial": 3, "computes": {}}`, "is a neonform state file, not a plan"},
+		{"nosteps.json", `{"format_version": 1, "changes": []}`, "is not a neonform plan (it has no steps)"},
+		{"cut.json", "{\n  \"format_version\": 1,\n  \"changes\": [\n", "is not a valid plan file at line 4"},
+		{"typed.json", "{\n  \"format_version\": 1,\n  \"steps\": []\n,  \"summary\": 5\n}", "is not a valid plan file at line 4 (field summary)"},
+		{"twice.json", `{"format_version": 1, "steps": []} {"format_version": 1}`, "is not a valid plan file at line 1: invalid character '{' after top-level value"},
+		{"action.json", `{"format_version": 1, "steps": [], "changes": [{"action": "explode"}]}`, `unknown action "explode"`},
+	} {
+		path := filepath.Join(dir, tt.name)
+		os.WriteFile(path, []byte(tt.content), 0o600)
+		_, err := ReadFile(path)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing.json")); err == nil || !strings.Contains(err.Error(), "reading the plan") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// The live digest depends on what a plan depends on, not on the order the
+// service lists endpoints in, nor on whether a compute is active or idle.
+func TestLiveDigest(t *testing.T) {
+	a := endpoint("ep-a", brMain, rw, epName("a"))
+	b := endpoint("ep-b", brMain, ro, epName("b"), epPg("work_mem", "4MB"))
+	base := LiveDigest([]api.Endpoint{a, b})
+	if !strings.HasPrefix(base, "sha256:") || len(base) != len("sha256:")+64 {
+		t.Fatalf("digest = %q", base)
+	}
+	if LiveDigest([]api.Endpoint{b, a}) != base {
+		t.Errorf("the digest depends on the order of the endpoints")
+	}
+	awake := a
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	awake.CurrentState, awake.LastActive = api.EndpointStateActive, &now
+	if LiveDigest([]api.Endpoint{awake, b}) != base {
+		t.Errorf("a compute waking up changes the digest")
+	}
+	for name, change := range map[string]func(e *api.Endpoint){
+		"max_cu":      func(e *api.Endpoint) { e.AutoscalingLimitMaxCU = 2 },
+		"min_cu":      func(e *api.Endpoint) { e.AutoscalingLimitMinCU = 0.5 },
+		"branch":      func(e *api.Endpoint) { e.BranchID = brDev },
+		"name":        func(e *api.Endpoint) { e.Name = "x" },
+		"disabled":    func(e *api.Endpoint) { e.Disabled = true },
+		"suspend":     func(e *api.Endpoint) { e.SuspendTimeoutSeconds = 60 },
+		"pg_settings": func(e *api.Endpoint) { e.Settings.PgSettings = map[string]string{"jit": "on"} },
+		"type":        func(e *api.Endpoint) { e.Type = ro },
+	} {
+		c := a
+		change(&c)
+		if LiveDigest([]api.Endpoint{c, b}) == base {
+			t.Errorf("changing %s does not change the digest", name)
+		}
+	}
+	if LiveDigest([]api.Endpoint{a}) == base {
+		t.Errorf("removing an endpoint does not change the digest")
+	}
+}
+
+func TestConfigDigest(t *testing.T) {
+	files := map[string][]byte{"a.hcl": []byte("x = 1\n"), "b.hcl": []byte("y = 2\n")}
+	d := ConfigDigest(files)
+	if ConfigDigest(map[string][]byte{"b.hcl": []byte("y = 2\n"), "a.hcl": []byte("x = 1\n")}) != d {
+		t.Errorf("the digest depends on map order")
+	}
+	if ConfigDigest(map[string][]byte{"a.hcl": []byte("x = 1\ny"), "b.hcl": []byte(" = 2\n")}) == d {
+		t.Errorf("moving bytes from one file to the next does not change the digest")
+	}
+	if ConfigDigest(map[string][]byte{"a.hcl": []byte("x = 1\n"), "c.hcl": []byte("y = 2\n")}) == d {
+		t.Errorf("renaming a file does not change the digest")
+	}
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/neonform/neonform/emulator"
+)
+
+// BenchmarkPlan measures `neonform plan` end to end, as CI runs it: the built
+// binary, in its own process (so its CPU and memory are its own, not the
+// emulator's), against an emulator on loopback that adds 20 ms to every
+// request and does not rate-limit (the client does not pace loopback
+// either), with -parallelism 10. Each project has a branch "main" (found by
+// name: the worst case, two reads per project) with a primary and 9 read
+// replicas, all in the state; one project in ten has drifted, so the plan
+// has work to show. Goals (docs/PERFORMANCE.md): 100 projects in under 1 s
+// wall and 0.5 s CPU with at most 2 requests per project; 1,000 projects in
+// under 3 s CPU and 200 MB peak memory.
+//
+//	go test . -run '^$' -bench BenchmarkPlan -benchtime 5x
+func BenchmarkPlan(b *testing.B) {
+	bin := buildNeonform(b)
+	for _, projects := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("projects=%d/computes=10", projects), func(b *testing.B) {
+			dir := b.TempDir()
+			writePlanBenchFiles(b, dir, projects, 10)
+			emu, err := emulator.New(emulator.Options{
+				APIKey: "napi_benchkey0123456789", DataFile: filepath.Join(dir, "world.json"),
+				Latency: 20 * time.Millisecond, RatePerMinute: -1,
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			srv := httptest.NewServer(emu.Handler())
+			defer srv.Close()
+			defer emu.Close()
+
+			var cpu, wall time.Duration
+			var rssKB int64
+			emu.ResetStats()
+			b.ResetTimer()
+			for range b.N {
+				cmd := exec.Command(bin, "plan", filepath.Join(dir, "cfg"), "-parallelism", "10", "-out", filepath.Join(dir, "plan.json"))
+				cmd.Env = append(os.Environ(), "NEON_API_URL="+srv.URL+"/api/v2", "NEON_API_KEY="+emu.APIKey(), "NO_COLOR=1")
+				start := time.Now()
+				out, err := cmd.CombinedOutput()
+				wall += time.Since(start)
+				if err != nil {
+					b.Fatalf("plan: %v\n%s", err, out)
+				}
+				if !strings.Contains(string(out), fmt.Sprintf("Plan: 0 to create, %d to update", projects/10)) {
+					b.Fatalf("unexpected plan:\n%.2000s", out)
+				}
+				cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+					rssKB = max(rssKB, ru.Maxrss) // kilobytes on Linux
+				}
+			}
+			b.StopTimer()
+			n := float64(b.N)
+			b.ReportMetric(wall.Seconds()/n, "wall-s/op")
+			b.ReportMetric(cpu.Seconds()/n, "cpu-s/op")
+			b.ReportMetric(float64(rssKB)/1024, "peak-rss-MB")
+			b.ReportMetric(float64(emu.Stats().Total)/n/float64(projects), "requests/project")
+		})
+	}
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// buildNeonform builds the command once per test binary run.
+func buildNeonform(b *testing.B) string {
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "neonform-bench-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "neonform")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		b.Fatal(binErr)
+	}
+	return binPath
+}
+
+// writePlanBenchFiles writes dir/world.json (the emulator's world),
+// dir/cfg/main.hcl and dir/cfg/neonform.state.json for projects x computes.
+// Every tenth project's primary was resized in the console (max_cu 4, where
+// the configuration and the state say 2).
+func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
+	type endpoint struct {
+		ID       string  `json:"id"`
+		BranchID string  `json:"branch_id"`
+		Type     string  `json:"type"`
+		Name     string  `json:"name"`
+		MinCU    float64 `json:"autoscaling_limit_min_cu"`
+		MaxCU    float64 `json:"autoscaling_limit_max_cu"`
+	}
+	type applied struct {
+		Name    string  `json:"name"`
+		MinCU   float64 `json:"min_cu"`
+		MaxCU   float64 `json:"max_cu"`
+		Suspend int64   `json:"suspend_timeout_seconds"`
+		Disable bool    `json:"disabled"`
+	}
+	type entry struct {
+		EndpointID     string  `json:"endpoint_id"`
+		ProjectID      string  `json:"project_id"`
+		BranchID       string  `json:"branch_id"`
+		Type           string  `json:"type"`
+		PreventDestroy bool    `json:"prevent_destroy"`
+		Applied        applied `json:"applied"`
+	}
+	type project struct {
+		ID        string           `json:"id"`
+		Name      string           `json:"name"`
+		Branches  []map[string]any `json:"branches"`
+		Endpoints []endpoint       `json:"endpoints"`
+	}
+	world := map[string]any{"format_version": 1, "users": []map[string]string{{"id": "u-bench", "name": "Bench", "email": "bench@example.com"}}}
+	st := map[string]any{"format_version": 1, "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60", "serial": 1}
+	var ps []project
+	entries := map[string]entry{}
+	var hcl strings.Builder
+	for p := range projects {
+		id := generatedProjectID(p)
+		branch := fmt.Sprintf("br-bench-%08d", p)
+		pr := project{ID: id, Name: fmt.Sprintf("p%d", p), Branches: []map[string]any{{"id": branch, "name": "main", "default": true}}}
+		for c := range computes {
+			e := endpoint{ID: fmt.Sprintf("ep-bench-%08d-%02d", p, c), BranchID: branch, Type: "read_only", Name: fmt.Sprintf("replica%d", c), MinCU: 1, MaxCU: 1}
+			addr := fmt.Sprintf("p%d.main.replica%d", p, c)
+			if c == 0 {
+				e.Type, e.Name, e.MinCU, e.MaxCU = "read_write", "primary", 0.25, 2
+				addr = fmt.Sprintf("p%d.main.primary", p)
+			}
+			entries[addr] = entry{EndpointID: e.ID, ProjectID: id, BranchID: branch, Type: e.Type,
+				Applied: applied{Name: e.Name, MinCU: e.MinCU, MaxCU: e.MaxCU}}
+			if c == 0 && p%10 == 0 {
+				e.MaxCU = 4 // drift
+			}
+			pr.Endpoints = append(pr.Endpoints, e)
+		}
+		ps = append(ps, pr)
+		writeGeneratedProject(&hcl, p, computes)
+	}
+	world["projects"] = ps
+	st["computes"] = entries
+	write := func(name string, v any) {
+		data, err := json.Marshal(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "cfg"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	write("world.json", world)
+	write("cfg/neonform.state.json", st)
+	if err := os.WriteFile(filepath.Join(dir, "cfg", "main.hcl"), []byte(hcl.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
