@@ -16,10 +16,16 @@
 //     apply started, instead of creating a second one. An update with an
 //     unknown outcome is checked by reading the endpoint back; a delete that
 //     finds the endpoint already gone (204 or 404) is done.
-//   - The state is written after every step that succeeded, through one mutex
-//     (each write bumps the serial), so a crash at any point leaves a state
-//     that the next plan reconciles: anything created but not yet recorded
-//     carries its configured name and is adopted, never created twice.
+//   - The state is written after every step that succeeded, right after its
+//     call (before waiting for its operations), each write bumping the
+//     serial; steps of several projects that end together share one write
+//     (record.go). So a crash at any point leaves a state that the next plan
+//     reconciles: anything created but not yet recorded carries its
+//     configured name and is adopted, never created twice.
+//   - A replacement that creates first moves the old endpoint's entry to
+//     "<address>[deposed:<endpoint id>]" before the create, and the delete
+//     drops it: if the apply stops in between, the next plan deletes the
+//     deposed endpoint instead of leaving it running and unmanaged.
 //   - A failure stops the remaining steps of its project; other projects
 //     finish theirs. The Report says what was done, what failed (with the
 //     service's error) and what was not attempted.

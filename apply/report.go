@@ -44,6 +44,8 @@ type StepResult struct {
 	// Recorded: the state records the step's effect (always for Done; for a
 	// failed create, when the endpoint was made but its start failed).
 	Recorded bool
+
+	skipped bool // not attempted
 }
 
 // Counts are the changes done, as a person counts them: a replacement (its
@@ -86,11 +88,24 @@ func (r *Report) Summary() string {
 	if len(r.Done) > 0 {
 		fmt.Fprintf(&b, " Done: %s.", r.Counts.phrase())
 	}
+	if len(r.Failed) > 0 {
+		b.WriteString("\nFailed:")
+	}
 	for _, f := range r.Failed {
-		fmt.Fprintf(&b, "\n  %s (step %d, %s): %v", f.Step.Address, f.Step.ID, describeStep(&f.Step), f.Err)
+		fmt.Fprintf(&b, "\n  %s (step %d", f.Step.Address, f.Step.ID)
+		if call := describeStep(&f.Step); !strings.HasPrefix(f.Err.Error(), call) {
+			b.WriteString(", " + call) // the service's errors name the call themselves
+		}
+		fmt.Fprintf(&b, "): %v", f.Err)
 		if f.Recorded {
 			b.WriteString(" (the endpoint exists and is recorded in the state)")
 		}
+	}
+	if len(r.NotAttempted) > 0 {
+		b.WriteString("\nNot attempted:")
+	}
+	for _, n := range r.NotAttempted {
+		fmt.Fprintf(&b, "\n  %s (step %d, %s)", n.Step.Address, n.Step.ID, describeStep(&n.Step))
 	}
 	r.writeStillRunning(&b)
 	b.WriteString("\nThe state records every step that was done. Run `neonform plan` to see exactly what remains")

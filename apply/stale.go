@@ -40,6 +40,12 @@ func checkState(p *diff.Plan, st *state.State, where string) []string {
 	if planned.Serial == 0 && st.Serial == 0 && len(st.Computes) == 0 {
 		return nil
 	}
+	if planned.Serial == 0 {
+		// The plan saw no state; one was written since (by another apply,
+		// an import or a state command).
+		return []string{fmt.Sprintf("the state in %s was written since the plan was made: it is at serial %d now, and there was none when planned "+
+			"(another apply, import or state command ran in between)", where, st.Serial)}
+	}
 	if planned.Lineage != st.Lineage {
 		return []string{fmt.Sprintf("the state in %s is another state (lineage %s) than the one the plan was made against (lineage %s): "+
 			"was the plan made in another directory, or with another state file?", where, st.Lineage, orNone(planned.Lineage))}

@@ -1,0 +1,111 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/state"
+)
+
+// Defaults of Options.
+const (
+	DefaultParallelism    = 4
+	DefaultInterruptGrace = 30 * time.Second
+	DefaultStillEvery     = 10 * time.Second
+)
+
+// Options say how to carry out a plan.
+type Options struct {
+	// Client talks to the service the plan was made against. All projects
+	// share it, and with it its one rate limiter.
+	Client *api.Client
+	// State is where the state lives; apply locks it for the whole run.
+	State state.Backend
+	// Parallelism is how many projects change at once: 0 = 4.
+	Parallelism int
+	// Progress gets one line when a step starts and one when it ends; nil
+	// prints nothing.
+	Progress io.Writer
+	// Live: Progress is a terminal, so a status line of the steps in flight
+	// is kept at its bottom and redrawn.
+	Live bool
+	// Who holds the lock, for others' error messages; "" = the OS user.
+	Who string
+	// InterruptGrace is how long a call in flight may take to finish once
+	// ctx is cancelled: 0 = 30s.
+	InterruptGrace time.Duration
+	// StillEvery is how often a step that waits long says it is still
+	// waiting (without Live): 0 = 10s.
+	StillEvery time.Duration
+}
+
+// Apply carries out p: it takes the state lock, refuses a plan that no longer
+// matches the stored state or the live endpoints (*StaleError, nothing
+// changed), then runs the steps and writes the state after every one.
+//
+// When every step was done it returns the Report and nil. When some step
+// failed or ctx was cancelled first, it returns the Report and an
+// *IncompleteError. Any other error (the plan is damaged, the lock is held,
+// the plan is stale, the live endpoints cannot be read) means nothing was
+// changed, and the Report is nil.
+func Apply(ctx context.Context, p *diff.Plan, opts Options) (*Report, error) {
+	start := time.Now()
+	if opts.Client == nil || opts.State == nil {
+		return nil, errors.New("apply: Options.Client and Options.State are required")
+	}
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = DefaultParallelism
+	}
+	if opts.InterruptGrace <= 0 {
+		opts.InterruptGrace = DefaultInterruptGrace
+	}
+	if opts.StillEvery <= 0 {
+		opts.StillEvery = DefaultStillEvery
+	}
+	if opts.Progress == nil {
+		opts.Progress = io.Discard
+	}
+	if err := checkPlan(p); err != nil {
+		return nil, err
+	}
+	if len(p.Steps) == 0 {
+		return &Report{Elapsed: time.Since(start)}, nil
+	}
+
+	unlock, err := opts.State.Lock(state.WithOperation(ctx, "apply"), opts.Who)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err := unlock(); err != nil {
+			fmt.Fprintf(opts.Progress, "Warning: %v\n", err)
+		}
+	}()
+	st, err := opts.State.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if reasons := checkState(p, st, opts.State.Describe()); len(reasons) > 0 {
+		return nil, &StaleError{Reasons: reasons}
+	}
+	live, err := fetchLive(ctx, opts.Client, p, opts.Parallelism)
+	if err != nil {
+		return nil, err
+	}
+	if reasons := checkLive(p, st, live); len(reasons) > 0 {
+		return nil, &StaleError{Reasons: reasons}
+	}
+
+	r := newRun(p, st, live, opts)
+	rep := r.execute(ctx)
+	rep.Elapsed = time.Since(start)
+	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 {
+		return rep, &IncompleteError{Failed: len(rep.Failed), NotAttempted: len(rep.NotAttempted), Interrupted: rep.Interrupted}
+	}
+	return rep, nil
+}

@@ -1,0 +1,355 @@
+package apply
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/state"
+)
+
+const shop = "dark-sun-46453911"
+
+const oneReplica = `
+project "shop" {
+  id = "dark-sun-46453911"
+  branch "main" {
+    compute "primary" {}
+    compute "reports" {
+      type = "read_only"
+    }
+  }
+}
+`
+
+func TestCreateWhoseAnswerIsLostIsAdoptedNotRepeated(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	w.loseAnswers("POST", "/endpoints", 1)
+	var out bytes.Buffer
+	rep, err := w.apply(context.Background(), w.plan(oneReplica), &out)
+	if err != nil {
+		t.Fatalf("apply: %v\n%s", err, out.String())
+	}
+	if got := w.emu.Stats().Requests["POST /projects/{project_id}/endpoints"]; got != 1 {
+		t.Errorf("the create was sent %d times; once is right: the lost answer's endpoint must be found, not made again", got)
+	}
+	var created *StepResult
+	for i := range rep.Done {
+		if rep.Done[i].Step.Kind == diff.StepCreate {
+			created = &rep.Done[i]
+		}
+	}
+	if created == nil || !created.Adopted || created.EndpointID == "" {
+		t.Fatalf("the create is not reported as found after its lost answer: %+v", rep.Done)
+	}
+	if !strings.Contains(out.String(), "the answer to the create was lost, but it made "+created.EndpointID) {
+		t.Errorf("progress does not say what happened:\n%s", out.String())
+	}
+	w.checkConverged(oneReplica, shop)
+}
+
+func TestCreateLostBeforeTheServiceActedIsSentAgain(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	w.loseBeforeArrival("POST")
+	var out bytes.Buffer
+	rep, err := w.apply(context.Background(), w.plan(oneReplica), &out)
+	if err != nil {
+		t.Fatalf("apply: %v\n%s", err, out.String())
+	}
+	st := w.emu.Stats()
+	if got := st.Requests["POST /projects/{project_id}/endpoints"]; got != 1 {
+		t.Errorf("the service got %d creates, want 1", got)
+	}
+	if got := st.Requests["GET /projects/{project_id}/branches/{branch_id}/endpoints"]; got != 1 {
+		t.Errorf("apply looked %d times for what the lost create made, want once", got)
+	}
+	if !strings.Contains(out.String(), "it made nothing") {
+		t.Errorf("progress does not say the create was sent again:\n%s", out.String())
+	}
+	if rep.Counts.Created != 1 {
+		t.Errorf("counts: %+v", rep.Counts)
+	}
+	w.checkConverged(oneReplica, shop)
+}
+
+func TestUpdateWhoseAnswerIsLostIsCheckedNotRepeated(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	w.mustApply(oneReplica)
+	bigger := strings.Replace(oneReplica, `compute "primary" {}`, `compute "primary" { size = 2 }`, 1)
+	w.emu.ResetStats()
+	w.loseAnswers("PATCH", "/endpoints/", 1)
+	var out bytes.Buffer
+	rep, err := w.apply(context.Background(), w.plan(bigger), &out)
+	if err != nil {
+		t.Fatalf("apply: %v\n%s", err, out.String())
+	}
+	if got := w.emu.Stats().Requests["PATCH /projects/{project_id}/endpoints/{endpoint_id}"]; got != 1 {
+		t.Errorf("the update was sent %d times; the lost answer's change was in place, so once is right (a second would restart again)", got)
+	}
+	if len(rep.Done) != 1 || !rep.Done[0].Unchanged {
+		t.Errorf("the update is not reported as found in place: %+v", rep.Done)
+	}
+	w.checkConverged(bigger, shop)
+}
+
+func TestDeleteWhoseAnswerIsLostIsSentAgainAndCountsAsDone(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	w.mustApply(oneReplica)
+	fewer := strings.Replace(oneReplica, "compute \"reports\" {\n      type = \"read_only\"\n    }", "", 1)
+	w.loseAnswers("DELETE", "/endpoints/", 1)
+	var out bytes.Buffer
+	rep, err := w.apply(context.Background(), w.plan(fewer), &out)
+	if err != nil {
+		t.Fatalf("apply: %v\n%s", err, out.String())
+	}
+	if len(rep.Done) != 1 || rep.Counts.Deleted != 1 {
+		t.Fatalf("report: %+v", rep)
+	}
+	if !strings.Contains(out.String(), "the answer to the delete was lost: sending it again") {
+		t.Errorf("progress:\n%s", out.String())
+	}
+	w.checkConverged(fewer, shop)
+}
+
+func TestDeleteOfAnEndpointAlreadyGoneIsDone(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	p := w.plan(`project "shop" {
+  id = "dark-sun-46453911"
+  branch "main" {}
+}`)
+	// A step the live endpoints no longer need: its endpoint is gone (204).
+	p.Steps = append(p.Steps, diff.Step{ID: 1, ProjectID: shop, Address: "shop.main.old", Kind: diff.StepDelete,
+		Method: "DELETE", Path: "/projects/" + shop + "/endpoints/ep-gone-away-a5000000", EndpointID: "ep-gone-away-a5000000", After: []int{}})
+	rep, err := w.apply(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Done) != 1 || !rep.Done[0].AlreadyGone || rep.Counts.Deleted != 1 {
+		t.Errorf("a delete of an endpoint already gone must count as deleted: %+v", rep)
+	}
+}
+
+func TestReplacementKeepsTheOldEndpointInStateUntilItIsDeleted(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	w.mustApply(devApp("read_only"))
+	rw := devApp("read_write")
+	p := w.plan(rw)
+	// The delete of the old endpoint fails: the new one is created, the old
+	// one must stay in the state (deposed), so the next plan deletes it.
+	w.refuse("DELETE", "/endpoints/", 400, "refused by the test")
+	rep, err := w.apply(context.Background(), p, nil)
+	var inc *IncompleteError
+	if !errors.As(err, &inc) || len(rep.Failed) != 1 || rep.Failed[0].Step.Kind != diff.StepDelete {
+		t.Fatalf("want the delete to fail: %v %+v", err, rep)
+	}
+	st, _ := w.state.Read(context.Background())
+	old := rep.Failed[0].Step.EndpointID
+	if c := st.Computes[deposedAddress("shop.dev.app", old)]; c == nil || c.EndpointID != old {
+		t.Fatalf("the old endpoint %s is not kept in the state under its deposed address: %v", old, st.Addresses())
+	}
+	if c := st.Computes["shop.dev.app"]; c == nil || c.EndpointID == old || c.Type != api.EndpointTypeReadWrite {
+		t.Fatalf("shop.dev.app must be the new endpoint: %+v", c)
+	}
+	w.setTamper(nil)
+	p = w.plan(rw)
+	if len(p.Steps) != 1 || p.Steps[0].Kind != diff.StepDelete || p.Steps[0].EndpointID != old {
+		t.Fatalf("the next plan must delete the deposed endpoint %s and do nothing else: %+v", old, p.Steps)
+	}
+	if _, err := w.apply(context.Background(), p, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.checkConverged(rw, shop)
+}
+
+func TestFailedCreateOfAReplacementPutsTheOldEntryBack(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	w.mustApply(devApp("read_only"))
+	before, _ := w.state.Read(context.Background())
+	w.refuse("POST", "/endpoints", 409, "refused by the test")
+	p := w.plan(devApp("read_write"))
+	if _, err := w.apply(context.Background(), p, nil); err == nil {
+		t.Fatal("want the create to fail")
+	}
+	after, _ := w.state.Read(context.Background())
+	if !reflect.DeepEqual(after.Computes, before.Computes) {
+		t.Errorf("the state must be as before a replacement whose create made nothing: %v, was %v", after.Computes, before.Computes)
+	}
+}
+
+func TestFailureStopsOnlyItsProject(t *testing.T) {
+	const other = "hidden-river-50598307"
+	w := newWorld(t, worldOptions{projects: []string{shop, other}})
+	two := oneReplica + strings.NewReplacer("shop", "other", shop, other).Replace(oneReplica)
+	w.refuse("PATCH", "/projects/"+shop+"/", 400, "no, says the test")
+	rep, err := w.apply(context.Background(), w.plan(two), nil)
+	var inc *IncompleteError
+	if !errors.As(err, &inc) {
+		t.Fatalf("want an IncompleteError, got %v", err)
+	}
+	if len(rep.Failed) != 1 || !strings.Contains(rep.Failed[0].Err.Error(), "no, says the test") {
+		t.Errorf("failed: %+v", rep.Failed)
+	}
+	for _, n := range rep.NotAttempted {
+		if n.Step.ProjectID != shop {
+			t.Errorf("a step of another project was not attempted: %+v", n.Step)
+		}
+	}
+	if len(rep.NotAttempted) != 1 {
+		t.Errorf("not attempted: %+v", rep.NotAttempted)
+	}
+	for _, d := range rep.Done {
+		if d.Step.ProjectID != other {
+			t.Errorf("done in the failed project: %+v", d.Step)
+		}
+	}
+	if len(rep.Done) != 2 {
+		t.Errorf("the other project's two steps must be done: %+v", rep.Done)
+	}
+	s := rep.Summary()
+	for _, want := range []string{"Apply failed after", "1 failed, 1 not attempted", "no, says the test", "Not attempted:\n  shop.main.reports"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestInterruptStopsNewStepsAndRecordsTheOneInFlight(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}, opDelay: 300 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancel as soon as the first mutation has been answered.
+	w.setTamper(func(req *http.Request, forward func() (*http.Response, error)) (*http.Response, error) {
+		resp, err := forward()
+		if req.Method != "GET" {
+			cancel()
+		}
+		return resp, err
+	})
+	p := w.plan(oneReplica)
+	if len(p.Steps) != 2 {
+		t.Fatalf("want 2 steps, got %+v", p.Steps)
+	}
+	rep, err := w.apply(ctx, p, nil)
+	var inc *IncompleteError
+	if !errors.As(err, &inc) || !inc.Interrupted || !rep.Interrupted {
+		t.Fatalf("want an interrupted apply, got %v", err)
+	}
+	if len(rep.Done) != 1 || !rep.Done[0].StillRunning || len(rep.NotAttempted) != 1 {
+		t.Fatalf("want the first step done (its operations still running) and the second not attempted: %+v", rep)
+	}
+	st, _ := w.state.Read(context.Background())
+	if st.Serial != 1 {
+		t.Errorf("the state must record the step in flight: serial %d", st.Serial)
+	}
+	if !strings.Contains(rep.Summary(), "Apply interrupted after") {
+		t.Errorf("summary: %s", rep.Summary())
+	}
+	w.setTamper(nil)
+	w.emu.ResetStats()
+	w.mustApply(oneReplica)
+	if n := w.emu.Stats().Statuses["423"]; n != 0 {
+		t.Errorf("the next apply provoked %d answers 423: it must wait for the operations left running", n)
+	}
+	w.checkConverged(oneReplica, shop)
+}
+
+func TestStateWriteFailureStopsTheApply(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	p := w.plan(oneReplica)
+	b := &failingBackend{Local: w.state, failAt: 1}
+	rep, err := Apply(context.Background(), p, Options{Client: w.c, State: b})
+	var inc *IncompleteError
+	if !errors.As(err, &inc) {
+		t.Fatalf("want an IncompleteError, got %v", err)
+	}
+	var swe *StateWriteError
+	if len(rep.Failed) != 1 || !errors.As(rep.Failed[0].Err, &swe) || len(rep.NotAttempted) != 1 {
+		t.Fatalf("want the first step failed for the state, the second not attempted: %+v", rep)
+	}
+	if !strings.Contains(rep.Failed[0].Err.Error(), "done in the service, but writing the state failed: disk full") {
+		t.Errorf("error: %v", rep.Failed[0].Err)
+	}
+}
+
+type failingBackend struct {
+	*state.Local
+	writes, failAt int
+}
+
+func (b *failingBackend) Write(ctx context.Context, s *state.State) error {
+	b.writes++
+	if b.writes >= b.failAt {
+		return errors.New("disk full")
+	}
+	return b.Local.Write(ctx, s)
+}
+
+func TestApplyWaitsForOperationsItDidNotStart(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}, opDelay: 100 * time.Millisecond})
+	w.mustApply(oneReplica)
+	// Someone saves the primary in the console just before the apply: nothing
+	// changes, but the service runs an operation for it.
+	eps := w.endpoints(shop)
+	var primary string
+	for _, ep := range eps {
+		if ep.Type == api.EndpointTypeReadWrite {
+			primary = ep.ID
+		}
+	}
+	bigger := strings.Replace(oneReplica, `compute "primary" {}`, `compute "primary" { size = 2 }`, 1)
+	p := w.plan(bigger)
+	if _, err := w.c.UpdateEndpoint(context.Background(), shop, primary, api.EndpointUpdate{SuspendTimeoutSeconds: ptr(int64(0))}); err != nil {
+		t.Fatal(err)
+	}
+	w.emu.ResetStats()
+	if _, err := w.apply(context.Background(), p, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.emu.Stats().Statuses["423"]; n != 0 {
+		t.Errorf("apply provoked %d answers 423 instead of waiting for the running operations", n)
+	}
+}
+
+func TestLockedStateChangesNothing(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	unlock, err := w.state.Lock(context.Background(), "someone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	p := w.plan(oneReplica)
+	other := state.NewLocal(w.state.Path())
+	w.emu.ResetStats()
+	_, err = Apply(context.Background(), p, Options{Client: w.c, State: other})
+	var locked *state.LockedError
+	if !errors.As(err, &locked) {
+		t.Fatalf("want a LockedError, got %v", err)
+	}
+	if n := w.emu.Stats().Total; n != 0 {
+		t.Errorf("a locked apply made %d requests", n)
+	}
+}
+
+// devApp is a project whose dev branch holds one compute, "app", of type typ.
+func devApp(typ string) string {
+	return `project "shop" {
+  id = "dark-sun-46453911"
+  branch "main" {
+    compute "primary" {}
+  }
+  branch "dev" {
+    compute "app" {
+      type = "` + typ + `"
+    }
+  }
+}`
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,267 @@
+package apply
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff"
+)
+
+// progress prints what the apply does: one line when a step starts and one
+// when it ends, each naming the compute, so that lines of projects running in
+// parallel can be told apart in a CI log. On a terminal (live) a status line
+// at the bottom shows the steps in flight and for how long; elsewhere a step
+// that waits long says so every StillEvery.
+type progress struct {
+	mu         sync.Mutex
+	w          io.Writer
+	live       bool
+	stillEvery time.Duration
+	total      int
+	ended      int
+	running    map[int]*inFlight // by step id
+	shown      bool              // the status line is on screen
+	stop       chan struct{}
+	stopOnce   sync.Once
+	done       sync.WaitGroup
+}
+
+type inFlight struct {
+	step  *diff.Step
+	since time.Time
+	still time.Duration // the next "still ..." line is due at this age
+}
+
+func newProgress(w io.Writer, live bool, stillEvery time.Duration, total int) *progress {
+	return &progress{w: w, live: live, stillEvery: stillEvery, total: total, running: map[int]*inFlight{}, stop: make(chan struct{})}
+}
+
+// begin starts the ticker that redraws the status line or says "still".
+func (p *progress) begin() {
+	tick := p.stillEvery
+	if p.live {
+		tick = 250 * time.Millisecond
+	}
+	tick = min(tick, time.Second)
+	p.done.Add(1)
+	go func() {
+		defer p.done.Done()
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+				p.tick()
+			}
+		}
+	}()
+}
+
+// finish stops the ticker and clears the status line.
+func (p *progress) finish() {
+	p.stopOnce.Do(func() { close(p.stop) })
+	p.done.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearStatus()
+}
+
+func (p *progress) start(s *diff.Step, ch *diff.Change) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if s.Kind == diff.StepState {
+		return // done at once: its end line says it all
+	}
+	p.running[s.ID] = &inFlight{step: s, since: time.Now(), still: p.stillEvery}
+	p.line(fmt.Sprintf("%s: %s...", s.Address, startWords(s, ch)))
+}
+
+func (p *progress) end(res *StepResult) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.running, res.Step.ID)
+	p.ended++
+	p.line(fmt.Sprintf("%s: %s", res.Step.Address, endWords(res)))
+}
+
+// failedBeforeStart reports a step that failed while waiting to begin.
+func (p *progress) failedBeforeStart(res *StepResult) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ended++
+	p.line(fmt.Sprintf("%s: %s failed: %v", res.Step.Address, noun(res.Step.Kind), res.Err))
+}
+
+// note says something that happened during a step.
+func (p *progress) note(s *diff.Step, what string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.line(fmt.Sprintf("%s: %s", s.Address, what))
+}
+
+// line prints one permanent line, keeping the status line below it.
+func (p *progress) line(text string) {
+	p.clearStatus()
+	fmt.Fprintln(p.w, text)
+	p.drawStatus()
+}
+
+func (p *progress) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.live {
+		p.clearStatus()
+		p.drawStatus()
+		return
+	}
+	for _, id := range slices.Sorted(maps.Keys(p.running)) {
+		f := p.running[id]
+		if age := time.Since(f.since); age >= f.still {
+			fmt.Fprintf(p.w, "%s: still %s, %s elapsed\n", f.step.Address, verbing(f.step.Kind), age.Round(time.Second))
+			f.still = age + p.stillEvery // no burst of lines after a pause
+		}
+	}
+}
+
+func (p *progress) clearStatus() {
+	if p.live && p.shown {
+		io.WriteString(p.w, "\r\x1b[K")
+		p.shown = false
+	}
+}
+
+func (p *progress) drawStatus() {
+	if !p.live || len(p.running) == 0 {
+		return
+	}
+	var parts []string
+	for _, id := range slices.Sorted(maps.Keys(p.running)) {
+		f := p.running[id]
+		parts = append(parts, fmt.Sprintf("%s %s %s", f.step.Address, verbing(f.step.Kind), formatElapsed(time.Since(f.since))))
+	}
+	status := fmt.Sprintf("[%d/%d done] %s", p.ended, p.total, strings.Join(parts, ", "))
+	if r := []rune(status); len(r) > 120 {
+		status = string(r[:117]) + "..."
+	}
+	io.WriteString(p.w, status)
+	p.shown = true
+}
+
+// startWords is what a step is about to do: "updating ep-x (restart: active
+// now, its connections drop)".
+func startWords(s *diff.Step, ch *diff.Change) string {
+	switch s.Kind {
+	case diff.StepCreate:
+		what := "a read replica"
+		if s.Record.Type == api.EndpointTypeReadWrite {
+			what = "a read_write compute"
+		}
+		return fmt.Sprintf("creating %s named %q on branch %s", what, s.Name, s.Record.BranchID)
+	case diff.StepUpdate:
+		return "updating " + s.EndpointID + disruptionWords(ch)
+	case diff.StepDelete:
+		return "deleting " + s.EndpointID
+	}
+	return "recording in the state"
+}
+
+// disruptionWords says what an update does to clients, as the plan did.
+func disruptionWords(ch *diff.Change) string {
+	if ch == nil {
+		return ""
+	}
+	var what string
+	switch ch.Disruption {
+	case diff.Restart:
+		what = "restart"
+	case diff.Suspend:
+		what = "suspend"
+	default:
+		return ""
+	}
+	if ch.Active {
+		return fmt.Sprintf(" (%s: active at plan time, its connections drop)", what)
+	}
+	return fmt.Sprintf(" (%s: idle at plan time, no connections to drop)", what)
+}
+
+// endWords is how a step ended: "created ep-x after 1.2s".
+func endWords(res *StepResult) string {
+	s, took := &res.Step, formatElapsed(res.Elapsed)
+	if res.Err != nil {
+		msg := fmt.Sprintf("%s failed after %s: %v", noun(s.Kind), took, res.Err)
+		if s.Kind == diff.StepCreate && res.Recorded {
+			msg += fmt.Sprintf(" (%s exists and is recorded in the state)", res.EndpointID)
+		}
+		return msg
+	}
+	var msg string
+	switch s.Kind {
+	case diff.StepState:
+		return "recorded in the state: " + stateWords(s)
+	case diff.StepCreate:
+		msg = fmt.Sprintf("created %s after %s", res.EndpointID, took)
+		if res.Adopted {
+			msg += " (found by its name after the answer was lost)"
+		}
+	case diff.StepUpdate:
+		msg = fmt.Sprintf("updated %s after %s", s.EndpointID, took)
+		if res.Unchanged {
+			msg += " (the change was in place when the lost answer was checked)"
+		}
+	case diff.StepDelete:
+		msg = fmt.Sprintf("deleted %s after %s", s.EndpointID, took)
+		if res.AlreadyGone {
+			msg = fmt.Sprintf("%s was already deleted (%s)", s.EndpointID, took)
+		}
+	}
+	if res.StillRunning {
+		msg += "; its operations were still running when the apply was interrupted, and the service finishes them"
+	}
+	return msg
+}
+
+// stateWords says what a state-only step records.
+func stateWords(s *diff.Step) string {
+	switch {
+	case s.Note != "":
+		return s.Note
+	case s.MovedFrom != "":
+		return fmt.Sprintf("%s is now %s", s.MovedFrom, s.Address)
+	case s.Forget != "":
+		return "forget " + s.Forget
+	}
+	return "what is live and applied"
+}
+
+func noun(k diff.StepKind) string {
+	switch k {
+	case diff.StepCreate:
+		return "create"
+	case diff.StepUpdate:
+		return "update"
+	case diff.StepDelete:
+		return "delete"
+	}
+	return "state change"
+}
+
+func verbing(k diff.StepKind) string {
+	switch k {
+	case diff.StepCreate:
+		return "creating"
+	case diff.StepUpdate:
+		return "updating"
+	case diff.StepDelete:
+		return "deleting"
+	}
+	return "recording"
+}

@@ -1,0 +1,241 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/state"
+)
+
+// run is one apply in progress.
+type run struct {
+	plan *diff.Plan
+	c    *api.Client
+	opts Options
+	rec  *recorder
+	prog *progress
+	// atStart are the endpoint ids of each project as apply found them: an
+	// endpoint a lost create may have made is one that was not there.
+	atStart map[string]map[string]bool
+	// deletes are the endpoints this plan deletes.
+	deletes map[string]bool
+	// changes by address, for the counts and the progress words.
+	changes map[string]*diff.Change
+	// results by index in plan.Steps; each project writes only its own.
+	results []*StepResult
+}
+
+func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts Options) *run {
+	r := &run{
+		plan:    p,
+		c:       opts.Client,
+		opts:    opts,
+		atStart: map[string]map[string]bool{},
+		deletes: map[string]bool{},
+		changes: map[string]*diff.Change{},
+		results: make([]*StepResult, len(p.Steps)),
+	}
+	for id, eps := range live {
+		ids := make(map[string]bool, len(eps))
+		for _, ep := range eps {
+			ids[ep.ID] = true
+		}
+		r.atStart[id] = ids
+	}
+	for _, s := range p.Steps {
+		if s.Kind == diff.StepDelete {
+			r.deletes[s.EndpointID] = true
+		}
+	}
+	for i := range p.Changes {
+		r.changes[p.Changes[i].Address] = &p.Changes[i]
+	}
+	r.rec = newRecorder(context.Background(), opts.State, st)
+	r.prog = newProgress(opts.Progress, opts.Live, opts.StillEvery, len(p.Steps))
+	return r
+}
+
+// execute runs every project's steps, at most Parallelism projects at once,
+// and reports what became of each step.
+func (r *run) execute(ctx context.Context) *Report {
+	byProject := map[string][]int{}
+	var order []string
+	for i, s := range r.plan.Steps {
+		if _, ok := byProject[s.ProjectID]; !ok {
+			order = append(order, s.ProjectID)
+		}
+		byProject[s.ProjectID] = append(byProject[s.ProjectID], i)
+	}
+	r.prog.begin()
+	// Projects take their turn in plan order, so that with -parallelism 1 an
+	// apply is one deterministic sequence.
+	sem := make(chan struct{}, r.opts.Parallelism)
+	var wg sync.WaitGroup
+	for n, id := range order {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			for _, rest := range order[n:] {
+				r.skip(byProject[rest], errInterrupted)
+			}
+			wg.Wait()
+			r.prog.finish()
+			return r.report(true)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			r.project(ctx, byProject[id])
+		}()
+	}
+	wg.Wait()
+	r.prog.finish()
+	return r.report(ctx.Err() != nil)
+}
+
+var (
+	errInterrupted = errors.New("not attempted: the apply was interrupted before it")
+	errStateFailed = errors.New("not attempted: the apply stopped because the state could not be written")
+)
+
+// project runs the steps of one project in plan order, one at a time: the
+// service runs one operation chain per project, and each step waits for the
+// operations of the one before. The first failure stops the project.
+func (r *run) project(ctx context.Context, steps []int) {
+	idle := false
+	for n, i := range steps {
+		s := &r.plan.Steps[i]
+		switch {
+		case ctx.Err() != nil:
+			r.skip(steps[n:], errInterrupted)
+			return
+		case r.rec.failed():
+			r.skip(steps[n:], errStateFailed)
+			return
+		}
+		if s.Kind != diff.StepState && !idle {
+			// Someone else's operations (a console click, another tool) would
+			// answer our first mutation with 423: wait them out instead.
+			if err := r.c.WaitProjectIdle(ctx, s.ProjectID); err != nil {
+				if ctx.Err() != nil {
+					r.skip(steps[n:], errInterrupted)
+					return
+				}
+				r.results[i] = &StepResult{Step: *s, EndpointID: s.EndpointID,
+					Err: fmt.Errorf("waiting for the project's running operations to finish before changing it: %w", err)}
+				r.prog.failedBeforeStart(r.results[i])
+				r.skip(steps[n+1:], stoppedBy(s))
+				return
+			}
+			idle = true
+		}
+		res := r.step(ctx, s)
+		r.results[i] = res
+		if res.Err != nil {
+			r.skip(steps[n+1:], stoppedBy(s))
+			return
+		}
+	}
+}
+
+func stoppedBy(s *diff.Step) error {
+	return fmt.Errorf("not attempted: step %d (%s) of the same project failed before it", s.ID, s.Address)
+}
+
+func (r *run) skip(steps []int, why error) {
+	for _, i := range steps {
+		s := &r.plan.Steps[i]
+		r.results[i] = &StepResult{Step: *s, EndpointID: s.EndpointID, Err: why, skipped: true}
+	}
+}
+
+// callContext is the context of a call that changes something: it outlives
+// an interrupt by InterruptGrace, so a call in flight gets its answer (and
+// the state records it) instead of being cut off after it was sent.
+func (r *run) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	call, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		t := time.AfterFunc(r.opts.InterruptGrace, cancel)
+		context.AfterFunc(call, func() { t.Stop() })
+	})
+	return call, func() {
+		stop()
+		cancel()
+	}
+}
+
+// report sorts the results into done, failed and not attempted, in plan
+// order, and counts the changes done.
+func (r *run) report(interrupted bool) *Report {
+	rep := &Report{}
+	for i, res := range r.results {
+		if res == nil { // cannot happen: every step ends in one of the three
+			res = &StepResult{Step: r.plan.Steps[i], Err: errInterrupted, skipped: true}
+		}
+		switch {
+		case res.skipped:
+			rep.NotAttempted = append(rep.NotAttempted, *res)
+			if errors.Is(res.Err, errInterrupted) {
+				rep.Interrupted = true
+			}
+		case res.Err != nil:
+			rep.Failed = append(rep.Failed, *res)
+		default:
+			rep.Done = append(rep.Done, *res)
+		}
+	}
+	rep.Interrupted = rep.Interrupted || interrupted && len(rep.NotAttempted)+len(rep.Failed) > 0
+	rep.Counts = r.count(rep.Done)
+	return rep
+}
+
+// count counts the changes done as a person does: a replacement whose create
+// and delete were both done counts once, as replaced.
+func (r *run) count(done []StepResult) Counts {
+	var c Counts
+	doneSteps := map[string]int{}
+	for _, d := range done {
+		if d.Step.Kind != diff.StepState {
+			doneSteps[d.Step.Address]++
+		}
+	}
+	apiSteps := map[string]int{}
+	for _, s := range r.plan.Steps {
+		if s.Kind != diff.StepState {
+			apiSteps[s.Address]++
+		}
+	}
+	replaced := map[string]bool{}
+	for _, d := range done {
+		s := &d.Step
+		ch := r.changes[s.Address]
+		switch {
+		case s.Kind == diff.StepState:
+			c.StateOnly++
+		case ch != nil && ch.Action == diff.Replace && doneSteps[s.Address] >= apiSteps[s.Address]:
+			if !replaced[s.Address] {
+				replaced[s.Address] = true
+				c.Replaced++
+			}
+		case s.Kind == diff.StepCreate:
+			c.Created++
+		case s.Kind == diff.StepDelete:
+			c.Deleted++
+		default:
+			c.Updated++
+			if ch != nil && ch.Active && ch.Disruption == diff.Restart {
+				c.Restarted++
+			}
+			if ch != nil && ch.Active && ch.Disruption == diff.Suspend {
+				c.Suspended++
+			}
+		}
+	}
+	return c
+}

@@ -1,0 +1,219 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff"
+)
+
+// maxAttempts bounds how often a mutation whose answer was lost is tried
+// again (after looking at what it did).
+const maxAttempts = 5
+
+// step carries out one step and records it.
+func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
+	start := time.Now()
+	res := &StepResult{Step: *s, EndpointID: s.EndpointID}
+	r.prog.start(s, r.changes[s.Address])
+	switch s.Kind {
+	case diff.StepState:
+		res.Err = r.rec.record(recordStep(s, ""))
+	case diff.StepCreate:
+		r.create(ctx, s, res)
+	case diff.StepUpdate:
+		r.update(ctx, s, res)
+	case diff.StepDelete:
+		r.delete(ctx, s, res)
+	}
+	if res.Err == nil {
+		res.Recorded = true
+	}
+	res.Elapsed = time.Since(start)
+	r.prog.end(res)
+	return res
+}
+
+// send sends the step's call until it is answered. When an answer is lost
+// after the request went out (api.IsAmbiguous), the call may or may not have
+// been carried out: lost looks at the service and says whether it was
+// (done), and only if not is the call sent again. lostAny reports whether
+// some answer was lost.
+func (r *run) send(ctx context.Context, s *diff.Step, lost func() (done bool, err error)) (out api.EndpointOperations, lostAny bool, err error) {
+	for attempt := 1; ; attempt++ {
+		out = api.EndpointOperations{}
+		err = r.c.Do(ctx, s.Method, s.Path, s.Body, &out)
+		if err == nil || !api.IsAmbiguous(err) || attempt == maxAttempts {
+			return out, lostAny, err
+		}
+		lostAny = true
+		done, lerr := lost()
+		if lerr != nil {
+			return out, true, fmt.Errorf("%w; looking at what it did failed too: %v", err, lerr)
+		}
+		if done {
+			return out, true, nil
+		}
+		r.settle(ctx, s)
+	}
+}
+
+// create sends the plan's POST. When its answer is lost, it looks on the
+// branch for the endpoint it may have made, by the name every create sets,
+// and adopts it instead of creating a second one.
+func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
+	var dep *deposal
+	if err := r.rec.record(depose(s, r.deletes, &dep)); err != nil {
+		res.Err = err
+		return
+	}
+	call, cancel := r.callContext(ctx)
+	defer cancel()
+
+	var found *api.Endpoint
+	out, _, err := r.send(call, s, func() (bool, error) {
+		ep, err := r.findCreated(call, s)
+		switch {
+		case err != nil:
+			return false, err
+		case ep != nil:
+			found = ep
+			r.prog.note(s, fmt.Sprintf("the answer to the create was lost, but it made %s (named %q): using it, not creating another", ep.ID, s.Name))
+			return true, nil
+		}
+		r.prog.note(s, fmt.Sprintf("the answer to the create was lost and it made nothing (no new endpoint named %q): sending it again", s.Name))
+		return false, nil
+	})
+	if err != nil {
+		res.Err = err
+		if dep != nil && !api.IsAmbiguous(err) {
+			// Certainly not carried out (refused, or never sent): nothing
+			// was made, and the old endpoint goes back where it was.
+			if uerr := r.rec.record(dep.undepose()); uerr != nil {
+				res.Err = fmt.Errorf("%w; then putting %s back in the state failed: %v", err, s.Address, uerr)
+			}
+		}
+		return
+	}
+	if found != nil {
+		out.Endpoint, res.Adopted = *found, true
+	}
+	if out.Endpoint.ID == "" {
+		res.Err = fmt.Errorf("%s %s: the service's answer names no endpoint, so it cannot be recorded", s.Method, s.Path)
+		return
+	}
+	res.EndpointID = out.Endpoint.ID
+	r.finish(ctx, s, res, out.Endpoint.ID, out.Operations, res.Adopted)
+}
+
+// finish records a step whose call was carried out, then waits for its
+// operations: those of its answer or, when what the call did was found
+// after its answer was lost, every one of the project's.
+func (r *run) finish(ctx context.Context, s *diff.Step, res *StepResult, createdID string, ops []api.Operation, answerLost bool) {
+	if err := r.rec.record(recordStep(s, createdID)); err != nil {
+		res.Err = err
+		return
+	}
+	res.Recorded = true
+	if answerLost {
+		r.wait(ctx, s, res, r.c.WaitProjectIdle(ctx, s.ProjectID))
+		return
+	}
+	r.wait(ctx, s, res, r.c.WaitOperations(ctx, s.ProjectID, ops))
+}
+
+// findCreated returns the endpoint a create with a lost answer made: on the
+// step's branch, with its name and type, not there when the apply started
+// and not in the state. nil when there is none.
+func (r *run) findCreated(ctx context.Context, s *diff.Step) (*api.Endpoint, error) {
+	eps, err := r.c.ListBranchEndpoints(ctx, s.ProjectID, s.Record.BranchID)
+	if err != nil {
+		return nil, err
+	}
+	var found *api.Endpoint
+	for i := range eps {
+		ep := &eps[i]
+		if ep.Name != s.Name || ep.Type != s.Record.Type || r.atStart[s.ProjectID][ep.ID] || r.rec.claimed(ep.ID) {
+			continue
+		}
+		if found == nil || ep.CreatedAt.Before(found.CreatedAt) {
+			found = ep
+		}
+	}
+	return found, nil
+}
+
+// update sends the plan's PATCH. When its answer is lost, it reads the
+// endpoint: if the change is in place, it is done (no second restart);
+// otherwise it is sent again, which sets the same values.
+func (r *run) update(ctx context.Context, s *diff.Step, res *StepResult) {
+	call, cancel := r.callContext(ctx)
+	defer cancel()
+	out, _, err := r.send(call, s, func() (bool, error) {
+		ep, err := r.c.GetEndpoint(call, s.ProjectID, s.EndpointID)
+		if err == nil && matches(ep, s.Record) {
+			res.Unchanged = true
+			return true, nil
+		}
+		r.prog.note(s, "the answer to the update was lost and the change is not in place: sending it again")
+		return false, nil
+	})
+	if err != nil {
+		res.Err = err
+		return
+	}
+	r.finish(ctx, s, res, "", out.Operations, res.Unchanged)
+}
+
+// matches reports whether an endpoint already has what a step records.
+func matches(ep *api.Endpoint, rec *diff.Record) bool {
+	a := rec.Applied
+	return ep.BranchID == rec.BranchID && ep.Type == rec.Type && ep.Name == a.Name &&
+		ep.AutoscalingLimitMinCU == a.MinCU && ep.AutoscalingLimitMaxCU == a.MaxCU &&
+		ep.SuspendTimeoutSeconds == a.SuspendTimeoutSeconds && ep.Disabled == a.Disabled &&
+		maps.Equal(ep.Settings.PgSettings, a.PgSettings) // nil and empty are both "none"
+}
+
+// delete sends the plan's DELETE. An endpoint already gone (204 or 404)
+// counts as deleted; a delete whose answer was lost is simply sent again,
+// since deleting twice is harmless.
+func (r *run) delete(ctx context.Context, s *diff.Step, res *StepResult) {
+	call, cancel := r.callContext(ctx)
+	defer cancel()
+	out, lost, err := r.send(call, s, func() (bool, error) {
+		r.prog.note(s, "the answer to the delete was lost: sending it again (deleting twice is harmless)")
+		return false, nil
+	})
+	gone := err == nil && out.Endpoint.ID == "" || api.IsNotFound(err) // 204, 404
+	if gone && !lost {
+		res.AlreadyGone = true
+	}
+	if err != nil && !gone {
+		res.Err = err
+		return
+	}
+	r.finish(ctx, s, res, "", out.Operations, false)
+}
+
+// settle waits until the project has no running operation before a call is
+// sent again: the lost one may have started some, and a mutation sent now
+// would be answered 423.
+func (r *run) settle(ctx context.Context, s *diff.Step) {
+	_ = r.c.WaitProjectIdle(ctx, s.ProjectID) // if it fails, the resend meets the 423, which the client waits out
+}
+
+// wait ends a step whose call succeeded and is recorded: it is done when its
+// operations finished, failed when one failed, and done but still running
+// when an interrupt cut the waiting short (the service finishes them alone).
+func (r *run) wait(ctx context.Context, s *diff.Step, res *StepResult, err error) {
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		res.StillRunning = true
+	default:
+		res.Err = err
+	}
+}

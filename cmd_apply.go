@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/apply"
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/state"
+)
+
+type applyOptions struct {
+	planInputs
+	// PlanFile, when set, is the saved plan to apply; Dir is then only where
+	// the configuration says the state and the service are.
+	PlanFile    string
+	AutoApprove bool
+	Env         environment
+	Stdin       io.Reader
+	Stdout      io.Writer
+	Stderr      io.Writer
+	// Interactive: standard input is a terminal, so apply can ask.
+	Interactive bool
+	// Live: standard output is a terminal, for the live status line.
+	Live  bool
+	Color bool
+}
+
+func applyCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "apply",
+		Usage: "carry out the changes, in order, waiting for each and recording it in the state",
+		UsageText: `neonform apply [DIR] [-auto-approve] [-parallelism N] [-var NAME=VALUE]... [-var-file FILE]...
+neonform apply PLANFILE [DIR] [-parallelism N]`,
+		Description: `With a directory (default: the current one), apply makes a plan as "neonform
+plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
+ask on, it needs -auto-approve, or a saved plan.
+
+With a plan file saved by "neonform plan -out FILE", it carries out exactly that
+plan, without asking: the plan is what was reviewed. DIR is the configuration
+the plan was made from (default: the current directory); it says where the
+state is. A plan is refused, and nothing is changed, when the state or the
+live endpoints changed since it was made; the error says what changed.
+
+How it runs: the steps of one project run one at a time, each waiting until
+the service's operations for it finish; projects run in parallel, at most
+-parallelism at once. The state is written after every step. A step that
+fails stops the rest of its project; other projects go on. The end says what
+was done, what failed and why, and what was not attempted; "neonform plan"
+then shows exactly what remains.
+
+Interrupt (Ctrl-C or SIGTERM): no new step starts, the steps in flight finish
+and are recorded, and apply exits 1 saying what is left. A second interrupt
+exits at once.
+
+Examples:
+   neonform apply                                  # plan, show, ask, apply
+   neonform apply -auto-approve examples/quickstart
+   neonform plan -out plan.json infra/ && neonform apply plan.json infra/
+
+Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
+		OnUsageError: flagUsageError,
+		Flags: append(planFlags(),
+			&cli.BoolFlag{Name: "auto-approve", Usage: "apply without asking (needed when there is no terminal to ask on)"},
+		),
+		Action: func(c *cli.Context) error {
+			o, err := applyOptionsFrom(c)
+			if err != nil {
+				return err
+			}
+			return runApply(c.Context, o)
+		},
+	}
+}
+
+func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
+	if c.Int("parallelism") < 1 {
+		return applyOptions{}, fmt.Errorf("-parallelism must be at least 1")
+	}
+	o := applyOptions{
+		planInputs:  planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism")},
+		AutoApprove: c.Bool("auto-approve"),
+		Env:         newEnvironment(os.Environ()),
+		Stdin:       c.App.Reader,
+		Stdout:      c.App.Writer,
+		Stderr:      c.App.ErrWriter,
+		Interactive: isTerminal(c.App.Reader),
+		Live:        isTerminal(c.App.Writer),
+		Color:       wantColor(c.App.Writer),
+	}
+	args := c.Args().Slice()
+	switch len(args) {
+	case 0:
+		return o, nil
+	case 1, 2:
+	default:
+		return o, fmt.Errorf("too many arguments: apply takes a directory, or a plan file and then a directory (got %s)", strings.Join(args, " "))
+	}
+	info, err := os.Stat(args[0])
+	switch {
+	case err != nil:
+		return o, fmt.Errorf("%s is neither a configuration directory nor a plan file: %w", args[0], errors.Unwrap(err))
+	case info.IsDir() && len(args) == 2:
+		return o, fmt.Errorf("apply takes one directory (got %s and %s); to apply a saved plan, pass the plan file first: neonform apply plan.json %s", args[0], args[1], args[0])
+	case info.IsDir():
+		o.Dir = args[0]
+		return o, nil
+	}
+	o.PlanFile = args[0]
+	if len(args) == 2 {
+		o.Dir = args[1]
+	}
+	return o, nil
+}
+
+// isTerminal reports whether r or w is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := file.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+func runApply(ctx context.Context, o applyOptions) error {
+	ctx, stop := watchInterrupts(ctx, o.Stderr)
+	defer stop()
+	if o.PlanFile != "" {
+		return applyPlanFile(ctx, o)
+	}
+	return applyDir(ctx, o)
+}
+
+// applyDir plans, shows the plan, asks, and applies.
+func applyDir(ctx context.Context, o applyOptions) error {
+	if !o.AutoApprove && !o.Interactive {
+		return fmt.Errorf("apply cannot ask for confirmation: standard input is not a terminal. Nothing was changed.\n"+
+			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n"+
+			"  neonform plan -out plan.json %[1]s\n  neonform apply plan.json %[1]s", displayPath(o.Dir))
+	}
+	p, err := makePlan(ctx, o.planInputs, o.Env, o.Stdout, o.Stderr)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	if err := renderPlan(o.Stdout, p, "human", o.Color, false, ""); err != nil {
+		return err
+	}
+	if !p.plan.HasChanges() {
+		return nil
+	}
+	if !o.AutoApprove {
+		fmt.Fprint(o.Stdout, "\nApply this plan? Only 'yes' is accepted: ")
+		line, _ := bufio.NewReader(o.Stdin).ReadString('\n')
+		if strings.TrimSpace(line) != "yes" {
+			return &exitError{code: 1, msg: "Apply cancelled: nothing was changed."}
+		}
+	}
+	fmt.Fprintln(o.Stdout)
+	return carryOut(ctx, o, p.plan, p.conn.client, p.backend)
+}
+
+// applyPlanFile applies a saved plan, exactly as it is, or refuses it.
+func applyPlanFile(ctx context.Context, o applyOptions) error {
+	plan, err := diff.ReadFile(o.PlanFile)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(o.planInputs, o.Env, o.Stderr)
+	if err != nil {
+		return &exitError{code: 1, msg: fmt.Sprintf("Nothing was changed. apply %s reads the configuration in %s only to find the state and the service; "+
+			"give it the same -var and -var-file options as the plan.", o.PlanFile, displayPath(o.Dir))}
+	}
+	backend, err := openState(ctx, cfg, o.Env)
+	if err != nil {
+		return err
+	}
+	defer closeBackend(backend)
+	conn, err := connect(cfg, o.Env, o.Stdout)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if conn.apiURL != plan.APIURL {
+		return fmt.Errorf("%s was made against %s, but the configuration in %s (with NEON_API_URL, if set) talks to %s. Nothing was changed; "+
+			"apply the plan with the configuration and environment it was made with, or make a new plan",
+			o.PlanFile, plan.APIURL, displayPath(o.Dir), conn.apiURL)
+	}
+	if diff.ConfigDigest(sourcesOf(cfg)) != plan.ConfigDigest {
+		fmt.Fprintf(o.Stdout, "Note: the configuration in %s changed since the plan was made; apply carries out the saved plan, not the changed files.\n",
+			displayPath(o.Dir))
+	}
+	if !plan.HasChanges() {
+		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
+		return nil
+	}
+	fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
+	return carryOut(ctx, o, plan, conn.client, backend)
+}
+
+// carryOut runs the plan and prints how it ended.
+func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend) error {
+	rep, err := apply.Apply(ctx, plan, apply.Options{
+		Client:      client,
+		State:       backend,
+		Parallelism: o.Parallelism,
+		Progress:    o.Stdout,
+		Live:        o.Live,
+	})
+	if rep == nil {
+		return err // refused before the first step: nothing was changed
+	}
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "\n%s\n", rep.Summary())
+		return &exitError{code: 1}
+	}
+	fmt.Fprintf(o.Stdout, "\n%s\n", rep.Summary())
+	return nil
+}
+
+// planSummary is "2 to create, 1 to update; 4 steps".
+func planSummary(p *diff.Plan) string {
+	s := p.Summary
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d to %s", n, what))
+		}
+	}
+	add(s.Create, "create")
+	add(s.Update, "update")
+	add(s.Replace, "replace")
+	add(s.Delete, "delete")
+	if len(parts) == 0 {
+		parts = append(parts, "no changes to computes")
+	}
+	return strings.Join(parts, ", ") + "; " + plural(len(p.Steps), "step", "steps") + "."
+}
+
+func displayPath(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return filepath.ToSlash(dir)
+}
+
+// closeBackend releases what a state backend holds open (the Postgres connection).
+func closeBackend(b state.Backend) {
+	if c, ok := b.(interface{ Close(context.Context) error }); ok {
+		c.Close(context.Background())
+	}
+}
+
+// watchInterrupts gives apply its two-step interrupt: the first SIGINT or
+// SIGTERM cancels ctx (no new step starts; those in flight finish and are
+// recorded), a second one exits at once.
+func watchInterrupts(ctx context.Context, stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		for n := 1; ; n++ {
+			select {
+			case <-done:
+				return
+			case sig := <-sigs:
+				if n == 1 {
+					fmt.Fprintf(stderr, "\nReceived %s: no new step starts; the steps in flight finish and are recorded in the state. Interrupt again to exit at once.\n", sig)
+					cancel()
+					continue
+				}
+				fmt.Fprintf(stderr, "\nReceived %s again: exiting at once. The state records every step that ended; a step in flight may not be "+
+					"recorded (the next plan finds its endpoint again). The state lock stays behind: the next run says how to remove it.\n", sig)
+				os.Exit(1)
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
+}

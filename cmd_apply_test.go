@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// applyAsked runs apply with a directory as if on a terminal, answering the
+// question with answer.
+func applyAsked(t *testing.T, w *crashWorld, answer string) (string, error) {
+	var out bytes.Buffer
+	err := runApply(context.Background(), applyOptions{
+		planInputs:  planInputs{Dir: w.dir, Parallelism: 4},
+		Env:         newEnvironment(os.Environ()),
+		Stdin:       strings.NewReader(answer),
+		Stdout:      &out,
+		Stderr:      &out,
+		Interactive: true,
+	})
+	return out.String(), err
+}
+
+func TestApplyOnATerminalAsksAndTakesOnlyYes(t *testing.T) {
+	w := newCrashWorld(t, 0)
+	w.write(crashBefore)
+	for _, answer := range []string{"", "no\n", "y\n", "YES\n"} {
+		out, err := applyAsked(t, w, answer)
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(ee.msg, "Apply cancelled: nothing was changed.") {
+			t.Fatalf("answer %q: want the apply cancelled, got %v\n%s", answer, err, out)
+		}
+		if !strings.Contains(out, "Apply this plan? Only 'yes' is accepted: ") {
+			t.Errorf("answer %q: the question was not asked:\n%s", answer, out)
+		}
+		if n := w.emu.Stats().Requests["POST /projects/{project_id}/endpoints"]; n != 0 {
+			t.Fatalf("answer %q: %d creates were sent", answer, n)
+		}
+	}
+	out, err := applyAsked(t, w, "yes\n")
+	if err != nil || !strings.Contains(out, "Apply complete:") {
+		t.Fatalf("answer yes: %v\n%s", err, out)
+	}
+	w.checkConverged("after yes")
+
+	// Nothing to do: no question.
+	out, err = applyAsked(t, w, "")
+	if err != nil || strings.Contains(out, "Apply this plan?") || !strings.Contains(out, "No changes") {
+		t.Errorf("with nothing to do: %v\n%s", err, out)
+	}
+}
