@@ -178,10 +178,12 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(o.planInputs, o.Env, o.Stderr)
+	in := o.planInputs
+	in.SettingsOnly = true
+	cfg, err := loadConfig(in, o.Env, o.Stderr)
 	if err != nil {
-		return &exitError{code: 1, msg: fmt.Sprintf("Nothing was changed. apply %s reads the configuration in %s only to find the state and the service; "+
-			"give it the same -var and -var-file options as the plan.", o.PlanFile, displayPath(o.Dir))}
+		return &exitError{code: 1, msg: fmt.Sprintf("Nothing was changed: apply %s reads the neonform block of the configuration in %s to find the service and the state, and could not.",
+			o.PlanFile, displayPath(o.Dir))}
 	}
 	backend, err := openState(ctx, cfg, o.Env)
 	if err != nil {

@@ -21,6 +21,9 @@ type planInputs struct {
 	Vars        []string
 	VarFiles    []string
 	Parallelism int
+	// SettingsOnly: read only the neonform block (applying a saved plan needs
+	// the service and the state, not the projects).
+	SettingsOnly bool
 }
 
 // planned is a plan and everything it was made from, for the command to show,
@@ -50,7 +53,7 @@ var errReported = &exitError{code: 1}
 // loadConfig reads and checks the configuration, printing its diagnostics. A
 // configuration with errors stops here: no API call is made.
 func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Config, error) {
-	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list})
+	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list, SettingsOnly: in.SettingsOnly})
 	var files map[string]*hcl.File
 	if cfg != nil {
 		files = cfg.Files

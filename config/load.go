@@ -94,6 +94,7 @@ func LoadSources(dir string, files map[string][]byte, opts Options) (*Config, hc
 		cfg:       &Config{Dir: dir, Files: map[string]*hcl.File{}},
 		environ:   parseEnviron(opts.Environ),
 		vars:      map[string]*variable{},
+		missing:   map[string]bool{},
 		locals:    map[string]*local{},
 		bad:       map[*Compute]map[string]bool{},
 		badBranch: map[*Branch]bool{},
@@ -113,8 +114,11 @@ type loader struct {
 	environ   map[string]string
 	functions map[string]function.Function
 
-	vars       map[string]*variable
-	varOrder   []string
+	vars     map[string]*variable
+	varOrder []string
+	// missing holds the variables without a value when Options.SettingsOnly lets
+	// them be: an error only if the neonform block needs one.
+	missing    map[string]bool
 	locals     map[string]*local
 	localOrder []string
 	// ctx is nil until variables and locals have values; eval then accepts literals only.
@@ -174,6 +178,9 @@ func (l *loader) load(files map[string][]byte) {
 	}
 
 	l.decodeSettings(byType["neonform"])
+	if l.opts.SettingsOnly {
+		return
+	}
 	l.decodeProjects(byType["project"])
 	l.decodeMoves(byType["moved"])
 }

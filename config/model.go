@@ -175,4 +175,8 @@ type Options struct {
 	VarFiles []string
 	// Environ is the process environment ("KEY=value"), for NEONFORM_VAR_<name> and env(); nil means none.
 	Environ []string
+	// SettingsOnly reads the neonform block alone (the service and the state), for
+	// applying a saved plan: the plan already holds every value the projects used,
+	// so a variable without a value is an error only where the neonform block needs it.
+	SettingsOnly bool
 }

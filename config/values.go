@@ -144,6 +144,7 @@ func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty
 		return cty.NilVal, invalid, false
 	}
 	if !v.IsWhollyKnown() {
+		l.reportMissing(a)
 		return cty.NilVal, invalid, false
 	}
 	v, marks := v.UnmarkDeep()

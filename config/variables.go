@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -171,6 +172,10 @@ func (l *loader) assignVariables() map[string]cty.Value {
 		v := l.vars[name]
 		if _, ok := values[name]; !ok && v.broken {
 			values[name] = cty.DynamicVal
+		} else if !ok && l.opts.SettingsOnly {
+			// Reported only where the neonform block uses it (see eval).
+			l.missing[name] = true
+			values[name] = cty.DynamicVal
 		} else if !ok {
 			l.errorf(v.DeclRange, "Missing variable value",
 				"Variable %q has no default and no value was given. Set it with -var '%s=VALUE', in a file passed with -var-file (%s = VALUE), or with the environment variable %s%s; or give it a default.",
@@ -282,4 +287,35 @@ func (l *loader) readVarFile(path string, values map[string]cty.Value) {
 		}
 		values[a.Name] = conv
 	}
+}
+
+// reportMissing explains an attribute that is unknown because, with
+// Options.SettingsOnly, a variable it depends on has no value. (Otherwise an
+// unknown value comes from a value already reported as wrong: nothing to add.)
+func (l *loader) reportMissing(a *hclsyntax.Attribute) {
+	if len(l.missing) == 0 {
+		return
+	}
+	names := make([]string, 0, len(l.missing))
+	for name := range l.missing {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if len(names) > 1 {
+		// Name only those the attribute uses directly, when it names any.
+		var direct []string
+		for _, t := range a.Expr.Variables() {
+			if t.RootName() == "var" && len(t) > 1 {
+				if attr, ok := t[1].(hcl.TraverseAttr); ok && l.missing[attr.Name] {
+					direct = append(direct, attr.Name)
+				}
+			}
+		}
+		if len(direct) > 0 {
+			names = direct
+		}
+	}
+	l.errorf(a.Expr.Range(), "Missing variable value",
+		"%s depends on variables without a value here (%s). Applying a saved plan reads only the neonform block, to find the service and the state: give it the values it uses, with -var, -var-file or NEONFORM_VAR_<name>, as when the plan was made.",
+		a.Name, strings.Join(names, ", "))
 }
