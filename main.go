@@ -108,8 +108,8 @@ func commands() []*cli.Command {
 		fmtCommand(),
 		planCommand(),
 		showCommand(),
-		// apply, import and state land with the apply issue.
-		// emulator lands with the emulator issue.
+		applyCommand(), importCommand(), stateCommand(), forceUnlockCommand(),
+		emulatorCommand(),
 		versionCommand(),
 	}
 }

@@ -20,10 +20,12 @@ import (
 
 // scriptCommands are the custom commands available in testdata/script/*.txtar:
 //
-//	emulator [-op-delay D] [-faults SPEC] [-fake-clock] [-project ID]...
+//	emulator [-op-delay D] [-faults SPEC] [-fake-clock] [-data FILE] [-project ID]...
 //	    starts an emulator on a free loopback port for the rest of the script and
 //	    sets NEON_API_URL and NEON_API_KEY; each -project ID is created (with its
 //	    default branch "main" and primary compute), as the console would.
+//	    -data FILE loads the world from FILE (a world file, e.g. inline in the
+//	    script, with fixed ids so golden outputs can name them) and keeps it there.
 //	neonapi METHOD PATH [JSON]
 //	    calls the emulator's API with the script's key and prints the answer:
 //	    out-of-band changes ("someone clicked in the console") and checks.
@@ -42,6 +44,9 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"emustats":    cmdEmuStats,
 		"emuclock":    cmdEmuClock,
 		"emuactivity": cmdEmuActivity,
+		"scrub":       cmdScrub,     // script_cmds_apply_test.go
+		"genconfig":   cmdGenConfig, // plan_cmds_test.go
+		"maxchars":    cmdMaxChars,  // plan_cmds_test.go
 	}
 }
 
@@ -93,6 +98,8 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 			opts.Clock = clock
 		case "-project":
 			projects = append(projects, next())
+		case "-data":
+			opts.DataFile = ts.MkAbs(next())
 		default:
 			ts.Fatalf("emulator: unknown argument %q", args[i])
 		}

@@ -291,3 +291,22 @@ func must2[T any](v T, err error) T {
 	}
 	return v
 }
+
+// The error of a refused call reads as the issue asks: method, path, status and
+// the service's own message, with the request id to find it in the service's logs.
+func TestLockedErrorNamesTheCallStatusAndTheServiceMessage(t *testing.T) {
+	s := newService(t, emulator.Options{OpDelay: time.Hour}, func(o *api.Options) { o.MaxRetries = -1 }, nil)
+	created, err := s.client.CreateProject(context.Background(), api.ProjectCreate{Name: "p"})
+	must(t, err)
+	pid, ep := created.Project.ID, created.Endpoints[0].ID
+	_, err = s.client.UpdateEndpoint(context.Background(), pid, ep, api.EndpointUpdate{Name: new("x")})
+	want := "PATCH /projects/" + pid + "/endpoints/" + ep +
+		": 423 Locked: project already has running conflicting operations, scheduling of new ones is prohibited (request id "
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v\nwant it to start %q", err, want)
+	}
+	var apiErr *api.Error
+	if !errors.As(err, &apiErr) || apiErr.Code != "RUNNING_OPERATIONS" || apiErr.RequestID == "" || api.IsAmbiguous(err) {
+		t.Errorf("want an *api.Error with the service's code and request id, not ambiguous: %#v", err)
+	}
+}

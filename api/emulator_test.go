@@ -39,12 +39,12 @@ func newService(t *testing.T, eo emulator.Options, tune func(*api.Options), wrap
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	s := &service{emu: e, url: ts.URL + "/api/v2"}
-	s.client, s.count = newClient(t, s.url, func(o *api.Options) {
+	s.client, s.count = newCheckedClient(t, s.url, func(o *api.Options) {
 		o.APIKey = e.APIKey()
 		if tune != nil {
 			tune(o)
 		}
-	})
+	}, true)
 	return s
 }
 

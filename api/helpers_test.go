@@ -50,9 +50,21 @@ func (c *counter) total() int {
 // the OpenAPI description and counted. tune adjusts the options.
 func newClient(t *testing.T, baseURL string, tune func(*api.Options)) (*api.Client, *counter) {
 	t.Helper()
+	return newCheckedClient(t, baseURL, tune, false)
+}
+
+// newCheckedClient is newClient; with answers, the answers are checked against
+// the OpenAPI description too (for the emulator, not for the stubs, which send
+// broken answers on purpose).
+func newCheckedClient(t *testing.T, baseURL string, tune func(*api.Options), answers bool) (*api.Client, *counter) {
+	t.Helper()
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	t.Cleanup(transport.CloseIdleConnections)
-	count := &counter{next: specCheck(t, transport)}
+	var rt http.RoundTripper = transport
+	if answers {
+		rt = answerCheck(t, rt)
+	}
+	count := &counter{next: specCheck(t, rt)}
 	opts := api.Options{
 		BaseURL:       baseURL,
 		APIKey:        testKey,

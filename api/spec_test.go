@@ -51,6 +51,50 @@ func specCheck(t *testing.T, next http.RoundTripper) http.RoundTripper {
 	})
 }
 
+// answerCheck wraps next with a check of every answer under /api/v2 against the
+// OpenAPI description: used with the emulator, whose answers must all match it,
+// errors included (as GeneralError).
+func answerCheck(t *testing.T, next http.RoundTripper) http.RoundTripper {
+	router, err := spec()
+	if err != nil {
+		t.Fatalf("loading %s: %v", specFile, err)
+	}
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		resp, err := next.RoundTrip(req)
+		if err != nil || !strings.HasPrefix(req.URL.Path, "/api/v2/") {
+			return resp, err
+		}
+		body, readErr := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		if readErr != nil {
+			return resp, nil // the client sees the same cut-short body
+		}
+		if err := validateResponse(router, req, resp, body); err != nil {
+			t.Errorf("answer to %s %s (%d) does not match the OpenAPI description: %v\n%s", req.Method, req.URL.RequestURI(), resp.StatusCode, err, body)
+		}
+		return resp, nil
+	})
+}
+
+func validateResponse(router routers.Router, req *http.Request, resp *http.Response, body []byte) error {
+	probe := req.Clone(context.Background())
+	probe.URL.Scheme, probe.URL.Host, probe.Host = "https", "console.neon.tech", "console.neon.tech"
+	probe.Body = http.NoBody
+	route, params, err := router.FindRoute(probe)
+	if err != nil {
+		return err
+	}
+	return openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: probe, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}},
+		Status:  resp.StatusCode,
+		Header:  resp.Header,
+		Body:    io.NopCloser(bytes.NewReader(body)),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	})
+}
+
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

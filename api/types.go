@@ -60,6 +60,7 @@ const (
 	ActionApplyConfig    OperationAction = "apply_config"
 	ActionCreateTimeline OperationAction = "create_timeline"
 	ActionCreateBranch   OperationAction = "create_branch"
+	ActionDeleteTimeline OperationAction = "delete_timeline"
 )
 
 // EndpointSettings is EndpointSettingsData.
@@ -261,6 +262,12 @@ type ProjectResponse struct {
 	Project Project `json:"project"`
 }
 
+// ProjectOperations is the answer to updating a project.
+type ProjectOperations struct {
+	Project    Project     `json:"project"`
+	Operations []Operation `json:"operations"`
+}
+
 // ProjectCreate is the inner object of ProjectCreateRequest (the fields we use).
 type ProjectCreate struct {
 	Name      string `json:"name,omitempty"`
@@ -315,9 +322,29 @@ type BranchesResponse struct {
 	Pagination  *CursorPagination `json:"pagination,omitempty"`
 }
 
-// BranchResponse wraps one branch.
+// BranchResponse wraps one branch. GET of one branch also carries its
+// annotation (the schema requires it there); other answers leave it out.
 type BranchResponse struct {
-	Branch Branch `json:"branch"`
+	Branch     Branch      `json:"branch"`
+	Annotation *Annotation `json:"annotation,omitempty"`
+}
+
+// Annotation is AnnotationData: labels that tools attach to a branch.
+type Annotation struct {
+	Object AnnotationObject  `json:"object"`
+	Value  map[string]string `json:"value"`
+}
+
+// AnnotationObject is AnnotationObjectData: what the annotation is about.
+type AnnotationObject struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+}
+
+// BranchOperations is the answer to updating or deleting a branch.
+type BranchOperations struct {
+	Branch     Branch      `json:"branch"`
+	Operations []Operation `json:"operations"`
 }
 
 // BranchCreate is the inner branch object of BranchCreateRequest.
@@ -352,71 +379,4 @@ type GeneralError struct {
 	RequestID string `json:"request_id,omitempty"`
 	Code      string `json:"code"`
 	Message   string `json:"message"`
-}
-
-// ApiKeyCreateRequest is the body of POST /api_keys.
-type ApiKeyCreateRequest struct {
-	KeyName string `json:"key_name"`
-}
-
-// ApiKeyCreateResponse carries the secret, shown this once.
-type ApiKeyCreateResponse struct {
-	ID        int64     `json:"id"`
-	Key       string    `json:"key"`
-	Name      string    `json:"name"`
-	CreatedAt time.Time `json:"created_at"`
-	CreatedBy string    `json:"created_by"`
-}
-
-// ApiKeyCreator is ApiKeyCreatorData.
-type ApiKeyCreator struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	Image string `json:"image"`
-}
-
-// ApiKeysListResponseItem is one key in the list (the list is a bare JSON array).
-type ApiKeysListResponseItem struct {
-	ID               int64         `json:"id"`
-	Name             string        `json:"name"`
-	CreatedAt        time.Time     `json:"created_at"`
-	CreatedBy        ApiKeyCreator `json:"created_by"`
-	LastUsedAt       *time.Time    `json:"last_used_at"`
-	LastUsedFromAddr string        `json:"last_used_from_addr"`
-}
-
-// ApiKeyRevokeResponse is the answer to DELETE /api_keys/{key_id}.
-type ApiKeyRevokeResponse struct {
-	ID               int64      `json:"id"`
-	Name             string     `json:"name"`
-	CreatedAt        time.Time  `json:"created_at"`
-	CreatedBy        string     `json:"created_by"`
-	LastUsedAt       *time.Time `json:"last_used_at"`
-	LastUsedFromAddr string     `json:"last_used_from_addr"`
-	Revoked          bool       `json:"revoked"`
-}
-
-// OrgApiKeyCreateRequest is the body of POST /organizations/{org_id}/api_keys: an
-// organization key, or with ProjectID a project-scoped key.
-type OrgApiKeyCreateRequest struct {
-	KeyName   string `json:"key_name"`
-	ProjectID string `json:"project_id,omitempty"`
-}
-
-// OrgApiKeyCreateResponse carries the secret of an organization or project-scoped key, shown this once.
-type OrgApiKeyCreateResponse struct {
-	ApiKeyCreateResponse
-	ProjectID string `json:"project_id,omitempty"`
-}
-
-// OrgApiKeysListResponseItem is one key in GET /organizations/{org_id}/api_keys (a bare JSON array).
-type OrgApiKeysListResponseItem struct {
-	ApiKeysListResponseItem
-	ProjectID string `json:"project_id,omitempty"`
-}
-
-// OrgApiKeyRevokeResponse is the answer to DELETE /organizations/{org_id}/api_keys/{key_id}.
-type OrgApiKeyRevokeResponse struct {
-	ApiKeyRevokeResponse
-	ProjectID string `json:"project_id,omitempty"`
 }

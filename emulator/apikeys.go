@@ -176,8 +176,11 @@ func (e *Emulator) createOrgKey(c *call) (int, any, error) {
 			return 0, nil, forbidden("only administrators of organization %s can create organization API keys; a member can create a project-scoped key with \"project_id\"", orgID)
 		}
 	} else {
-		p := e.w.project(*body.ProjectID)
-		if p == nil || p.OrgID != orgID {
+		e.w.mu.RLock()
+		p := e.w.projects[*body.ProjectID]
+		inOrg := p != nil && p.OrgID == orgID
+		e.w.mu.RUnlock()
+		if !inOrg {
 			return 0, nil, errorf(http.StatusNotFound, codeProjectNotFound, "project %s not found in organization %s", *body.ProjectID, orgID)
 		}
 		k.Kind, k.ProjectID = keyProject, p.ID

@@ -24,7 +24,8 @@ func (e *Emulator) getBranch(c *call) (int, any, error) {
 	if b == nil {
 		return 0, nil, branchNotFound(id)
 	}
-	return http.StatusOK, api.BranchResponse{Branch: b.wire(c.now, false)}, nil
+	return http.StatusOK, api.BranchResponse{Branch: b.wire(c.now, false),
+		Annotation: &api.Annotation{Object: api.AnnotationObject{Type: "console/branch", ID: b.ID}, Value: map[string]string{}}}, nil
 }
 
 // branchCursor is the opaque cursor of the branch list (CursorPagination): the sort

@@ -13,7 +13,8 @@ type Clock interface {
 
 type realClock struct{}
 
-func (realClock) Now() time.Time { return time.Now().UTC() }
+// Now is to the millisecond, so answers carry times like the service's, not nanoseconds.
+func (realClock) Now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 
 // FakeClock is a Clock that moves only when told to. Safe for concurrent use.
 type FakeClock struct {

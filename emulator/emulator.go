@@ -56,8 +56,8 @@ type Emulator struct {
 	limits     *limiter
 	consoleKey string
 
-	saveMu sync.Mutex // one write of the data file at a time, in order
-	logMu  sync.Mutex
+	saves saver // writes of the data file
+	logMu sync.Mutex
 }
 
 // New builds an emulator: it loads opts.DataFile if it exists, or starts a new world
@@ -67,6 +67,7 @@ func New(opts Options) (*Emulator, error) {
 		return nil, errors.New("emulator: OpDelay and Latency cannot be negative")
 	}
 	e := &Emulator{opts: opts, clock: opts.Clock, ids: newIDSource(), counters: newCounters()}
+	e.saves.done = sync.NewCond(&e.saves.mu)
 	if e.clock == nil {
 		e.clock = realClock{}
 	}
@@ -182,7 +183,9 @@ func (e *Emulator) EnsureProject(id, name string) (bool, error) {
 	if name == "" {
 		name = id
 	}
-	_, err := e.newProject(projectSpec{id: id, name: name, ownerID: owner.ID, tier: owner.Tier, creationSource: "console"}, e.clock.Now())
+	_, err := e.newProject(projectSpec{id: id, name: name, ownerID: owner.ID, tier: owner.Tier, creationSource: "console",
+		region: defaultRegion, pgVersion: defaultPgVersion, retention: defaultRetention, branchName: "main", compute: defaultCompute()},
+		e.clock.Now())
 	if err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) && ae.status == http.StatusConflict {

@@ -27,7 +27,6 @@ const (
 	codeLocked           = "RUNNING_OPERATIONS"
 	codeRateLimited      = "RATE_LIMIT_EXCEEDED"
 	codeUnavailable      = "SERVICE_UNAVAILABLE"
-	codeNotImplemented   = "NOT_IMPLEMENTED"
 )
 
 // msgLocked is the service's exact message for a mutation while operations run.

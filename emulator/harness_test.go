@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -52,9 +54,10 @@ type service struct {
 	srv   *httptest.Server
 	clock *FakeClock
 	key   string // the console key
-	// validated counts the answers checked against the spec, so a test can make sure
-	// its calls did go through the check.
-	validated int
+	// validated records the answers checked against the spec, as "METHOD /template
+	// status", so a test can make sure its calls did go through the check.
+	validated map[string]int
+	mu        sync.Mutex // guards validated for tests that call at once
 }
 
 // newService starts an emulator. Unless the options say otherwise it runs on a
@@ -77,15 +80,9 @@ func newService(t testing.TB, opts Options) *service {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	srv := httptest.NewServer(e.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		if err := e.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
+	srv := serve(t, e)
 	fc, _ := opts.Clock.(*FakeClock)
-	return &service{t: t, emu: e, srv: srv, clock: fc, key: e.APIKey()}
+	return &service{t: t, emu: e, srv: srv, clock: fc, key: e.APIKey(), validated: map[string]int{}}
 }
 
 // reply is one answer of the emulator.
@@ -119,6 +116,21 @@ func (s *service) call(method, path string, body any) reply {
 // answer against the OpenAPI description when the path is a documented one.
 func (s *service) callAs(key, method, path string, body any) reply {
 	s.t.Helper()
+	header := ""
+	if key != "" {
+		header = "Bearer " + key
+	}
+	return s.send(header, method, path, body)
+}
+
+// callWithHeader sends a request without a body with this Authorization header.
+func (s *service) callWithHeader(authorization, method, path string) reply {
+	s.t.Helper()
+	return s.send(authorization, method, path, nil)
+}
+
+func (s *service) send(authorization, method, path string, body any) reply {
+	s.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -139,8 +151,8 @@ func (s *service) callAs(key, method, path string, body any) reply {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
 	}
 	resp, err := s.srv.Client().Do(req)
 	if err != nil {
@@ -160,16 +172,30 @@ func (s *service) callAs(key, method, path string, body any) reply {
 // organization key paths) are skipped.
 func (s *service) validate(req *http.Request, r reply) {
 	s.t.Helper()
+	documented, err := checkAnswer(req, r)
+	if err != nil {
+		s.t.Errorf("%s %s -> %d does not match the OpenAPI description: %v\nbody: %s", req.Method, req.URL.Path, r.status, err, r.body)
+	}
+	if documented != "" {
+		s.mu.Lock()
+		s.validated[fmt.Sprintf("%s %d", documented, r.status)]++
+		s.mu.Unlock()
+	}
+}
+
+// checkAnswer validates an answer to req against the spec. It returns the spec's
+// "METHOD /template" of the request, or "" when the spec does not have the path.
+func checkAnswer(req *http.Request, r reply) (string, error) {
 	router, err := spec()
 	if err != nil {
-		s.t.Fatalf("loading %s: %v", specFile, err)
+		return "", fmt.Errorf("loading %s: %v", specFile, err)
 	}
 	probe := req.Clone(context.Background())
 	probe.URL.Scheme, probe.URL.Host, probe.Host = "https", specHost, specHost
 	probe.Body = http.NoBody
 	route, params, err := router.FindRoute(probe)
 	if err != nil {
-		return
+		return "", nil
 	}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: probe, PathParams: params, Route: route,
@@ -179,10 +205,7 @@ func (s *service) validate(req *http.Request, r reply) {
 		Body:    io.NopCloser(bytes.NewReader(r.body)),
 		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 	}
-	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		s.t.Errorf("%s %s -> %d does not match the OpenAPI description: %v\nbody: %s", req.Method, req.URL.Path, r.status, err, r.body)
-	}
-	s.validated++
+	return route.Method + " " + route.Path, openapi3filter.ValidateResponse(context.Background(), in)
 }
 
 // want fails the test unless the answer has the status.
@@ -238,3 +261,24 @@ func (s *service) patchEndpoint(projectID, id string, ep map[string]any) reply {
 	s.t.Helper()
 	return s.call("PATCH", "/projects/"+projectID+"/endpoints/"+id, map[string]any{"endpoint": ep})
 }
+
+// serve puts an emulator behind a loopback HTTP server until the test ends.
+func serve(t testing.TB, e *Emulator) *httptest.Server {
+	srv := httptest.NewServer(e.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		if err := e.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return srv
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

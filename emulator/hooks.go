@@ -25,6 +25,7 @@ const hooksPrefix = "/_emulator"
 //	GET    /_emulator/faults                the injected faults, as a spec
 //	PUT    /_emulator/faults?spec=...       change them ("" for none)
 //	DELETE /_emulator/organizations/{org}/members/{user}  the user leaves the organization
+//	DELETE /_emulator/projects/{project}/organization     the project leaves its organization
 func (e *Emulator) hookRoutes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /_emulator/stats", func(w http.ResponseWriter, r *http.Request) {
@@ -44,6 +45,7 @@ func (e *Emulator) hookRoutes() http.Handler {
 	})
 	mux.HandleFunc("PUT /_emulator/faults", e.hookFaults)
 	mux.HandleFunc("DELETE /_emulator/organizations/{org_id}/members/{user_id}", e.hookLeave)
+	mux.HandleFunc("DELETE /_emulator/projects/{project_id}/organization", e.hookTransferOut)
 	mux.HandleFunc("/_emulator/", func(w http.ResponseWriter, r *http.Request) {
 		hookError(w, http.StatusNotFound, "no such test hook %s %s; see the emulator package documentation", r.Method, r.URL.Path)
 	})
@@ -135,6 +137,29 @@ func (e *Emulator) hookLeave(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	delete(o.Members, userID)
+	e.w.mu.Unlock()
+	if err := e.save(); err != nil {
+		hookError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// hookTransferOut moves a project out of its organization into its owner's personal
+// account: the organization's keys, and project-scoped keys for it, stop working on it
+// at once (seed section 2.1).
+func (e *Emulator) hookTransferOut(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("project_id")
+	e.w.mu.Lock()
+	p := e.w.projects[id]
+	if p == nil || p.OrgID == "" {
+		e.w.mu.Unlock()
+		hookError(w, http.StatusNotFound, "project %s not found in an organization", id)
+		return
+	}
+	p.mu.Lock()
+	p.OrgID = ""
+	p.mu.Unlock()
 	e.w.mu.Unlock()
 	if err := e.save(); err != nil {
 		hookError(w, http.StatusInternalServerError, "%v", err)

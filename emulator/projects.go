@@ -71,9 +71,7 @@ func (e *Emulator) getProject(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	e.w.mu.RLock()
-	owner := e.w.users[p.OwnerID]
-	e.w.mu.RUnlock()
+	owner := e.ownerOf(p)
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return http.StatusOK, api.ProjectResponse{Project: p.wire(c.now, owner)}, nil
@@ -276,9 +274,7 @@ func (e *Emulator) deleteProject(c *call) (int, any, error) {
 	if c.key.Kind == keyProject {
 		return 0, nil, forbidden("a project-scoped API key cannot delete its project; use a personal or organization API key")
 	}
-	e.w.mu.RLock()
-	owner := e.w.users[p.OwnerID]
-	e.w.mu.RUnlock()
+	owner := e.ownerOf(p)
 	p.mu.Lock()
 	if p.deleted {
 		p.mu.Unlock()
@@ -299,4 +295,63 @@ func (e *Emulator) deleteProject(c *call) (int, any, error) {
 	p.mu.Unlock()
 	e.w.removeProject(p.ID)
 	return http.StatusOK, out, e.save()
+}
+
+// projectUpdateBody is ProjectUpdateRequest (the attributes the emulator models).
+type projectUpdateBody struct {
+	Project *struct {
+		Name                    *string `json:"name"`
+		HistoryRetentionSeconds *int64  `json:"history_retention_seconds"`
+	} `json:"project"`
+}
+
+// updateProject renames a project or changes its history retention: 200 with the
+// project and no operations.
+func (e *Emulator) updateProject(c *call) (int, any, error) {
+	var body projectUpdateBody
+	if err := decodeBody(c, &body, true); err != nil {
+		return 0, nil, err
+	}
+	in := body.Project
+	if in == nil {
+		return 0, nil, badRequest(`the body needs a "project" object, e.g. {"project":{"name":"shop"}}`)
+	}
+	if in.Name != nil && (len(*in.Name) < 1 || len(*in.Name) > 256) {
+		return 0, nil, badRequest("project name must be 1 to 256 characters long")
+	}
+	if r := in.HistoryRetentionSeconds; r != nil && (*r < 0 || *r > 2592000) {
+		return 0, nil, badRequest("history_retention_seconds must be from 0 to 2592000 (30 days)")
+	}
+	p, err := e.project(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	owner := e.ownerOf(p)
+	p.mu.Lock()
+	switch {
+	case p.deleted:
+		err = projectNotFound(p.ID)
+	case p.busy(c.now):
+		err = locked()
+	}
+	if err != nil {
+		p.mu.Unlock()
+		return 0, nil, err
+	}
+	setIf(&p.Name, in.Name)
+	if r := in.HistoryRetentionSeconds; r != nil {
+		p.HistoryRetentionSeconds = int32(*r)
+	}
+	p.UpdatedAt = c.now
+	out := api.ProjectOperations{Project: p.wire(c.now, owner), Operations: []api.Operation{}}
+	p.mu.Unlock()
+	return http.StatusOK, out, e.save()
+}
+
+// ownerOf returns the user who owns a project, or nil when the user is gone. Call it
+// before taking the project's lock (world before project).
+func (e *Emulator) ownerOf(p *project) *user {
+	e.w.mu.RLock()
+	defer e.w.mu.RUnlock()
+	return e.w.users[p.OwnerID]
 }

@@ -95,13 +95,13 @@ func (e *Emulator) routes() *router {
 	rt.add(http.MethodPost, "/projects", e.createProject)
 	rt.add(http.MethodGet, "/projects/{project_id}", e.getProject)
 	rt.add(http.MethodDelete, "/projects/{project_id}", e.deleteProject)
-	rt.add(http.MethodPatch, "/projects/{project_id}", notImplemented)
+	rt.add(http.MethodPatch, "/projects/{project_id}", e.updateProject)
 
 	rt.add(http.MethodGet, "/projects/{project_id}/branches", e.listBranches)
 	rt.add(http.MethodPost, "/projects/{project_id}/branches", e.createBranch)
 	rt.add(http.MethodGet, "/projects/{project_id}/branches/{branch_id}", e.getBranch)
-	rt.add(http.MethodDelete, "/projects/{project_id}/branches/{branch_id}", notImplemented)
-	rt.add(http.MethodPatch, "/projects/{project_id}/branches/{branch_id}", notImplemented)
+	rt.add(http.MethodDelete, "/projects/{project_id}/branches/{branch_id}", e.deleteBranch)
+	rt.add(http.MethodPatch, "/projects/{project_id}/branches/{branch_id}", e.updateBranch)
 	rt.add(http.MethodGet, "/projects/{project_id}/branches/{branch_id}/endpoints", e.listBranchEndpoints)
 
 	rt.add(http.MethodGet, "/projects/{project_id}/endpoints", e.listEndpoints)
@@ -123,10 +123,4 @@ func (e *Emulator) routes() *router {
 	rt.add(http.MethodPost, "/organizations/{org_id}/api_keys", e.createOrgKey)
 	rt.add(http.MethodDelete, "/organizations/{org_id}/api_keys/{key_id}", e.revokeOrgKey)
 	return rt
-}
-
-// notImplemented answers documented paths the emulator does not model.
-func notImplemented(c *call) (int, any, error) {
-	return 0, nil, errorf(http.StatusNotImplemented, codeNotImplemented,
-		"%s is part of the service API but not of the emulator; neonform does not use it", c.route.name)
 }

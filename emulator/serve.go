@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -162,12 +163,15 @@ func (c *call) fail(err error) int {
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {
-	b, err := json.Marshal(body)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // messages say <API key>, not \u003cAPI key\u003e, to a curl user
+	if err := enc.Encode(body); err != nil {
 		status = http.StatusInternalServerError
-		b = []byte(`{"code":"INTERNAL_ERROR","message":"emulator could not encode its answer"}`)
+		buf.Reset()
+		buf.WriteString(`{"code":"INTERNAL_ERROR","message":"emulator could not encode its answer"}` + "\n")
 	}
-	b = append(b, '\n')
+	b := buf.Bytes()
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(b)))

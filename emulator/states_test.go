@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -59,8 +60,13 @@ func TestNewEndpointIsInitUntilItsOperationFinishes(t *testing.T) {
 	}
 
 	s.clock.Advance(9 * time.Second)
-	if got := s.endpoint(p.Project.ID, ep.ID); got.CurrentState != "init" {
-		t.Errorf("after 9s of a 10s operation: %s, want init", got.CurrentState)
+	if got := s.endpoint(p.Project.ID, ep.ID); got.CurrentState != "init" || got.PendingState != "active" {
+		t.Errorf("after 9s of a 10s operation: %s pending %q, want init pending active", got.CurrentState, got.PendingState)
+	}
+	// The list leaves pending_state out, as the service's does (seed section 2.3).
+	list := s.call("GET", "/projects/"+p.Project.ID+"/endpoints", nil).want(t, 200)
+	if strings.Contains(string(list.body), "pending_state") {
+		t.Errorf("the list shows pending_state: %s", list.body)
 	}
 	s.clock.Advance(time.Second)
 	got := s.endpoint(p.Project.ID, ep.ID)

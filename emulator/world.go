@@ -123,7 +123,8 @@ func (k *apiKey) lastUsed() (*time.Time, string) {
 type project struct {
 	mu sync.RWMutex
 
-	// Fixed at creation, so they may be read without the lock.
+	// Fixed at creation, so they may be read without the lock; except OrgID, which a
+	// transfer changes holding both world.mu and project.mu, so either lock reads it.
 	ID        string
 	OwnerID   string // the user who owns it (personal) or created it (organization)
 	OrgID     string // "" for a personal project

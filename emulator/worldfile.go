@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -67,6 +66,14 @@ type keyDoc struct {
 }
 
 type projectDoc struct {
+	projectHead
+	Branches   []branch    `json:"branches"`
+	Endpoints  []endpoint  `json:"endpoints"`
+	Operations []operation `json:"operations"`
+}
+
+// projectHead is a project's own fields, apart from what it holds.
+type projectHead struct {
 	ID                      string      `json:"id"`
 	Name                    string      `json:"name"`
 	OwnerID                 string      `json:"owner_id"`
@@ -78,9 +85,6 @@ type projectDoc struct {
 	CreationSource          string      `json:"creation_source,omitempty"`
 	CreatedAt               time.Time   `json:"created_at"`
 	UpdatedAt               time.Time   `json:"updated_at"`
-	Branches                []branch    `json:"branches"`
-	Endpoints               []endpoint  `json:"endpoints"`
-	Operations              []operation `json:"operations"`
 }
 
 // snapshot copies the world into its file form. Values are copied under the locks and
@@ -123,9 +127,9 @@ func (w *world) snapshot() worldDoc {
 func (p *project) doc() projectDoc {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	d := projectDoc{ID: p.ID, Name: p.Name, OwnerID: p.OwnerID, OrgID: p.OrgID, RegionID: p.RegionID, Tier: p.Tier,
-		PgVersion: p.PgVersion, HistoryRetentionSeconds: p.HistoryRetentionSeconds, CreationSource: p.CreationSource,
-		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+	d := projectDoc{projectHead: projectHead{ID: p.ID, Name: p.Name, OwnerID: p.OwnerID, OrgID: p.OrgID, RegionID: p.RegionID,
+		Tier: p.Tier, PgVersion: p.PgVersion, HistoryRetentionSeconds: p.HistoryRetentionSeconds, CreationSource: p.CreationSource,
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt},
 		Branches: []branch{}, Endpoints: make([]endpoint, 0, len(p.endpointOrder)), Operations: make([]operation, 0, len(p.ops))}
 	for _, id := range sortedKeys(p.branches) {
 		d.Branches = append(d.Branches, *p.branches[id])
@@ -146,59 +150,6 @@ func sortedKeys[K string | int64, V any](m map[K]V) []K {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// save writes the world to the data file, if there is one. Saves are serialised, and
-// each takes its snapshot inside the lock, so a later change is never overwritten by
-// an earlier one.
-func (e *Emulator) save() error {
-	if e.opts.DataFile == "" {
-		return nil
-	}
-	e.saveMu.Lock()
-	defer e.saveMu.Unlock()
-	b, err := json.MarshalIndent(e.w.snapshot(), "", "  ")
-	if err != nil {
-		return fmt.Errorf("emulator: encoding the world: %w", err)
-	}
-	return writeFileAtomic(e.opts.DataFile, append(b, '\n'))
-}
-
-// writeFileAtomic writes a file so that a crash leaves either the old or the new
-// content: a temporary file in the same directory, fsync, rename, fsync of the
-// directory. Mode 0600: the file holds key hashes.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("emulator: writing %s: %w", path, err)
-	}
-	clean := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("emulator: writing %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		return clean(err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return clean(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return clean(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return clean(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("emulator: writing %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // loadWorldFile reads a world file; (nil, nil) when there is none yet.
@@ -240,7 +191,7 @@ func parseWorld(b []byte, now time.Time) (*world, error) {
 		}
 		w.addProject(p)
 	}
-	if err := loadKeys(w, &doc); err != nil {
+	if err := loadKeys(w, &doc, now); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -284,7 +235,7 @@ func loadAccounts(w *world, doc *worldDoc) error {
 	return nil
 }
 
-func loadKeys(w *world, doc *worldDoc) error {
+func loadKeys(w *world, doc *worldDoc, now time.Time) error {
 	if doc.NextKeyID > w.nextKeyID {
 		w.nextKeyID = doc.NextKeyID
 	}
@@ -312,6 +263,7 @@ func loadKeys(w *world, doc *worldDoc) error {
 		if k.CreatedBy == "" {
 			k.CreatedBy = w.firstUser
 		}
+		k.CreatedAt = defaultTime(k.CreatedAt, now)
 		if kd.LastUsedAt != nil {
 			k.lastUsedAt.Store(kd.LastUsedAt.UnixNano())
 		}

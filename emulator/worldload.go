@@ -53,6 +53,9 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 		}
 		b.ProjectID = p.ID
 		b.Name = defaultString(b.Name, b.ID)
+		if p.branchByName(b.Name) != nil {
+			return nil, fmt.Errorf("branch %s: the name %q is used twice; branch names are unique in a project", b.ID, b.Name)
+		}
 		b.CreatedAt = defaultTime(b.CreatedAt, p.CreatedAt)
 		b.UpdatedAt = defaultTime(b.UpdatedAt, b.CreatedAt)
 		b.CreationSource = defaultString(b.CreationSource, "console")

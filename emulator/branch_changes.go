@@ -1,0 +1,113 @@
+package emulator
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/neonform/neonform/api"
+)
+
+// branchUpdateBody is BranchUpdateRequest (the attributes the emulator models).
+type branchUpdateBody struct {
+	Branch *struct {
+		Name      *string `json:"name"`
+		Protected *bool   `json:"protected"`
+	} `json:"branch"`
+}
+
+// updateBranch renames a branch or changes its protection: 200 with the branch and no
+// operations (nothing runs on a compute for it).
+func (e *Emulator) updateBranch(c *call) (int, any, error) {
+	var body branchUpdateBody
+	if err := decodeBody(c, &body, true); err != nil {
+		return 0, nil, err
+	}
+	in := body.Branch
+	if in == nil {
+		return 0, nil, badRequest(`the body needs a "branch" object, e.g. {"branch":{"name":"dev"}}`)
+	}
+	if in.Name != nil && (len(*in.Name) < 1 || len(*in.Name) > 256) {
+		return 0, nil, badRequest("branch name must be 1 to 256 characters long")
+	}
+	p, err := e.lockProject(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	id := c.param("branch_id")
+	b := p.branches[id]
+	switch {
+	case b == nil:
+		err = branchNotFound(id)
+	case p.busy(c.now):
+		err = locked()
+	case in.Name != nil && *in.Name != b.Name && p.branchByName(*in.Name) != nil:
+		err = conflict(codeConflict, "a branch named %q already exists in project %s; branch names are unique", *in.Name, p.ID)
+	}
+	if err != nil {
+		p.mu.Unlock()
+		return 0, nil, err
+	}
+	setIf(&b.Name, in.Name)
+	setIf(&b.Protected, in.Protected)
+	b.UpdatedAt, p.UpdatedAt = c.now, c.now
+	out := api.BranchOperations{Branch: b.wire(c.now, false), Operations: []api.Operation{}}
+	p.mu.Unlock()
+	return http.StatusOK, out, e.save()
+}
+
+// deleteBranch removes a branch and its computes: 200 with the branch's last record
+// and the operations that suspend its computes and delete its timeline (the project is
+// busy until they finish); 204 when the branch does not exist. As the service does, it
+// refuses the default branch, a protected branch and a branch with children.
+func (e *Emulator) deleteBranch(c *call) (int, any, error) {
+	p, err := e.lockProject(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	id := c.param("branch_id")
+	if p.branches[id] == nil {
+		p.mu.Unlock()
+		return http.StatusNoContent, nil, nil
+	}
+	out, err := e.deleteBranchLocked(p, id, c.now)
+	p.mu.Unlock()
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, out, e.save()
+}
+
+func (e *Emulator) deleteBranchLocked(p *project, id string, now time.Time) (api.BranchOperations, error) {
+	var none api.BranchOperations
+	b := p.branches[id]
+	switch {
+	case b.Default:
+		return none, badRequest("branch %s is the project's default branch, which cannot be deleted; a project keeps at least one branch", id)
+	case b.Protected:
+		return none, badRequest("branch %s is protected; remove its protection with PATCH {\"branch\":{\"protected\":false}} first", id)
+	case p.busy(now):
+		return none, locked()
+	}
+	for _, other := range p.branches {
+		if other.ParentID == id {
+			return none, conflict(codeConflict, "branch %s has a child branch (%s); delete the children first", id, other.ID)
+		}
+	}
+	var steps []opStep
+	for _, ep := range p.endpointOrder {
+		if ep.BranchID == id {
+			steps = append(steps, opStep{action: api.ActionSuspendCompute, branchID: id, endpointID: ep.ID})
+		}
+	}
+	steps = append(steps, opStep{action: api.ActionDeleteTimeline, branchID: id})
+	last := b.wire(now, false)
+	ops := e.startChain(p, now, steps...)
+	for _, s := range steps[:len(steps)-1] {
+		p.removeEndpoint(s.endpointID)
+		e.w.forgetEndpoint(s.endpointID)
+	}
+	delete(p.branches, id)
+	e.w.forgetBranch(id)
+	p.UpdatedAt = now
+	return api.BranchOperations{Branch: last, Operations: wireOps(ops, now, true)}, nil
+}
