@@ -124,16 +124,6 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 	return o, nil
 }
 
-// isTerminal reports whether r or w is a terminal.
-func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := file.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
-
 func runApply(ctx context.Context, o applyOptions) error {
 	ctx, stop := watchInterrupts(ctx, o.Stderr)
 	defer stop()

@@ -23,20 +23,6 @@ func printDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.
 	writeDiagnostics(w, diags, files, wantColor(w))
 }
 
-// wantColor reports whether output to w may use colour: w is a terminal and
-// NO_COLOR (https://no-color.org) is unset or empty.
-func wantColor(w io.Writer) bool {
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
-
 // ANSI codes, used only when colour is on.
 const (
 	ansiRed    = "\x1b[31m"

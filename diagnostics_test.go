@@ -111,29 +111,3 @@ func TestDiagnosticsColour(t *testing.T) {
 		t.Errorf("colour changed the text:\n%q\nvs\n%q", stripped, plain.String())
 	}
 }
-
-func TestWantColour(t *testing.T) {
-	// /dev/null is a character device, as a terminal is; a file and a buffer are not.
-	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer devNull.Close()
-	file, err := os.CreateTemp(t.TempDir(), "out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-
-	t.Setenv("NO_COLOR", "")
-	if !wantColor(devNull) {
-		t.Error("no colour on a character device")
-	}
-	if wantColor(file) || wantColor(&bytes.Buffer{}) {
-		t.Error("colour on a file or a buffer")
-	}
-	t.Setenv("NO_COLOR", "1")
-	if wantColor(devNull) {
-		t.Error("colour although NO_COLOR is set")
-	}
-}

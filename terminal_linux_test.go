@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// openTerminal opens a pseudo-terminal and returns its terminal side, the kind
+// of file a person's shell hands neonform.
+func openTerminal(t *testing.T) *os.File {
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Fatalf("opening a pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatalf("unlocking the pseudo-terminal: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatalf("numbering the pseudo-terminal: %v", err)
+	}
+	tty, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("opening the terminal side: %v", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	return tty
+}
+
+func TestTerminalIsTheOnlyPlaceForColourAndQuestions(t *testing.T) {
+	tty := openTerminal(t)
+	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	file, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+
+	if !isTerminal(tty) {
+		t.Error("a terminal is not taken for one")
+	}
+	// /dev/null is a character device, as a terminal is: a CI job with its
+	// standard input closed must not be asked for "yes".
+	for name, f := range map[string]any{"/dev/null": devNull, "a file": file, "a pipe": r, "a buffer": &bytes.Buffer{}} {
+		if isTerminal(f) {
+			t.Errorf("%s is taken for a terminal", name)
+		}
+	}
+
+	t.Setenv("NO_COLOR", "")
+	if !wantColor(tty) {
+		t.Error("no colour on a terminal")
+	}
+	if wantColor(devNull) || wantColor(file) {
+		t.Error("colour on /dev/null or a file")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if wantColor(tty) {
+		t.Error("colour on a terminal although NO_COLOR is set")
+	}
+}
