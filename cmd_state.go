@@ -122,7 +122,9 @@ func stateOptionsFrom(c *cli.Context, nargs int, names string) (stateOptions, er
 		return stateOptions{}, fmt.Errorf("neonform %s takes %s (got %d arguments)", c.Command.FullName(), usage, len(args))
 	}
 	o := stateOptions{
-		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file")},
+		// Only the neonform block is read: it says where the state is. A
+		// configuration mid-edit, or variables without values, do not matter.
+		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), SettingsOnly: true},
 		Args:       args[:nargs],
 		Env:        newEnvironment(os.Environ()), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 	}
@@ -133,18 +135,17 @@ func stateOptionsFrom(c *cli.Context, nargs int, names string) (stateOptions, er
 }
 
 // openStateOf opens the state that the configuration in o.Dir names.
-func openStateOf(ctx context.Context, o stateOptions) (*config.Config, state.Backend, error) {
+func openStateOf(ctx context.Context, o stateOptions) (state.Backend, error) {
 	cfg, err := loadConfig(o.planInputs, o.Env, o.Stderr)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	b, err := openState(ctx, cfg, o.Env)
-	return cfg, b, err
+	return openState(ctx, cfg, o.Env)
 }
 
 // readState reads the state that the configuration in o.Dir names.
 func readState(ctx context.Context, o stateOptions) (*state.State, string, error) {
-	_, b, err := openStateOf(ctx, o)
+	b, err := openStateOf(ctx, o)
 	if err != nil {
 		return nil, "", err
 	}
@@ -236,7 +237,7 @@ func notInState(addr string, st *state.State) error {
 
 // editState runs one edit of the state under its lock and writes it.
 func editState(ctx context.Context, o stateOptions, op string, edit func(st *state.State) error) (before, after int64, err error) {
-	_, b, err := openStateOf(ctx, o)
+	b, err := openStateOf(ctx, o)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -309,7 +310,7 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 }
 
 func runForceUnlock(ctx context.Context, o stateOptions) error {
-	_, b, err := openStateOf(ctx, o)
+	b, err := openStateOf(ctx, o)
 	if err != nil {
 		return err
 	}
