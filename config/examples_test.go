@@ -81,11 +81,11 @@ func TestReadmeExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "<!-- section:config")
+	_, section, ok := strings.Cut(string(readme), "\n## Configuration\n")
 	if !ok {
-		t.Fatal("README.md has no configuration section")
+		t.Fatal("README.md has no section \"## Configuration\"")
 	}
-	if end := strings.Index(section, "<!-- section:"); end >= 0 {
+	if end := strings.Index(section, "\n## "); end >= 0 {
 		section = section[:end]
 	}
 	_, rest, ok := strings.Cut(section, "```hcl\n")
