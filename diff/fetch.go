@@ -2,6 +2,7 @@ package diff
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -112,12 +113,13 @@ func readError(p *config.Project, what string, err error) *hcl.Diagnostic {
 	switch status := api.StatusOf(err); status {
 	case http.StatusNotFound, http.StatusForbidden:
 		d.Summary = "Project not found"
-		d.Detail = fmt.Sprintf("Project %q (id %q) does not exist, or the API key cannot see it (HTTP %d). "+
+		d.Detail = fmt.Sprintf("Project %q (id %q) does not exist, or the API key cannot see it. "+
 			"Check the id in the project block, and that NEON_API_KEY belongs to an account that can see the project "+
-			"(a project-scoped key sees only its own project).", p.Label, p.ID, status)
+			"(a project-scoped key sees only its own project). The service answered %s.", p.Label, p.ID, serviceAnswer(err))
 	case http.StatusUnauthorized:
 		d.Summary = "API key refused"
-		d.Detail = fmt.Sprintf("Reading project %q (id %q) was refused (HTTP 401): set NEON_API_KEY to a valid key that has not been revoked.", p.Label, p.ID)
+		d.Detail = fmt.Sprintf("Reading project %q (id %q) was refused: set NEON_API_KEY to a valid key that has not been revoked. The service answered %s.",
+			p.Label, p.ID, serviceAnswer(err))
 	default:
 		d.Summary = "Cannot read project " + p.Label
 		d.Detail = fmt.Sprintf("Listing the %s of project %q (id %q) failed: %v. Nothing was changed; run the plan again.", what, p.Label, p.ID, err)
@@ -138,4 +140,22 @@ func uniqueProjects(cfg *config.Config) []*config.Project {
 	}
 	slices.SortFunc(out, func(a, b *config.Project) int { return strings.Compare(a.ID, b.ID) })
 	return out
+}
+
+// serviceAnswer is the call and what the service said, without the hint the
+// API error adds (the diagnostic gives its own): "GET /projects/p/endpoints:
+// 404 Not Found: project not found (request id r1)".
+func serviceAnswer(err error) string {
+	var ae *api.Error
+	if !errors.As(err, &ae) {
+		return err.Error()
+	}
+	text := fmt.Sprintf("%s %s: %d %s", ae.Method, ae.Path, ae.StatusCode, http.StatusText(ae.StatusCode))
+	if ae.Message != "" {
+		text += ": " + ae.Message
+	}
+	if ae.RequestID != "" {
+		text += " (request id " + ae.RequestID + ")"
+	}
+	return text
 }
