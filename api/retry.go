@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -49,8 +50,11 @@ func judge(ctx context.Context, method, path string, r reply) verdict {
 		}
 		return verdict{err: &transportFailure{method: method, path: path, err: r.err}, retry: ctx.Err() == nil}
 	}
-	if ctx.Err() != nil {
-		return verdict{err: err}
+	if ctx.Err() != nil && r.status >= 400 {
+		// The caller gave up while this answer came: both are the error, so
+		// errors.Is(err, context.Canceled) and errors.As(err, *Error) both hold,
+		// however the two raced.
+		return verdict{err: fmt.Errorf("%w (the last answer: %w)", ctx.Err(), err)}
 	}
 	switch {
 	case r.status == http.StatusLocked || notReady(apiErr):
