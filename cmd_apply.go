@@ -248,13 +248,6 @@ func displayPath(dir string) string {
 	return filepath.ToSlash(dir)
 }
 
-// closeBackend releases what a state backend holds open (the Postgres connection).
-func closeBackend(b state.Backend) {
-	if c, ok := b.(interface{ Close(context.Context) error }); ok {
-		c.Close(context.Background())
-	}
-}
-
 // watchInterrupts gives apply its two-step interrupt: the first SIGINT or
 // SIGTERM cancels ctx (no new step starts; those in flight finish and are
 // recorded), a second one exits at once.

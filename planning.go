@@ -41,8 +41,8 @@ func (p *planned) Close() {
 	if p.conn != nil {
 		p.conn.Close()
 	}
-	if c, ok := p.backend.(io.Closer); ok {
-		c.Close()
+	if p.backend != nil {
+		closeBackend(p.backend)
 	}
 }
 
@@ -154,4 +154,11 @@ func stateName(env environment) string {
 		return n
 	}
 	return "default"
+}
+
+// closeBackend releases what a state backend holds open (the Postgres connection).
+func closeBackend(b state.Backend) {
+	if c, ok := b.(interface{ Close(context.Context) error }); ok {
+		c.Close(context.Background())
+	}
 }
