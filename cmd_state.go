@@ -4,15 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/state"
 )
 
@@ -197,7 +196,7 @@ func runStateShow(ctx context.Context, o stateOptions) error {
 	row("    ", "min_cu", a.MinCU)
 	row("    ", "max_cu", a.MaxCU)
 	row("    ", "suspend_timeout_seconds", suspendWords(a.SuspendTimeoutSeconds))
-	row("    ", "pg_settings", settingsWords(a.PgSettings))
+	row("    ", "pg_settings", diff.FormatSettings(a.PgSettings))
 	row("    ", "disabled", a.Disabled)
 	return nil
 }
@@ -210,17 +209,6 @@ func suspendWords(s int64) string {
 		return "-1 (never)"
 	}
 	return fmt.Sprint(s)
-}
-
-func settingsWords(m map[string]string) string {
-	if len(m) == 0 {
-		return "{}"
-	}
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s = %q", k, m[k]))
-	}
-	return "{ " + strings.Join(parts, ", ") + " }"
 }
 
 func notInState(addr string, st *state.State) error {

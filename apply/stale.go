@@ -283,8 +283,8 @@ func attributeChanges(then, now *api.Endpoint) []string {
 	if then.Disabled != now.Disabled {
 		add("disabled", then.Disabled, now.Disabled)
 	}
-	if !sameSettings(then.Settings.PgSettings, now.Settings.PgSettings) {
-		add("pg_settings", formatSettings(then.Settings.PgSettings), formatSettings(now.Settings.PgSettings))
+	if !maps.Equal(then.Settings.PgSettings, now.Settings.PgSettings) { // nil and empty alike
+		add("pg_settings", diff.FormatSettings(then.Settings.PgSettings), diff.FormatSettings(now.Settings.PgSettings))
 	}
 	return out
 }
@@ -295,18 +295,4 @@ func describeEndpoint(ep *api.Endpoint) string {
 		s += fmt.Sprintf(" named %q", ep.Name)
 	}
 	return s + ")"
-}
-
-// sameSettings treats nil and empty alike: both are "no pg_settings".
-func sameSettings(a, b map[string]string) bool { return maps.Equal(a, b) }
-
-func formatSettings(m map[string]string) string {
-	if len(m) == 0 {
-		return "{}"
-	}
-	parts := make([]string, 0, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s = %q", k, m[k]))
-	}
-	return "{ " + strings.Join(parts, ", ") + " }"
 }

@@ -105,6 +105,19 @@ func FormatValue(v any) string {
 	return fmt.Sprint(v)
 }
 
+// FormatSettings prints Postgres settings as the configuration writes them:
+// { work_mem = "64MB" }, keys sorted; {} when there are none.
+func FormatSettings(m map[string]string) string {
+	if len(m) == 0 {
+		return "{}"
+	}
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s = %q", k, m[k]))
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
 // formatSuspend prints a suspend timeout the way the configuration writes it:
 // "default (5m)", "never", "5m", "1h30m", "1m30s".
 func formatSuspend(s int64) string {

@@ -66,14 +66,4 @@ func sameRecord(c *state.Compute, r *Record) bool {
 }
 
 // sameSettings treats nil and empty as the same: both mean "no pg_settings".
-func sameSettings(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
+func sameSettings(a, b map[string]string) bool { return maps.Equal(a, b) }
