@@ -12,6 +12,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/state"
 )
 
@@ -144,13 +145,7 @@ func runImport(ctx context.Context, o importOptions) error {
 	// What is live now is what neonform takes as applied: the next plan
 	// compares it with the configuration and shows the difference as changes,
 	// not as drift.
-	st.Computes[o.Address] = &state.Compute{
-		EndpointID: ep.ID, ProjectID: proj.ID, BranchID: branchID, Type: ep.Type, PreventDestroy: comp.PreventDestroy,
-		Applied: state.Attributes{
-			Name: ep.Name, MinCU: ep.AutoscalingLimitMinCU, MaxCU: ep.AutoscalingLimitMaxCU,
-			SuspendTimeoutSeconds: ep.SuspendTimeoutSeconds, PgSettings: ep.Settings.PgSettings, Disabled: ep.Disabled,
-		},
-	}
+	st.Computes[o.Address] = diff.LiveValues(ep).Record(ep.ID, proj.ID, comp.PreventDestroy)
 	if err := backend.Write(ctx, st); err != nil {
 		return err
 	}

@@ -180,35 +180,19 @@ func runStateShow(ctx context.Context, o stateOptions) error {
 	if c == nil {
 		return notInState(addr, st)
 	}
-	a := c.Applied
 	w := o.Stdout
 	row := func(indent, name string, value any) {
-		fmt.Fprintf(w, "%s%-*s  %v\n", indent, 27-len(indent), name, value)
+		fmt.Fprintf(w, "%s%-*s  %v\n", indent, 21-len(indent), name, value)
 	}
 	fmt.Fprintln(w, addr)
 	row("  ", "endpoint_id", c.EndpointID)
 	row("  ", "project_id", c.ProjectID)
-	row("  ", "branch_id", c.BranchID)
-	row("  ", "type", c.Type)
 	row("  ", "prevent_destroy", c.PreventDestroy)
 	fmt.Fprintln(w, "  applied:")
-	row("    ", "name", a.Name)
-	row("    ", "min_cu", a.MinCU)
-	row("    ", "max_cu", a.MaxCU)
-	row("    ", "suspend_timeout_seconds", suspendWords(a.SuspendTimeoutSeconds))
-	row("    ", "pg_settings", diff.FormatSettings(a.PgSettings))
-	row("    ", "disabled", a.Disabled)
-	return nil
-}
-
-func suspendWords(s int64) string {
-	switch s {
-	case 0:
-		return "0 (the service default, 300)"
-	case -1:
-		return "-1 (never)"
+	for _, r := range diff.AppliedValues(c).Rows() {
+		row("    ", r.Name, r.Value)
 	}
-	return fmt.Sprint(s)
+	return nil
 }
 
 func notInState(addr string, st *state.State) error {

@@ -1,6 +1,9 @@
 package api
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Wire types of the service API v2, named as the OpenAPI description names them
 // (../shared/api/neon-openapi-v2-computes.json). Optional fields are pointers or
@@ -63,9 +66,30 @@ const (
 	ActionDeleteTimeline OperationAction = "delete_timeline"
 )
 
-// EndpointSettings is EndpointSettingsData.
+// EndpointSettings is EndpointSettingsData as the service returns it: an
+// endpoint without Postgres settings comes back as "settings": {}.
 type EndpointSettings struct {
 	PgSettings map[string]string `json:"pg_settings,omitempty"`
+}
+
+// SettingsRequest is the settings object of a create or an update. Its
+// PgSettings replace the compute's Postgres settings whole, so they are always
+// sent: an empty (or nil) map clears them, as "pg_settings": {}. (The service
+// answers 400 "settings must not be nil" to a create whose settings lack
+// pg_settings, which is why this is not EndpointSettings.)
+type SettingsRequest struct {
+	PgSettings map[string]string `json:"pg_settings"`
+}
+
+// MarshalJSON sends nil settings as {}: "none", never null.
+func (s SettingsRequest) MarshalJSON() ([]byte, error) {
+	m := s.PgSettings
+	if m == nil {
+		m = map[string]string{}
+	}
+	return json.Marshal(struct {
+		PgSettings map[string]string `json:"pg_settings"`
+	}{m})
 }
 
 // Endpoint is the compute endpoint record (components.schemas.Endpoint).
@@ -100,15 +124,15 @@ type Endpoint struct {
 
 // EndpointCreate is the inner object of EndpointCreateRequest.
 type EndpointCreate struct {
-	BranchID              string            `json:"branch_id"`
-	Type                  EndpointType      `json:"type"`
-	RegionID              string            `json:"region_id,omitempty"`
-	Name                  string            `json:"name,omitempty"`
-	Settings              *EndpointSettings `json:"settings,omitempty"`
-	AutoscalingLimitMinCU *float64          `json:"autoscaling_limit_min_cu,omitempty"`
-	AutoscalingLimitMaxCU *float64          `json:"autoscaling_limit_max_cu,omitempty"`
-	Disabled              *bool             `json:"disabled,omitempty"`
-	SuspendTimeoutSeconds *int64            `json:"suspend_timeout_seconds,omitempty"`
+	BranchID              string           `json:"branch_id"`
+	Type                  EndpointType     `json:"type"`
+	RegionID              string           `json:"region_id,omitempty"`
+	Name                  string           `json:"name,omitempty"`
+	Settings              *SettingsRequest `json:"settings,omitempty"`
+	AutoscalingLimitMinCU *float64         `json:"autoscaling_limit_min_cu,omitempty"`
+	AutoscalingLimitMaxCU *float64         `json:"autoscaling_limit_max_cu,omitempty"`
+	Disabled              *bool            `json:"disabled,omitempty"`
+	SuspendTimeoutSeconds *int64           `json:"suspend_timeout_seconds,omitempty"`
 }
 
 // EndpointCreateRequest is the body of POST /projects/{project_id}/endpoints.
@@ -116,15 +140,17 @@ type EndpointCreateRequest struct {
 	Endpoint EndpointCreate `json:"endpoint"`
 }
 
-// EndpointUpdate is the inner object of EndpointUpdateRequest; nil fields are not sent.
+// EndpointUpdate is the inner object of EndpointUpdateRequest; nil fields are
+// not sent, and the others are set to what they hold (Settings included:
+// &SettingsRequest{} clears the Postgres settings).
 type EndpointUpdate struct {
-	BranchID              *string           `json:"branch_id,omitempty"`
-	Name                  *string           `json:"name,omitempty"`
-	Settings              *EndpointSettings `json:"settings,omitempty"`
-	AutoscalingLimitMinCU *float64          `json:"autoscaling_limit_min_cu,omitempty"`
-	AutoscalingLimitMaxCU *float64          `json:"autoscaling_limit_max_cu,omitempty"`
-	Disabled              *bool             `json:"disabled,omitempty"`
-	SuspendTimeoutSeconds *int64            `json:"suspend_timeout_seconds,omitempty"`
+	BranchID              *string          `json:"branch_id,omitempty"`
+	Name                  *string          `json:"name,omitempty"`
+	Settings              *SettingsRequest `json:"settings,omitempty"`
+	AutoscalingLimitMinCU *float64         `json:"autoscaling_limit_min_cu,omitempty"`
+	AutoscalingLimitMaxCU *float64         `json:"autoscaling_limit_max_cu,omitempty"`
+	Disabled              *bool            `json:"disabled,omitempty"`
+	SuspendTimeoutSeconds *int64           `json:"suspend_timeout_seconds,omitempty"`
 }
 
 // EndpointUpdateRequest is the body of PATCH /projects/{project_id}/endpoints/{endpoint_id}.

@@ -93,15 +93,23 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (*Report, error) {
 	if reasons := checkState(p, st, opts.State.Describe()); len(reasons) > 0 {
 		return nil, &StaleError{Reasons: reasons}
 	}
+	// The steps to carry out are those the plan's changes derive, never the
+	// file's own: they must be the same, or the plan was edited.
+	steps, err := diff.Verify(p, st)
+	if err != nil {
+		return nil, &DamagedPlanError{Reason: err.Error()}
+	}
+	verified := *p
+	verified.Steps = steps
 	live, err := fetchLive(ctx, opts.Client, p, opts.Parallelism)
 	if err != nil {
 		return nil, err
 	}
-	if reasons := checkLive(p, st, live); len(reasons) > 0 {
+	if reasons := checkLive(p, live); len(reasons) > 0 {
 		return nil, &StaleError{Reasons: reasons}
 	}
 
-	r := newRun(p, st, live, opts)
+	r := newRun(&verified, st, live, opts)
 	rep := r.execute(ctx)
 	rep.Elapsed = time.Since(start)
 	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 {

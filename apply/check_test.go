@@ -16,9 +16,9 @@ func TestDamagedPlansAreRefused(t *testing.T) {
 			Projects: []diff.Project{{ID: "p1"}, {ID: "p2"}},
 			Steps: []diff.Step{
 				{ID: 1, ProjectID: "p1", Address: "a.m.x", Kind: diff.StepCreate, Method: "POST", Path: "/projects/p1/endpoints",
-					Name: "x", Record: &diff.Record{}, Body: json.RawMessage(`{}`)},
+					Name: "x", Record: &state.Compute{}, Body: json.RawMessage(`{}`)},
 				{ID: 2, ProjectID: "p1", Address: "a.m.y", Kind: diff.StepUpdate, Method: "PATCH", Path: "/projects/p1/endpoints/ep-y",
-					EndpointID: "ep-y", Record: &diff.Record{EndpointID: "ep-y"}, After: []int{1}},
+					EndpointID: "ep-y", Record: &state.Compute{EndpointID: "ep-y"}, After: []int{1}},
 				{ID: 3, ProjectID: "p2", Address: "b.m.z", Kind: diff.StepDelete, Method: "DELETE", Path: "/projects/p2/endpoints/ep-z", EndpointID: "ep-z"},
 				{ID: 4, ProjectID: "p2", Address: "b.m.w", Kind: diff.StepState, Forget: "b.m.w"},
 			},

@@ -115,11 +115,17 @@ func (r *recorder) claimed(endpointID string) bool {
 }
 
 // recordStep records a successful step: what the plan says to record
-// (diff.Step.UpdateState), and, for a delete, that no address keeps the
-// deleted endpoint (a replacement's old endpoint waits under a deposed
-// address; see depose).
-func recordStep(s *diff.Step, createdID string) func(st *state.State) (bool, error) {
+// (diff.Step.UpdateState), after deposing an endpoint this plan deletes that
+// its address still holds (see depose; a create deposes before its call),
+// and, for a delete, that no address keeps the deleted endpoint.
+func recordStep(s *diff.Step, createdID string, deletes map[string]bool) func(st *state.State) (bool, error) {
 	return func(st *state.State) (bool, error) {
+		if s.Kind != diff.StepCreate {
+			var d *deposal
+			if _, err := depose(s, deletes, &d)(st); err != nil {
+				return false, err
+			}
+		}
 		if err := s.UpdateState(st, createdID); err != nil {
 			return false, err
 		}
@@ -134,36 +140,31 @@ func recordStep(s *diff.Step, createdID string) func(st *state.State) (bool, err
 	}
 }
 
-// deposedAddress is where a replacement's old endpoint is kept in the state
-// between the create of its successor and its own delete, so that the state
-// always names every endpoint this apply is responsible for.
-func deposedAddress(addr, endpointID string) string {
-	return addr + "[deposed:" + endpointID + "]"
-}
-
-// deposal is a replacement's old endpoint moved out of its address: the
-// create that replaces it records the new endpoint there. Without it, a crash
-// between the create and the delete of the old endpoint would leave the old
-// one in no state entry: running, and no longer managed. Under its deposed
-// address the next plan deletes it. prevent_destroy is cleared there: the
-// plan being applied already decided to delete it.
+// deposal is an entry moved out of its address because a step records
+// another endpoint there while this plan still deletes the one it holds: the
+// create of a replacement (create first, delete after), or a compute taking
+// back the endpoint an interrupted replacement left deposed. Without it, a
+// crash between that step and the delete would leave the old endpoint in no
+// state entry: running, and no longer managed. Under its deposed address
+// (state.DeposedAddress) the next plan finds it: it deletes it, or gives it
+// back to its compute when the configuration describes it again. The entry
+// keeps its prevent_destroy.
 type deposal struct {
 	addr, to string
 	was      state.Compute
 }
 
-// depose moves the entry at a create's address out of the way when it holds
-// an endpoint that this plan deletes later (a replacement that creates first).
+// depose moves the entry at a step's address out of the way when it holds
+// an endpoint that this plan deletes later and that is not the step's own.
 func depose(s *diff.Step, deletes map[string]bool, out **deposal) func(st *state.State) (bool, error) {
 	return func(st *state.State) (bool, error) {
 		c := st.Computes[s.Address]
-		if s.Kind != diff.StepCreate || c == nil || !deletes[c.EndpointID] {
+		if s.Record == nil || c == nil || !deletes[c.EndpointID] || c.EndpointID == s.EndpointID {
 			return false, nil
 		}
-		d := &deposal{addr: s.Address, to: deposedAddress(s.Address, c.EndpointID), was: *c}
-		moved := *c
-		moved.PreventDestroy = false
+		d := &deposal{addr: s.Address, to: state.DeposedAddress(s.Address, c.EndpointID), was: *c}
 		delete(st.Computes, d.addr)
+		moved := *c
 		st.Computes[d.to] = &moved
 		*out = d
 		return true, nil

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -19,6 +20,9 @@ type Report struct {
 	// Interrupted: the context was cancelled (SIGINT, SIGTERM) before every
 	// step had run.
 	Interrupted bool
+	// LockLost, when set, is why the apply stopped sending: it no longer held
+	// the state lock (a *LockLostError).
+	LockLost error
 }
 
 // StepResult is one step and what became of it.
@@ -108,6 +112,9 @@ func (r *Report) Summary() string {
 		fmt.Fprintf(&b, "\n  %s (step %d, %s)", n.Step.Address, n.Step.ID, describeStep(&n.Step))
 	}
 	r.writeStillRunning(&b)
+	if r.LockLost != nil {
+		fmt.Fprintf(&b, "\nStopped: %v. Nothing more was sent to the service after that was found.", errors.Unwrap(r.LockLost))
+	}
 	b.WriteString("\nThe state records every step that was done. Run `neonform plan` to see exactly what remains")
 	if len(r.Failed) > 0 {
 		b.WriteString(", fix the cause of the failure above, and apply the new plan.")

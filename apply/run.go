@@ -28,6 +28,11 @@ type run struct {
 	changes map[string]*diff.Change
 	// results by index in plan.Steps; each project writes only its own.
 	results []*StepResult
+
+	mu sync.Mutex
+	// lockLost is why the run no longer holds the state lock, once it
+	// found out: from then on it sends nothing.
+	lockLost error
 }
 
 func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts Options) *run {
@@ -104,6 +109,32 @@ var (
 	errStateFailed = errors.New("not attempted: the apply stopped because the state could not be written")
 )
 
+// LockLostError is why a step was not attempted: the run found, before
+// it, that it no longer held the state lock.
+type LockLostError struct{ Err error }
+
+func (e *LockLostError) Error() string {
+	return "not attempted: the apply stopped because " + e.Err.Error()
+}
+
+func (e *LockLostError) Unwrap() error { return e.Err }
+
+// checkLock makes sure the run still holds the state lock before it changes
+// anything: a run whose lock was removed (force-unlock) races whoever took it
+// next, so it stops for good, in every project, and sends nothing more.
+func (r *run) checkLock(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lockLost != nil {
+		return r.lockLost
+	}
+	if err := r.opts.State.CheckLock(context.WithoutCancel(ctx)); err != nil {
+		r.lockLost = &LockLostError{Err: err}
+		return r.lockLost
+	}
+	return nil
+}
+
 // project runs the steps of one project in plan order, one at a time: the
 // service runs one operation chain per project, and each step waits for the
 // operations of the one before. The first failure stops the project.
@@ -117,6 +148,10 @@ func (r *run) project(ctx context.Context, steps []int) {
 			return
 		case r.rec.failed():
 			r.skip(steps[n:], errStateFailed)
+			return
+		}
+		if err := r.checkLock(ctx); err != nil {
+			r.skip(steps[n:], err)
 			return
 		}
 		if s.Kind != diff.StepState && !idle {
@@ -191,6 +226,9 @@ func (r *run) report(interrupted bool) *Report {
 		}
 	}
 	rep.Interrupted = rep.Interrupted || interrupted && len(rep.NotAttempted)+len(rep.Failed) > 0
+	r.mu.Lock()
+	rep.LockLost = r.lockLost
+	r.mu.Unlock()
 	rep.Counts = r.count(rep.Done)
 	return rep
 }

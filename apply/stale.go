@@ -106,185 +106,79 @@ func projectName(proj diff.Project) string {
 	return proj.ID
 }
 
-// checkLive compares each planned project's live endpoints now with its
-// digest at plan time, and explains every difference it can.
-func checkLive(p *diff.Plan, st *state.State, live map[string][]api.Endpoint) []string {
+// checkLive compares each planned project's live endpoints now with those
+// the plan recorded, and says what changed.
+func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []string {
 	var reasons []string
 	for _, proj := range p.Projects {
 		now := live[proj.ID]
 		if diff.LiveDigest(now) == proj.LiveDigest {
 			continue
 		}
-		reasons = append(reasons, explainProject(p, proj, st, now)...)
+		reasons = append(reasons, explainProject(p, proj, now)...)
 	}
 	return reasons
 }
 
-// explainProject says what changed in one project since the plan. The plan
-// keeps only a digest of the live endpoints, so what they were is rebuilt
-// from what the plan and the (unchanged) state know: every endpoint the plan
-// saw (its changes, drift, unmanaged endpoints, and state), and the values
-// of those the state manages. The rebuilt set is checked against the
-// digest; only when it matches are attribute-level reasons given, so a
-// reason never claims more than is known.
-func explainProject(p *diff.Plan, proj diff.Project, st *state.State, now []api.Endpoint) []string {
-	then := endpointsAtPlan(p, proj.ID, st)
+// explainProject says what changed in one project since the plan: the
+// endpoints created and deleted since, and each attribute that differs from
+// what the plan recorded (by value: what the digest notices).
+func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint) []string {
+	then := make(map[string]*diff.LiveEndpoint, len(proj.Endpoints))
+	for i := range proj.Endpoints {
+		then[proj.Endpoints[i].ID] = &proj.Endpoints[i]
+	}
 	nowByID := make(map[string]*api.Endpoint, len(now))
 	for i := range now {
 		nowByID[now[i].ID] = &now[i]
 	}
-	names := addressesOf(p, st)
+	names := addressesOf(p)
 	label := func(id string) string {
 		if a := names[id]; a != "" {
 			return fmt.Sprintf("%s (%s)", id, a)
 		}
 		return id
 	}
-
 	var reasons []string
 	for _, id := range slices.Sorted(maps.Keys(nowByID)) {
-		if _, known := then[id]; !known {
+		if then[id] == nil {
 			ep := nowByID[id]
 			reasons = append(reasons, fmt.Sprintf("%s: %s was created on branch %s since the plan", projectName(proj), describeEndpoint(ep), ep.BranchID))
 		}
 	}
-	var changed, changedIDs, unsure []string
-	rebuilt := make([]api.Endpoint, 0, len(then))
-	exact := true
 	for _, id := range slices.Sorted(maps.Keys(then)) {
-		base, ep := then[id], nowByID[id]
-		switch {
-		case ep == nil:
+		ep := nowByID[id]
+		if ep == nil {
 			reasons = append(reasons, fmt.Sprintf("%s: %s was deleted since the plan", projectName(proj), label(id)))
-			if base == nil {
-				exact = false
-			} else {
-				rebuilt = append(rebuilt, *base)
-			}
-		case base == nil:
-			unsure = append(unsure, id)
-			rebuilt = append(rebuilt, *ep)
-		default:
-			if d := attributeChanges(base, ep); len(d) > 0 {
-				changed = append(changed, fmt.Sprintf("%s: %s", label(id), strings.Join(d, ", ")))
-				changedIDs = append(changedIDs, id)
-			}
-			rebuilt = append(rebuilt, *base)
+			continue
+		}
+		var parts []string
+		for _, a := range diff.ExactDifferences(then[id].Values, diff.LiveValues(ep)) {
+			before, after := a.Values()
+			parts = append(parts, fmt.Sprintf("%s is %s now, was %s when planned", a.Name, after, before))
+		}
+		if len(parts) > 0 {
+			reasons = append(reasons, fmt.Sprintf("%s: %s", label(id), strings.Join(parts, ", ")))
 		}
 	}
-	if exact && diff.LiveDigest(rebuilt) == proj.LiveDigest {
-		return append(reasons, changed...)
-	}
-	// What the plan knows does not add up to the digest: say which endpoints
-	// may have changed, without guessing how.
-	maybe := slices.Sorted(slices.Values(append(changedIDs, unsure...)))
-	switch {
-	case len(maybe) > 0:
-		reasons = append(reasons, fmt.Sprintf("%s (id %s): the live endpoints differ from the plan; what changed is among %s "+
-			"(the plan keeps only a digest of the endpoints neonform does not manage)", projectName(proj), proj.ID, strings.Join(maybe, ", ")))
-	case len(reasons) == 0:
+	if len(reasons) == 0 {
 		reasons = append(reasons, fmt.Sprintf("%s (id %s): the live endpoints differ from the plan", projectName(proj), proj.ID))
 	}
 	return reasons
 }
 
-// endpointsAtPlan returns every endpoint of the project that was live at
-// plan time, with its values where the state knows them (nil where only
-// its id is known).
-func endpointsAtPlan(p *diff.Plan, projectID string, st *state.State) map[string]*api.Endpoint {
-	gone, drifted := map[string]bool{}, map[string]bool{}
-	for _, d := range p.Drift {
-		if d.ProjectID != projectID {
-			continue
-		}
-		if d.Gone {
-			gone[d.EndpointID] = true
-		} else {
-			drifted[d.EndpointID] = true
-		}
-	}
-	out := map[string]*api.Endpoint{}
-	for _, c := range st.Computes {
-		if c == nil || c.ProjectID != projectID || gone[c.EndpointID] {
-			continue
-		}
-		if drifted[c.EndpointID] {
-			out[c.EndpointID] = nil // it differed from what state says; its values then are not kept
-			continue
-		}
-		out[c.EndpointID] = &api.Endpoint{
-			ID: c.EndpointID, ProjectID: c.ProjectID, BranchID: c.BranchID, Type: c.Type, Name: c.Applied.Name,
-			AutoscalingLimitMinCU: c.Applied.MinCU, AutoscalingLimitMaxCU: c.Applied.MaxCU,
-			SuspendTimeoutSeconds: c.Applied.SuspendTimeoutSeconds, Disabled: c.Applied.Disabled,
-			Settings: api.EndpointSettings{PgSettings: maps.Clone(c.Applied.PgSettings)},
-		}
-	}
-	seen := func(id string) {
-		if _, ok := out[id]; !ok && id != "" && !gone[id] {
-			out[id] = nil
-		}
-	}
-	for _, ch := range p.Changes {
-		if ch.ProjectID == projectID {
-			seen(ch.EndpointID)
-		}
-	}
-	for _, u := range p.Unmanaged {
-		if u.ProjectID == projectID {
-			seen(u.EndpointID)
-		}
-	}
-	for id := range drifted {
-		seen(id)
-	}
-	return out
-}
-
-// addressesOf maps endpoint ids to the addresses the plan or state gives them.
-func addressesOf(p *diff.Plan, st *state.State) map[string]string {
+// addressesOf maps endpoint ids to the addresses the plan gives them.
+func addressesOf(p *diff.Plan) map[string]string {
 	out := map[string]string{}
-	for addr, c := range st.Computes {
-		if c != nil {
-			out[c.EndpointID] = addr
-		}
-	}
 	for _, ch := range p.Changes {
 		if ch.EndpointID != "" && out[ch.EndpointID] == "" {
 			out[ch.EndpointID] = ch.Address
 		}
 	}
-	return out
-}
-
-// attributeChanges lists, in words, what differs between an endpoint then and now.
-func attributeChanges(then, now *api.Endpoint) []string {
-	var out []string
-	add := func(name string, before, after any) {
-		out = append(out, fmt.Sprintf("%s is %v now, was %v when planned", name, after, before))
-	}
-	if then.BranchID != now.BranchID {
-		add("branch_id", then.BranchID, now.BranchID)
-	}
-	if then.Type != now.Type {
-		add("type", then.Type, now.Type)
-	}
-	if then.Name != now.Name {
-		add("name", fmt.Sprintf("%q", then.Name), fmt.Sprintf("%q", now.Name))
-	}
-	if then.AutoscalingLimitMinCU != now.AutoscalingLimitMinCU {
-		add("min_cu", then.AutoscalingLimitMinCU, now.AutoscalingLimitMinCU)
-	}
-	if then.AutoscalingLimitMaxCU != now.AutoscalingLimitMaxCU {
-		add("max_cu", then.AutoscalingLimitMaxCU, now.AutoscalingLimitMaxCU)
-	}
-	if then.SuspendTimeoutSeconds != now.SuspendTimeoutSeconds {
-		add("suspend_timeout_seconds", then.SuspendTimeoutSeconds, now.SuspendTimeoutSeconds)
-	}
-	if then.Disabled != now.Disabled {
-		add("disabled", then.Disabled, now.Disabled)
-	}
-	if !maps.Equal(then.Settings.PgSettings, now.Settings.PgSettings) { // nil and empty alike
-		add("pg_settings", diff.FormatSettings(then.Settings.PgSettings), diff.FormatSettings(now.Settings.PgSettings))
+	for _, d := range p.Drift {
+		if d.EndpointID != "" && out[d.EndpointID] == "" {
+			out[d.EndpointID] = d.Address
+		}
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package apply
 import (
 	"context"
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/neonform/neonform/api"
@@ -21,7 +20,7 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	r.prog.start(s, r.changes[s.Address])
 	switch s.Kind {
 	case diff.StepState:
-		res.Err = r.rec.record(recordStep(s, ""))
+		res.Err = r.rec.record(recordStep(s, "", r.deletes))
 	case diff.StepCreate:
 		r.create(ctx, s, res)
 	case diff.StepUpdate:
@@ -37,27 +36,29 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	return res
 }
 
-// send sends the step's call until it is answered. When an answer is lost
+// send makes the step's call until it is answered. When an answer is lost
 // after the request went out (api.IsAmbiguous), the call may or may not have
 // been carried out: lost looks at the service and says whether it was
-// (done), and only if not is the call sent again. lostAny reports whether
-// some answer was lost.
-func (r *run) send(ctx context.Context, s *diff.Step, lost func() (done bool, err error)) (out api.EndpointOperations, lostAny bool, err error) {
+// (done), and only if not is the call sent again, once the run has made sure
+// it still holds the state lock. lostAny reports whether some answer was lost.
+func (r *run) send(ctx context.Context, s *diff.Step, call func() (*api.EndpointOperations, error), lost func() (done bool, err error)) (out *api.EndpointOperations, lostAny bool, err error) {
 	for attempt := 1; ; attempt++ {
-		out = api.EndpointOperations{}
-		err = r.c.Do(ctx, s.Method, s.Path, s.Body, &out)
+		out, err = call()
 		if err == nil || !api.IsAmbiguous(err) || attempt == maxAttempts {
 			return out, lostAny, err
 		}
 		lostAny = true
 		done, lerr := lost()
 		if lerr != nil {
-			return out, true, fmt.Errorf("%w; looking at what it did failed too: %v", err, lerr)
+			return nil, true, fmt.Errorf("%w; looking at what it did failed too: %v", err, lerr)
 		}
 		if done {
-			return out, true, nil
+			return nil, true, nil
 		}
 		r.settle(ctx, s)
+		if lerr := r.checkLock(ctx); lerr != nil {
+			return nil, true, fmt.Errorf("%w; not sent again: %v", err, lerr)
+		}
 	}
 }
 
@@ -74,7 +75,9 @@ func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
 	defer cancel()
 
 	var found *api.Endpoint
-	out, _, err := r.send(call, s, func() (bool, error) {
+	out, _, err := r.send(call, s, func() (*api.EndpointOperations, error) {
+		return r.c.CreateEndpoint(call, s.ProjectID, *s.Create)
+	}, func() (bool, error) {
 		ep, err := r.findCreated(call, s)
 		switch {
 		case err != nil:
@@ -98,22 +101,27 @@ func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
 		}
 		return
 	}
-	if found != nil {
-		out.Endpoint, res.Adopted = *found, true
+	var created api.Endpoint
+	var ops []api.Operation
+	switch {
+	case found != nil:
+		created, res.Adopted = *found, true
+	case out != nil:
+		created, ops = out.Endpoint, out.Operations
 	}
-	if out.Endpoint.ID == "" {
+	if created.ID == "" {
 		res.Err = fmt.Errorf("%s %s: the service's answer names no endpoint, so it cannot be recorded", s.Method, s.Path)
 		return
 	}
-	res.EndpointID = out.Endpoint.ID
-	r.finish(ctx, s, res, out.Endpoint.ID, out.Operations, res.Adopted)
+	res.EndpointID = created.ID
+	r.finish(ctx, s, res, created.ID, ops, res.Adopted)
 }
 
 // finish records a step whose call was carried out, then waits for its
 // operations: those of its answer or, when what the call did was found
 // after its answer was lost, every one of the project's.
 func (r *run) finish(ctx context.Context, s *diff.Step, res *StepResult, createdID string, ops []api.Operation, answerLost bool) {
-	if err := r.rec.record(recordStep(s, createdID)); err != nil {
+	if err := r.rec.record(recordStep(s, createdID, r.deletes)); err != nil {
 		res.Err = err
 		return
 	}
@@ -147,15 +155,23 @@ func (r *run) findCreated(ctx context.Context, s *diff.Step) (*api.Endpoint, err
 }
 
 // update sends the plan's PATCH. When its answer is lost, it reads the
-// endpoint: if the change is in place, it is done (no second restart);
+// endpoint: if every value is in place by the attribute table's equality
+// rules, the change was made and is never sent again (a second restart);
 // otherwise it is sent again, which sets the same values.
 func (r *run) update(ctx context.Context, s *diff.Step, res *StepResult) {
 	call, cancel := r.callContext(ctx)
 	defer cancel()
-	out, _, err := r.send(call, s, func() (bool, error) {
+	want := diff.AppliedValues(s.Record)
+	out, lost, err := r.send(call, s, func() (*api.EndpointOperations, error) {
+		return r.c.UpdateEndpoint(call, s.ProjectID, s.EndpointID, *s.Update)
+	}, func() (bool, error) {
 		ep, err := r.c.GetEndpoint(call, s.ProjectID, s.EndpointID)
-		if err == nil && matches(ep, s.Record) {
+		if err != nil {
+			return false, err
+		}
+		if diff.InPlace(ep, want) {
 			res.Unchanged = true
+			r.prog.note(s, "the answer to the update was lost, but the change is in place: not sending it again")
 			return true, nil
 		}
 		r.prog.note(s, "the answer to the update was lost and the change is not in place: sending it again")
@@ -165,16 +181,11 @@ func (r *run) update(ctx context.Context, s *diff.Step, res *StepResult) {
 		res.Err = err
 		return
 	}
-	r.finish(ctx, s, res, "", out.Operations, res.Unchanged)
-}
-
-// matches reports whether an endpoint already has what a step records.
-func matches(ep *api.Endpoint, rec *diff.Record) bool {
-	a := rec.Applied
-	return ep.BranchID == rec.BranchID && ep.Type == rec.Type && ep.Name == a.Name &&
-		ep.AutoscalingLimitMinCU == a.MinCU && ep.AutoscalingLimitMaxCU == a.MaxCU &&
-		ep.SuspendTimeoutSeconds == a.SuspendTimeoutSeconds && ep.Disabled == a.Disabled &&
-		maps.Equal(ep.Settings.PgSettings, a.PgSettings) // nil and empty are both "none"
+	var ops []api.Operation
+	if out != nil {
+		ops = out.Operations
+	}
+	r.finish(ctx, s, res, "", ops, lost)
 }
 
 // delete sends the plan's DELETE. An endpoint already gone (204 or 404)
@@ -183,11 +194,13 @@ func matches(ep *api.Endpoint, rec *diff.Record) bool {
 func (r *run) delete(ctx context.Context, s *diff.Step, res *StepResult) {
 	call, cancel := r.callContext(ctx)
 	defer cancel()
-	out, lost, err := r.send(call, s, func() (bool, error) {
+	out, lost, err := r.send(call, s, func() (*api.EndpointOperations, error) {
+		return r.c.DeleteEndpoint(call, s.ProjectID, s.EndpointID)
+	}, func() (bool, error) {
 		r.prog.note(s, "the answer to the delete was lost: sending it again (deleting twice is harmless)")
 		return false, nil
 	})
-	gone := err == nil && out.Endpoint.ID == "" || api.IsNotFound(err) // 204, 404
+	gone := err == nil && out == nil || api.IsNotFound(err) // 204, 404
 	if gone && !lost {
 		res.AlreadyGone = true
 	}
@@ -195,7 +208,11 @@ func (r *run) delete(ctx context.Context, s *diff.Step, res *StepResult) {
 		res.Err = err
 		return
 	}
-	r.finish(ctx, s, res, "", out.Operations, false)
+	var ops []api.Operation
+	if out != nil {
+		ops = out.Operations
+	}
+	r.finish(ctx, s, res, "", ops, false)
 }
 
 // settle waits until the project has no running operation before a call is

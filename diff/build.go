@@ -43,12 +43,13 @@ type projectPlan struct {
 	entries  []*stateEntry     // state entries of this project, by address
 	claimed  map[string]string // endpoint id -> address, for every state entry here
 	taken    map[string]string // endpoint id -> configured address that matched it
-	targets  []*target
+	// superseded are entries at a configured address whose endpoint the
+	// compute no longer takes: it took back its deposed endpoint instead.
+	superseded map[*stateEntry]bool
+	targets    []*target
 
 	changes   []*Change
-	drift     []Drift
 	unmanaged []Unmanaged
-	ops       []*op
 }
 
 // target is a configured compute and the live endpoint it is (nil: create).
@@ -95,7 +96,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		ConfigDigest:  opts.ConfigDigest,
 		State:         stateRef(st),
 	}
-	nextID := 1
+	names := branchNames{}
 	for _, p := range projects {
 		lp := live.Projects[p.ID]
 		if lp == nil {
@@ -105,26 +106,57 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		}
 		pp := pl.newProjectPlan(p, lp, eff, byProject[p.ID])
 		pp.plan()
-		digest := lp.Digest
-		if digest == "" {
-			digest = LiveDigest(lp.Endpoints)
-		}
-		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digest})
+		names[p.ID] = pp.branchName
+		recorded := RecordLive(lp.Endpoints)
+		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(recorded), Endpoints: recorded})
 		for _, c := range pp.changes {
 			plan.Changes = append(plan.Changes, *c)
 		}
-		plan.Drift = append(plan.Drift, pp.drift...)
 		plan.Unmanaged = append(plan.Unmanaged, pp.unmanaged...)
-		nextID = pp.appendSteps(plan, nextID)
 	}
 	if pl.diags.HasErrors() {
 		return nil, pl.diags
 	}
 	slices.SortFunc(plan.Changes, func(a, b Change) int { return strings.Compare(a.Address, b.Address) })
-	plan.Summary = summarize(plan.Changes)
+	// Everything else (drift, the steps and their order, the summary)
+	// follows from the changes, the live endpoints and the state: derived by
+	// the same code that apply runs to check a saved plan.
+	problems, err := derive(plan, st, names)
+	if err != nil {
+		pl.errorf(nil, "Inconsistent plan", "The plan contradicts itself (%v). This is a bug in neonform.", err)
+		return nil, pl.diags
+	}
+	for _, pr := range problems {
+		pl.errorf(pl.subjectOf(pr.address), pr.summary, "%s", pr.detail)
+	}
+	if pl.diags.HasErrors() {
+		return nil, pl.diags
+	}
+	for i := range plan.Drift {
+		markSensitive(plan.Drift[i].Attributes, pl.inConfig[plan.Drift[i].Address])
+	}
 	plan.Warnings = pl.warnings
 	normalize(plan)
 	return plan, pl.diags
+}
+
+// subjectOf points a problem of a compute's steps at the moved block that
+// brings it where it is, or at its compute block.
+func (pl *planner) subjectOf(address string) *hcl.Range {
+	c := pl.inConfig[address]
+	if c == nil {
+		return nil
+	}
+	for _, m := range pl.cfg.Moves {
+		if m.To == address {
+			if _, inState := pl.st.Computes[address]; !inState {
+				r := m.DeclRange
+				return &r
+			}
+		}
+	}
+	r := c.DeclRange
+	return &r
 }
 
 // stateRef is the state a plan is made against. A state never written (serial
@@ -169,12 +201,13 @@ func (pl *planner) checkUnreadProjects(projects []*config.Project, byProject map
 func (pl *planner) newProjectPlan(p *config.Project, lp *LiveProject, eff map[string]*stateEntry, entries []*stateEntry) *projectPlan {
 	pp := &projectPlan{
 		pl: pl, p: p, lp: lp,
-		live:     make(map[string]*api.Endpoint, len(lp.Endpoints)),
-		onBranch: map[string][]*api.Endpoint{},
-		branchOf: map[string]*config.Branch{},
-		branchID: map[*config.Branch]string{},
-		claimed:  map[string]string{},
-		taken:    map[string]string{},
+		live:       make(map[string]*api.Endpoint, len(lp.Endpoints)),
+		onBranch:   map[string][]*api.Endpoint{},
+		branchOf:   map[string]*config.Branch{},
+		branchID:   map[*config.Branch]string{},
+		claimed:    map[string]string{},
+		taken:      map[string]string{},
+		superseded: map[*stateEntry]bool{},
 	}
 	eps := make([]*api.Endpoint, len(lp.Endpoints))
 	for i := range lp.Endpoints {
@@ -200,11 +233,9 @@ func (pl *planner) newProjectPlan(p *config.Project, lp *LiveProject, eff map[st
 	return pp
 }
 
-// plan works out the changes, drift, unmanaged endpoints and ordered steps of
-// one project.
+// plan works out the changes and the unmanaged endpoints of one project.
 func (pp *projectPlan) plan() {
 	pp.identify()
-	pp.noteDrift()
 	for _, t := range pp.targets {
 		if t.branchID == "" {
 			continue // its branch was not found: already an error
@@ -213,49 +244,49 @@ func (pp *projectPlan) plan() {
 	}
 	pp.planRemovals()
 	pp.planUnclaimed()
-	pp.order()
 }
 
-// noteDrift reports the managed computes that changed outside neonform.
-func (pp *projectPlan) noteDrift() {
-	for _, e := range pp.entries {
-		ep := pp.live[e.c.EndpointID]
-		if ep == nil {
-			pp.drift = append(pp.drift, Drift{Address: e.addr, ProjectID: pp.p.ID, EndpointID: e.c.EndpointID, Gone: true, Attributes: []Attribute{}})
-			continue
-		}
-		if attrs := driftAttributes(e.c, ep); len(attrs) > 0 {
-			markSensitive(attrs, pp.pl.inConfig[e.addr])
-			pp.drift = append(pp.drift, Drift{Address: e.addr, ProjectID: pp.p.ID, EndpointID: ep.ID, Attributes: attrs})
-		}
-	}
-}
-
-// planRemovals deletes the managed computes the configuration no longer
-// declares, and forgets those whose endpoint is already gone.
+// planRemovals deletes the managed endpoints that no configured compute
+// keeps: computes the configuration no longer declares, the old endpoints of
+// interrupted replacements, and those a compute no longer takes because it
+// took back its deposed endpoint. An entry whose endpoint is already gone is
+// forgotten (derive.go).
 func (pp *projectPlan) planRemovals() {
 	for _, e := range pp.entries {
-		if pp.pl.inConfig[e.addr] != nil {
-			continue
-		}
 		ep := pp.live[e.c.EndpointID]
-		if ep == nil {
-			pp.addOp(&op{step: Step{Kind: StepState, Address: e.addr, EndpointID: e.c.EndpointID, Forget: e.origin,
-				Note: fmt.Sprintf("forget %s: its endpoint %s was deleted outside neonform", e.addr, e.c.EndpointID)}})
+		if ep == nil || pp.taken[ep.ID] != "" || (pp.pl.inConfig[e.addr] != nil && !pp.superseded[e]) {
 			continue
 		}
-		if e.c.PreventDestroy {
-			pp.errorf(pp.blockOf(e.c.BranchID), "Compute cannot be deleted",
-				"%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
-					"To delete it: put its compute block back with prevent_destroy = false, apply, then remove the block. "+
-					"To stop managing it and leave it running: `neonform state rm %s`.", e.addr, ep.ID, e.origin)
+		addr, why := e.addr, fmt.Sprintf("%s is no longer in the configuration", e.addr)
+		refusal := fmt.Sprintf("%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
+			"To delete it: put its compute block back with prevent_destroy = false, apply, then remove the block. "+
+			"To stop managing it and leave it running: `neonform state rm %s`.", e.addr, ep.ID, e.origin)
+		protected := e.c.PreventDestroy
+		switch c := pp.pl.inConfig[e.base]; {
+		case pp.superseded[e]:
+			addr = state.DeposedAddress(e.addr, ep.ID)
+			protected = pp.pl.inConfig[e.addr].PreventDestroy
+			why = fmt.Sprintf("%s was made by a replacement of %s that was interrupted, and %s takes back the endpoint it replaced", ep.ID, e.addr, e.addr)
+			refusal = fmt.Sprintf("%s takes back its endpoint from before an interrupted replacement, so %s, which that replacement made, would be deleted; "+
+				"but %s has lifecycle.prevent_destroy = true, so the plan will not. Set prevent_destroy = false to allow it, "+
+				"or configure %s as the replacement made it (a %s).", e.addr, ep.ID, e.addr, e.addr, ep.Type)
+		case e.deposed && c != nil:
+			protected = c.PreventDestroy // the configuration decides whether the replacement goes on
+			why = fmt.Sprintf("the replacement of %s was interrupted before it deleted %s, the endpoint it replaces", e.base, ep.ID)
+			refusal = fmt.Sprintf("The replacement of %s was interrupted before it deleted %s, the endpoint it replaces, and %s has lifecycle.prevent_destroy = true now, so the plan will not delete it. "+
+				"To finish the replacement, set prevent_destroy = false. To keep the old endpoint instead, describe it again in the compute block (a %s): the next plan takes it back.",
+				e.base, ep.ID, e.base, ep.Type)
+		case e.deposed:
+			why = fmt.Sprintf("the replacement of %s was interrupted before it deleted %s, the endpoint it replaces, and %s is no longer in the configuration", e.base, ep.ID, e.base)
+		}
+		if protected {
+			pp.errorf(pp.blockOf(e.c.BranchID), "Compute cannot be deleted", "%s", refusal)
 			continue
 		}
-		ch := pp.newChange(e.addr, Delete, ep)
+		ch := pp.newChange(addr, Delete, ep)
 		ch.Disruption = Remove
-		ch.Reasons = append(ch.Reasons, fmt.Sprintf("%s is no longer in the configuration: the endpoint %s and its host go away%s",
-			e.addr, ep.ID, activeTail(ch.Active, "its connections drop")))
-		pp.addDelete(ch, ep, e.origin)
+		ch.Reasons = append(ch.Reasons, fmt.Sprintf("%s: the endpoint %s and its host go away%s",
+			why, ep.ID, activeTail(ch.Active, "its connections drop")))
 	}
 }
 
@@ -276,7 +307,6 @@ func (pp *projectPlan) planUnclaimed() {
 			ch.Disruption = Remove
 			ch.Reasons = append(ch.Reasons, fmt.Sprintf("branch %s.%s is exclusive and no compute block declares %s (%s%s)%s",
 				pp.p.Label, b.Label, ep.ID, ep.Type, nameSuffix(ep.Name), activeTail(ch.Active, "its connections drop")))
-			pp.addDelete(ch, ep, "")
 			continue
 		}
 		u := Unmanaged{ProjectID: pp.p.ID, ProjectLabel: pp.p.Label, BranchID: ep.BranchID, EndpointID: ep.ID, Name: ep.Name, Type: ep.Type}
@@ -326,6 +356,21 @@ func activeTail(active bool, what string) string {
 		return "; active now, " + what
 	}
 	return ""
+}
+
+func kindWords(t api.EndpointType) string {
+	if t == api.EndpointTypeReadOnly {
+		return "read replica"
+	}
+	return "read_write compute"
+}
+
+// branchName is "shop.main (br-...)" for a configured branch, the id otherwise.
+func (pp *projectPlan) branchName(id string) string {
+	if b := pp.branchOf[id]; b != nil {
+		return fmt.Sprintf("%s.%s (%s)", pp.p.Label, b.Label, id)
+	}
+	return id
 }
 
 func nameSuffix(name string) string {

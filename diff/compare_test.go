@@ -9,6 +9,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
 )
 
 // Each attribute's effect on a running compute (DESIGN section 4), the
@@ -182,8 +183,8 @@ func TestAttributeBeforeAfterAndRecord(t *testing.T) {
 		t.Errorf("size = %q, want the new size in words", ch.Size)
 	}
 	rec := p.Steps[0].Record
-	wantRec := &Record{EndpointID: "ep-x", ProjectID: proj, BranchID: brMain, Type: rw, PreventDestroy: true,
-		Applied: Applied{Name: "c", MinCU: 0.25, MaxCU: 4, PgSettings: map[string]string{"jit": "off", "work_mem": "64MB"}}}
+	wantRec := &state.Compute{EndpointID: "ep-x", ProjectID: proj, BranchID: brMain, Type: rw, PreventDestroy: true,
+		Applied: state.Attributes{Name: "c", MinCU: 0.25, MaxCU: 4, PgSettings: map[string]string{"jit": "off", "work_mem": "64MB"}}}
 	if !cmp.Equal(rec, wantRec) {
 		t.Errorf("record:\n%s", cmp.Diff(wantRec, rec))
 	}

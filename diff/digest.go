@@ -10,38 +10,40 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// digestedEndpoint is what of an endpoint a plan depends on. It leaves out
-// current_state, last_active and the timestamps on purpose: a compute going
-// idle or waking up must not make a saved plan stale.
-type digestedEndpoint struct {
-	ID                    string            `json:"id"`
-	BranchID              string            `json:"branch_id"`
-	Type                  api.EndpointType  `json:"type"`
-	MinCU                 float64           `json:"min_cu"`
-	MaxCU                 float64           `json:"max_cu"`
-	SuspendTimeoutSeconds int64             `json:"suspend_timeout_seconds"`
-	PgSettings            map[string]string `json:"pg_settings"`
-	Disabled              bool              `json:"disabled"`
-	Name                  string            `json:"name"`
+// RecordLive is what a plan keeps of a project's live endpoints: each one's
+// id, whether it runs, and its managed values, in id order (the order the
+// service lists them in does not matter).
+func RecordLive(endpoints []api.Endpoint) []LiveEndpoint {
+	out := make([]LiveEndpoint, len(endpoints))
+	for i := range endpoints {
+		ep := &endpoints[i]
+		out[i] = LiveEndpoint{ID: ep.ID, CurrentState: ep.CurrentState, Values: LiveValues(ep)}
+	}
+	slices.SortFunc(out, func(a, b LiveEndpoint) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }
 
-// LiveDigest is "sha256:<hex>" over the fields of the endpoints that a plan
-// depends on, in id order, so the order the service lists them in does not matter.
-func LiveDigest(endpoints []api.Endpoint) string {
-	d := make([]digestedEndpoint, len(endpoints))
-	for i, e := range endpoints {
-		settings := e.Settings.PgSettings
-		if settings == nil {
-			settings = map[string]string{}
-		}
-		d[i] = digestedEndpoint{
-			ID: e.ID, BranchID: e.BranchID, Type: e.Type,
-			MinCU: e.AutoscalingLimitMinCU, MaxCU: e.AutoscalingLimitMaxCU,
-			SuspendTimeoutSeconds: e.SuspendTimeoutSeconds, PgSettings: settings,
-			Disabled: e.Disabled, Name: e.Name,
+// LiveDigest is "sha256:<hex>" over the ids and the managed values of the
+// endpoints, in id order.
+func LiveDigest(endpoints []api.Endpoint) string { return digestOf(RecordLive(endpoints)) }
+
+// digestedEndpoint is what of a recorded endpoint a plan depends on. It leaves
+// out current_state on purpose: a compute going idle or waking up must not
+// make a saved plan stale.
+type digestedEndpoint struct {
+	ID string `json:"id"`
+	Values
+}
+
+// digestOf is the digest of recorded endpoints, which must be in id order.
+func digestOf(eps []LiveEndpoint) string {
+	d := make([]digestedEndpoint, len(eps))
+	for i, e := range eps {
+		d[i] = digestedEndpoint{ID: e.ID, Values: e.Values}
+		if d[i].PgSettings == nil {
+			d[i].PgSettings = map[string]string{}
 		}
 	}
-	slices.SortFunc(d, func(a, b digestedEndpoint) int { return strings.Compare(a.ID, b.ID) })
 	b, _ := json.Marshal(d) // plain strings, numbers and maps: cannot fail
 	return hashOf(b)
 }

@@ -20,7 +20,7 @@ func TestDriftIsReportedApartFromTheChange(t *testing.T) {
 
 	wantDrift := []Drift{{Address: "shop.main.primary", ProjectID: proj, EndpointID: "ep-x", Attributes: []Attribute{
 		{Name: "max_cu", Before: 2.0, After: 4.0, Effect: None},
-		{Name: "suspend_timeout", Before: "5m", After: "15m", Effect: None},
+		{Name: "suspend_timeout", Before: 300.0, After: 900.0, Effect: None},
 	}}}
 	if !cmp.Equal(p.Drift, wantDrift) {
 		t.Errorf("drift:\n%s", cmp.Diff(wantDrift, p.Drift))
@@ -28,7 +28,7 @@ func TestDriftIsReportedApartFromTheChange(t *testing.T) {
 	ch := changeAt(t, p, "shop.main.primary")
 	wantAttrs := []Attribute{
 		{Name: "max_cu", Before: 4.0, After: 2.0, Effect: Restart},
-		{Name: "suspend_timeout", Before: "15m", After: "5m", Effect: None},
+		{Name: "suspend_timeout", Before: 900.0, After: 300.0, Effect: None},
 	}
 	if !cmp.Equal(ch.Attributes, wantAttrs) {
 		t.Errorf("reconciling change:\n%s", cmp.Diff(wantAttrs, ch.Attributes))

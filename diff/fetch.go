@@ -35,8 +35,6 @@ type LiveProject struct {
 	Endpoints []api.Endpoint
 	// Branches is nil when it was not fetched (every branch pinned by id).
 	Branches []api.Branch
-	// Digest is LiveDigest(Endpoints).
-	Digest string
 }
 
 // Fetch reads the live endpoints of every configured project: one
@@ -82,7 +80,7 @@ func fetchProject(ctx context.Context, r Reader, p *config.Project) (*LiveProjec
 	if err != nil {
 		return nil, readError(p, "endpoints", err)
 	}
-	lp := &LiveProject{ID: p.ID, Endpoints: eps, Digest: LiveDigest(eps)}
+	lp := &LiveProject{ID: p.ID, Endpoints: eps}
 	if needsBranches(p) {
 		brs, err := r.ListBranches(ctx, p.ID)
 		if err != nil {

@@ -2,7 +2,7 @@ package diff
 
 import (
 	"fmt"
-	"maps"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -100,7 +100,7 @@ func liveProject(id string, eps ...api.Endpoint) *LiveProject {
 	for i := range eps {
 		eps[i].ProjectID = id
 	}
-	return &LiveProject{ID: id, Endpoints: eps, Digest: LiveDigest(eps)}
+	return &LiveProject{ID: id, Endpoints: eps}
 }
 
 func withBranches(lp *LiveProject, nameToID ...string) *LiveProject {
@@ -146,13 +146,7 @@ const (
 func stateWith(projectID string, entries map[string]api.Endpoint) *state.State {
 	st := &state.State{FormatVersion: state.FormatVersion, Lineage: "11111111-2222-4333-8444-555555555555", Serial: 7, Computes: map[string]*state.Compute{}}
 	for addr, e := range entries {
-		st.Computes[addr] = &state.Compute{
-			EndpointID: e.ID, ProjectID: projectID, BranchID: e.BranchID, Type: e.Type,
-			Applied: state.Attributes{
-				Name: e.Name, MinCU: e.AutoscalingLimitMinCU, MaxCU: e.AutoscalingLimitMaxCU,
-				SuspendTimeoutSeconds: e.SuspendTimeoutSeconds, PgSettings: maps.Clone(e.Settings.PgSettings), Disabled: e.Disabled,
-			},
-		}
+		st.Computes[addr] = LiveValues(&e).Record(e.ID, projectID, false)
 	}
 	return st
 }
@@ -166,7 +160,35 @@ func mustBuild(t testing.TB, cfg *config.Config, st *state.State, live *Live) *P
 	if diags.HasErrors() {
 		t.Fatalf("Build: %s", diags.Error())
 	}
+	checkVerifies(t, p, st)
 	return p
+}
+
+// checkVerifies checks that what Build made is what Verify derives again,
+// before and after a trip through the plan file: apply must accept every
+// plan neonform makes.
+func checkVerifies(t testing.TB, p *Plan, st *state.State) {
+	t.Helper()
+	if st == nil {
+		st = &state.State{}
+	}
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadFile(path)
+	if err != nil {
+		t.Fatalf("the plan does not read back: %v", err)
+	}
+	for _, q := range []*Plan{p, read} {
+		steps, err := Verify(q, st)
+		if err != nil {
+			t.Fatalf("Verify refuses the plan Build made: %v", err)
+		}
+		if len(steps) != len(p.Steps) {
+			t.Fatalf("Verify derives %d steps, Build made %d", len(steps), len(p.Steps))
+		}
+	}
 }
 
 // buildErr plans and returns the one error diagnostic, failing the test otherwise.

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -19,45 +20,59 @@ type stateEntry struct {
 	origin string
 	c      *state.Compute
 	move   *config.Move // the moved block that took it to addr; nil when addr == origin
+	// deposed: a replacement's old endpoint, kept at "<base>[deposed:<id>]"
+	// by an apply that stopped between the create and the delete.
+	deposed bool
+	base    string
 }
 
 // applyMoves returns the state entries by address once the moved blocks are
-// followed (chains included: a -> b, b -> c takes a to c).
+// followed. A chain (a -> b, b -> c) takes a to c whatever the order of the
+// blocks; it stops at an address the configuration declares, since a
+// declared compute is never moved away. An entry whose destination is held by
+// another entry stays where it is, with a warning.
 func (pl *planner) applyMoves() map[string]*stateEntry {
+	next := make(map[string]*config.Move, len(pl.cfg.Moves))
+	for _, m := range pl.cfg.Moves {
+		if prev, dup := next[m.From]; !dup || m.To < prev.To { // the config refuses duplicates; stay deterministic anyway
+			next[m.From] = m
+		}
+	}
 	eff := make(map[string]*stateEntry, len(pl.st.Computes))
 	for addr, c := range pl.st.Computes {
 		if c != nil {
-			eff[addr] = &stateEntry{addr: addr, origin: addr, c: c}
+			e := &stateEntry{addr: addr, origin: addr, c: c}
+			e.base, _, e.deposed = state.Deposed(addr)
+			eff[addr] = e
 		}
 	}
-	moves := slices.Clone(pl.cfg.Moves)
-	slices.SortFunc(moves, func(a, b *config.Move) int {
-		return strings.Compare(a.From+"\x00"+a.To, b.From+"\x00"+b.To)
-	})
-	// Each pass follows one more link of a chain; a loop of moves (which the
-	// config refuses) cannot spin forever.
-	for pass := 0; pass <= len(moves); pass++ {
-		changed := false
-		for _, m := range moves {
-			e, ok := eff[m.From]
-			if !ok || pl.inConfig[m.From] != nil {
-				continue
+	held := slices.Sorted(maps.Keys(eff))
+	for _, from := range held {
+		e := eff[from]
+		to, last := from, (*config.Move)(nil)
+		seen := map[string]bool{from: true}
+		for pl.inConfig[to] == nil {
+			m := next[to]
+			if m == nil || seen[m.To] {
+				break
 			}
-			if _, taken := eff[m.To]; taken {
-				if pass == 0 {
-					pl.warnf("moved block from %s to %s: both addresses are in the state, so the block is ignored. "+
-						"If the move is done, remove the block; otherwise remove one address with `neonform state rm`.", m.From, m.To)
-				}
-				continue
+			if _, inState := slices.BinarySearch(held, m.To); inState {
+				// Both ends were in the state before any move: the chain
+				// stops, and the entry stays where it is.
+				pl.warnf("moved block from %s to %s: both addresses are in the state, so the block is ignored. "+
+					"If the move is done, remove the block; otherwise remove one address with `neonform state rm`.", m.From, m.To)
+				last = nil
+				break
 			}
-			delete(eff, m.From)
-			e.addr, e.move = m.To, m
-			eff[m.To] = e
-			changed = true
+			to, last = m.To, m
+			seen[to] = true
 		}
-		if !changed {
-			break
+		if _, taken := eff[to]; last == nil || taken {
+			continue // taken: another chain got there first (the config refuses two moves to one address)
 		}
+		delete(eff, from)
+		e.addr, e.move = to, last
+		eff[to] = e
 	}
 	return eff
 }
@@ -131,6 +146,7 @@ func (pp *projectPlan) identify() {
 			pp.taken[ep.ID] = t.c.Address
 		}
 	}
+	pp.takeBackDeposed()
 	for _, t := range pp.targets {
 		if t.ep != nil || t.branchID == "" {
 			continue
@@ -138,6 +154,43 @@ func (pp *projectPlan) identify() {
 		if ep := pp.adoptable(t); ep != nil {
 			t.ep, t.adopt = ep, true
 			pp.taken[ep.ID] = t.c.Address
+		}
+	}
+}
+
+// takeBackDeposed gives a compute back the endpoint that an interrupted
+// replacement left deposed, when that endpoint is what the configuration
+// describes again (its type, the one thing an update cannot change) and the
+// compute's own endpoint is gone or is not: reverting the configuration
+// undoes the replacement, with nothing created. The endpoint the compute
+// held instead (made by the replacement) is then superseded, and deleted.
+func (pp *projectPlan) takeBackDeposed() {
+	deposed := map[string][]*stateEntry{}
+	for _, e := range pp.entries {
+		if e.deposed && e.addr == e.origin {
+			deposed[e.base] = append(deposed[e.base], e)
+		}
+	}
+	if len(deposed) == 0 {
+		return
+	}
+	for _, t := range pp.targets {
+		want := apiType(t.c.Type)
+		if t.branchID == "" || (t.ep != nil && t.ep.Type == want) {
+			continue
+		}
+		for _, d := range deposed[t.c.Address] {
+			ep := pp.live[d.c.EndpointID]
+			if ep == nil || ep.Type != want || pp.taken[ep.ID] != "" {
+				continue
+			}
+			if t.ep != nil {
+				delete(pp.taken, t.ep.ID)
+				pp.superseded[t.entry] = true
+			}
+			t.entry, t.ep = d, ep
+			pp.taken[ep.ID] = t.c.Address
+			break
 		}
 	}
 }

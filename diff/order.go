@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 )
 
@@ -17,47 +15,53 @@ import (
 // unless the new compute needs the old one's place. The result is
 // deterministic: state-only steps first, then by address, except that a step
 // ending a branch's time without a read_write compute runs as soon as it can.
-func (pp *projectPlan) order() {
+func (d *deriver) order() []problem {
+	var problems []problem
 	leaver := map[string]*op{}
-	for _, o := range pp.ops {
+	for _, o := range d.ops {
 		if o.leaves != "" {
 			leaver[o.leaves] = o
 		}
 	}
-	for _, o := range pp.ops {
+	for _, o := range d.ops {
 		if o.arrives == "" {
 			continue
 		}
-		standing := pp.liveReadWrite(o.arrives)
+		standing := d.liveReadWrite(o.arrives)
 		if standing == nil {
 			continue
 		}
 		l := leaver[o.arrives]
 		if l == nil {
-			pp.errorf(pp.subject(o), "Branch already has a read_write compute",
-				"%s would put a read_write compute on branch %s, but %s already is its read_write compute and stays: a branch holds one. "+
+			problems = append(problems, problem{address: o.step.Address, summary: "Branch already has a read_write compute",
+				detail: fmt.Sprintf("%s would put a read_write compute on branch %s, but %s already is its read_write compute and stays: a branch holds one. "+
 					"Declare %s as this compute (import it), or delete it, or mark the branch exclusive = true so the plan deletes it first.",
-				o.step.Address, pp.branchName(o.arrives), describeEndpoint(pp, standing), standing.ID)
+					o.step.Address, d.branchName(o.arrives), d.describeEndpoint(standing), standing.ID)})
 			continue
 		}
 		o.deps = append(o.deps, l)
 		o.urgent = true
 		o.change.Downtime = true
-		o.change.Reasons = append(o.change.Reasons, downtimeReason(pp, o, l))
+		o.change.Reasons = append(o.change.Reasons, d.downtimeReason(o, l))
 	}
-	for _, o := range pp.ops {
+	for _, o := range d.ops {
 		if o.replaces != nil && !slices.Contains(o.deps, o.replaces) {
 			o.replaces.deps = append(o.replaces.deps, o) // create first, delete after: the shortest gap
 		}
 	}
-	pp.ops = pp.sortOps()
+	sorted, cycle := d.sortOps()
+	d.ops = sorted
+	if cycle != nil {
+		problems = append(problems, *cycle)
+	}
+	return problems
 }
 
 // sortOps is a topological sort that always picks the best ready step, so the
 // same inputs give the same order. Steps left over form a cycle.
-func (pp *projectPlan) sortOps() []*op {
-	done := make(map[*op]bool, len(pp.ops))
-	out := make([]*op, 0, len(pp.ops))
+func (d *deriver) sortOps() ([]*op, *problem) {
+	done := make(map[*op]bool, len(d.ops))
+	out := make([]*op, 0, len(d.ops))
 	ready := func(o *op) bool {
 		for _, d := range o.deps {
 			if !done[d] {
@@ -66,21 +70,20 @@ func (pp *projectPlan) sortOps() []*op {
 		}
 		return true
 	}
-	for len(out) < len(pp.ops) {
+	for len(out) < len(d.ops) {
 		var best *op
-		for _, o := range pp.ops {
+		for _, o := range d.ops {
 			if !done[o] && ready(o) && (best == nil || opBefore(o, best)) {
 				best = o
 			}
 		}
 		if best == nil {
-			pp.cycleError(done)
-			return out
+			return out, d.cycleProblem(done)
 		}
 		done[best] = true
 		out = append(out, best)
 	}
-	return out
+	return out, nil
 }
 
 func opBefore(a, b *op) bool {
@@ -104,33 +107,33 @@ func opBefore(a, b *op) bool {
 
 // cycleError explains read_write computes that wait on each other, such as two
 // primaries swapping branches.
-func (pp *projectPlan) cycleError(done map[*op]bool) {
+func (d *deriver) cycleProblem(done map[*op]bool) *problem {
 	var waits []string
-	var subject *hcl.Range
-	for _, o := range pp.ops {
+	address := ""
+	for _, o := range d.ops {
 		if done[o] || o.arrives == "" {
 			continue
 		}
-		if subject == nil {
-			subject = pp.subject(o)
+		if address == "" {
+			address = o.step.Address
 		}
 		waiting := "the read_write compute there"
-		if l := pp.liveReadWrite(o.arrives); l != nil {
-			waiting = describeEndpoint(pp, l)
+		if l := d.liveReadWrite(o.arrives); l != nil {
+			waiting = d.describeEndpoint(l)
 		}
 		waits = append(waits, fmt.Sprintf("%s moves onto branch %s, which must first be left by %s",
-			o.step.Address, pp.branchName(o.arrives), waiting))
+			o.step.Address, d.branchName(o.arrives), waiting))
 	}
-	pp.errorf(subject, "Read-write computes cannot swap branches",
-		"%s. A branch holds one read_write compute at every moment, so none of these moves can go first. "+
+	return &problem{address: address, summary: "Read-write computes cannot swap branches",
+		detail: fmt.Sprintf("%s. A branch holds one read_write compute at every moment, so none of these moves can go first. "+
 			"Do it in two applies: first move one of them to a branch that has no read_write compute "+
 			"(or remove its moved block, so it is deleted and created anew, with downtime and a new host), apply, "+
-			"then move it on to where you want it.", strings.Join(waits, "; "))
+			"then move it on to where you want it.", strings.Join(waits, "; "))}
 }
 
 // liveReadWrite returns the live read_write endpoint of a branch, or nil.
-func (pp *projectPlan) liveReadWrite(branchID string) *api.Endpoint {
-	for _, ep := range pp.onBranch[branchID] {
+func (d *deriver) liveReadWrite(branchID string) *LiveEndpoint {
+	for _, ep := range d.onBranch[branchID] {
 		if ep.Type == api.EndpointTypeReadWrite {
 			return ep
 		}
@@ -138,47 +141,33 @@ func (pp *projectPlan) liveReadWrite(branchID string) *api.Endpoint {
 	return nil
 }
 
-// subject points an ordering error at the moved block that causes it, or at
-// the compute block.
-func (pp *projectPlan) subject(o *op) *hcl.Range {
-	if o.t == nil {
-		return nil
-	}
-	if o.t.entry != nil && o.t.entry.move != nil {
-		r := o.t.entry.move.DeclRange
-		return &r
-	}
-	r := o.t.c.DeclRange
-	return &r
-}
-
 // describeEndpoint is "ep-... (shop.main.old)" when something names the endpoint.
-func describeEndpoint(pp *projectPlan, ep *api.Endpoint) string {
-	if addr := pp.taken[ep.ID]; addr != "" {
+func (d *deriver) describeEndpoint(ep *LiveEndpoint) string {
+	if addr := d.addressOf[ep.ID]; addr != "" {
 		return fmt.Sprintf("%s (%s)", ep.ID, addr)
 	}
-	if addr, ok := pp.claimed[ep.ID]; ok {
+	if addr, ok := d.holders[ep.ID]; ok {
 		return fmt.Sprintf("%s (%s)", ep.ID, addr)
 	}
 	return ep.ID + " (not managed by neonform)"
 }
 
-func downtimeReason(pp *projectPlan, arriving, leaving *op) string {
-	branch := pp.branchName(arriving.arrives)
+func (d *deriver) downtimeReason(arriving, leaving *op) string {
+	branch := d.branchName(arriving.arrives)
 	if arriving.replaces == leaving {
 		return fmt.Sprintf("downtime: the old endpoint is deleted first, because branch %s holds one read_write compute at a time; "+
 			"the branch has no read_write compute until the new one is up", branch)
 	}
 	how := "is deleted"
 	if leaving.step.Kind == StepUpdate {
-		how = "moves to branch " + pp.branchName(leaving.arrives)
+		how = "moves to branch " + d.branchName(leaving.arrives)
 	}
 	what := "this one is created"
 	if arriving.step.Kind == StepUpdate {
 		what = "this one has moved in"
 	}
 	s := fmt.Sprintf("downtime: branch %s holds one read_write compute at a time; %s %s first, so the branch has none until %s",
-		branch, describeEndpoint(pp, pp.liveReadWrite(arriving.arrives)), how, what)
+		branch, d.describeEndpoint(d.liveReadWrite(arriving.arrives)), how, what)
 	if arriving.step.Kind == StepCreate && leaving.change != nil && leaving.change.Action == Delete && leaving.step.Forget != "" && arriving.replaces == nil {
 		s += fmt.Sprintf(". If %s is %s renamed, a moved block keeps the endpoint and its host with no downtime: "+
 			"moved { from = %q to = %q }", arriving.step.Address, leaving.step.Address, leaving.step.Address, arriving.step.Address)
@@ -188,12 +177,12 @@ func downtimeReason(pp *projectPlan, arriving, leaving *op) string {
 
 // appendSteps numbers the project's steps from nextID, in order, and adds
 // them to the plan; it returns the next free id.
-func (pp *projectPlan) appendSteps(plan *Plan, nextID int) int {
-	for _, o := range pp.ops {
+func (d *deriver) appendSteps(plan *Plan, nextID int) int {
+	for _, o := range d.ops {
 		o.id = nextID
 		nextID++
 	}
-	for _, o := range pp.ops {
+	for _, o := range d.ops {
 		s := o.step
 		s.ID = o.id
 		s.After = []int{}

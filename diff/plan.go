@@ -5,11 +5,14 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/state"
 )
 
 // FormatVersion is the plan file format this neonform writes and the newest it
 // reads. Bump it when an older neonform would misread a new plan.
-const FormatVersion = 1
+// Format 2: the plan records the live endpoints it was made from, and the
+// values of its attributes are the service's (suspend_timeout in seconds).
+const FormatVersion = 2
 
 // Plan is everything apply needs to carry out a change safely, and everything
 // a reviewer needs to judge it. It knows nothing of how it is printed.
@@ -37,12 +40,22 @@ type StateRef struct {
 	Serial  int64  `json:"serial"`
 }
 
-// Project is a planned project and a digest of its live endpoints at plan
-// time; apply re-reads them and refuses the plan when the digest differs.
+// Project is a planned project and its live endpoints at plan time, with
+// their digest: apply re-reads them and refuses the plan when the digest
+// differs, and derives the plan's steps again from its changes and these.
 type Project struct {
-	ID         string `json:"id"`
-	Label      string `json:"label"`
-	LiveDigest string `json:"live_digest"`
+	ID         string         `json:"id"`
+	Label      string         `json:"label"`
+	LiveDigest string         `json:"live_digest"`
+	Endpoints  []LiveEndpoint `json:"endpoints"`
+}
+
+// LiveEndpoint is a live endpoint as the plan read it: its id, whether it
+// was running, and the value of every managed attribute.
+type LiveEndpoint struct {
+	ID           string            `json:"id"`
+	CurrentState api.EndpointState `json:"current_state"`
+	Values
 }
 
 // Summary counts the changes by action. Restart and Suspend count the active
@@ -81,10 +94,14 @@ type Change struct {
 	Size string `json:"size,omitempty"`
 	// MovedFrom is the address a moved block takes this compute from.
 	MovedFrom string `json:"moved_from,omitempty"`
+	// PreventDestroy is the compute's lifecycle.prevent_destroy, which the
+	// state records with it.
+	PreventDestroy bool `json:"prevent_destroy"`
 }
 
 // Attribute is one attribute that changes: its value before (live) and after
-// (configured), and what the change does to a running compute.
+// (configured), in the service's terms, and what the change does to a
+// running compute. A create lists every attribute, with before null.
 type Attribute struct {
 	Name   string     `json:"name"`
 	Before any        `json:"before"`
@@ -98,7 +115,9 @@ type Attribute struct {
 
 // Step is one thing apply does, in order: an API call, or a change to the
 // state alone. Each step says what to record in state once it succeeds, so
-// apply never needs the configuration (see UpdateState).
+// apply never needs the configuration (see UpdateState). Steps are derived
+// from the changes (derive.go): apply carries out only the steps it derives
+// again.
 type Step struct {
 	ID        int      `json:"id"`
 	ProjectID string   `json:"project_id"`
@@ -117,8 +136,9 @@ type Step struct {
 	// Name is the endpoint name a create sets: after an ambiguous failure,
 	// apply finds the endpoint it may have made by this name.
 	Name string `json:"name,omitempty"`
-	// Record is the state entry to write at Address after the step.
-	Record *Record `json:"record,omitempty"`
+	// Record is the state entry to write at Address after the step; a
+	// create's endpoint id comes from the service's answer.
+	Record *state.Compute `json:"record,omitempty"`
 	// Forget is an address to drop from state after the step, if it still
 	// points at EndpointID (a replacement that created first already points
 	// the address at the new endpoint, which must stay).
@@ -127,27 +147,11 @@ type Step struct {
 	MovedFrom string `json:"moved_from,omitempty"`
 	// Note says in words why a state-only step is there.
 	Note string `json:"note,omitempty"`
-}
 
-// Record is a state entry as a step records it (state.Compute in the plan
-// file's own, stable format).
-type Record struct {
-	EndpointID     string           `json:"endpoint_id,omitempty"`
-	ProjectID      string           `json:"project_id"`
-	BranchID       string           `json:"branch_id"`
-	Type           api.EndpointType `json:"type"`
-	PreventDestroy bool             `json:"prevent_destroy"`
-	Applied        Applied          `json:"applied"`
-}
-
-// Applied is what a step leaves applied to the endpoint.
-type Applied struct {
-	Name                  string            `json:"name"`
-	MinCU                 float64           `json:"min_cu"`
-	MaxCU                 float64           `json:"max_cu"`
-	SuspendTimeoutSeconds int64             `json:"suspend_timeout_seconds"`
-	PgSettings            map[string]string `json:"pg_settings"`
-	Disabled              bool              `json:"disabled"`
+	// Create and Update are the request of a create or an update, as the
+	// client sends it; Body is its JSON. Only derived steps have them.
+	Create *api.EndpointCreate `json:"-"`
+	Update *api.EndpointUpdate `json:"-"`
 }
 
 // Drift is a managed compute that changed outside neonform since the last
@@ -222,6 +226,17 @@ func summarize(changes []Change) Summary {
 func normalize(p *Plan) {
 	if p.Projects == nil {
 		p.Projects = []Project{}
+	}
+	for i := range p.Projects {
+		eps := p.Projects[i].Endpoints
+		if eps == nil {
+			p.Projects[i].Endpoints = []LiveEndpoint{}
+		}
+		for j := range eps {
+			if eps[j].PgSettings == nil {
+				eps[j].PgSettings = map[string]string{}
+			}
+		}
 	}
 	if p.Changes == nil {
 		p.Changes = []Change{}

@@ -90,6 +90,9 @@ func ReadFile(path string) (*Plan, error) {
 	case head.FormatVersion > FormatVersion:
 		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
 			"apply it with that version or newer, or make a new plan with this one", path, head.ToolVersion, head.FormatVersion, FormatVersion)
+	case head.FormatVersion < FormatVersion:
+		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, which this neonform no longer reads (it reads format %d); "+
+			"make a new plan with `neonform plan -out FILE`", path, head.ToolVersion, head.FormatVersion, FormatVersion)
 	case head.Steps == nil:
 		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with `neonform plan -out FILE`", path)
 	}
@@ -110,6 +113,10 @@ func ReadFile(path string) (*Plan, error) {
 		}
 	}
 	normalize(&p)
+	if err := Check(&p); err != nil {
+		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with `neonform plan -out %s`",
+			path, err, path)
+	}
 	return &p, nil
 }
 

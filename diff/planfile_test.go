@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
@@ -124,7 +125,8 @@ func TestPlanFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(p, back); d != "" {
+	// The requests of the steps are not in the file: apply derives them again.
+	if d := cmp.Diff(p, back, cmpopts.IgnoreFields(Step{}, "Create", "Update")); d != "" {
 		t.Errorf("read back differs:\n%s", d)
 	}
 	// Rendering the saved plan gives what rendering the fresh one gives.
@@ -177,14 +179,15 @@ func TestReadFileErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name, content, want string
 	}{
-		{"newer.json", `{"format_version": 99, "tool_version": "9.0.0"}`, "was written by neonform 9.0.0 in plan format 99, but this neonform reads format 1 at most"},
+		{"newer.json", `{"format_version": 99, "tool_version": "9.0.0"}`, "was written by neonform 9.0.0 in plan format 99, but this neonform reads format 2 at most"},
+		{"older.json", `{"format_version": 1, "tool_version": "0.1.0", "steps": []}`, "was written by neonform 0.1.0 in plan format 1, which this neonform no longer reads (it reads format 2)"},
 		{"other.json", `{"lineage": "x", "serial": 3}`, "is not a neonform plan (it has no format_version)"},
 		{"state.json", `{"format_version": 1, "lineage": "x", "serial": 3, "computes": {}}`, "is a neonform state file, not a plan"},
-		{"nosteps.json", `{"format_version": 1, "changes": []}`, "is not a neonform plan (it has no steps)"},
-		{"cut.json", "{\n  \"format_version\": 1,\n  \"changes\": [\n", "is not a valid plan file at line 4"},
-		{"typed.json", "{\n  \"format_version\": 1,\n  \"steps\": []\n,  \"summary\": 5\n}", "is not a valid plan file at line 4 (field summary)"},
-		{"twice.json", `{"format_version": 1, "steps": []} {"format_version": 1}`, "is not a valid plan file at line 1: invalid character '{' after top-level value"},
-		{"action.json", `{"format_version": 1, "steps": [], "changes": [{"action": "explode"}]}`, `unknown action "explode"`},
+		{"nosteps.json", `{"format_version": 2, "changes": []}`, "is not a neonform plan (it has no steps)"},
+		{"cut.json", "{\n  \"format_version\": 2,\n  \"changes\": [\n", "is not a valid plan file at line 4"},
+		{"typed.json", "{\n  \"format_version\": 2,\n  \"steps\": []\n,  \"summary\": 5\n}", "is not a valid plan file at line 4 (field summary)"},
+		{"twice.json", `{"format_version": 2, "steps": []} {"format_version": 2}`, "is not a valid plan file at line 1: invalid character '{' after top-level value"},
+		{"action.json", `{"format_version": 2, "steps": [], "changes": [{"action": "explode"}]}`, `unknown action "explode"`},
 	} {
 		path := filepath.Join(dir, tt.name)
 		os.WriteFile(path, []byte(tt.content), 0o600)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/api"
-	"github.com/neonform/neonform/sizing"
 )
 
 // attributeReasons says in plain words what each disruptive attribute change
@@ -66,12 +65,17 @@ func adoptReason(ep *api.Endpoint) string {
 }
 
 // Values returns the before and after values as the plan shows them to
-// people: "(sensitive)" for both when the attribute is sensitive.
+// people, as the attribute table prints them: "(sensitive)" for both when
+// the attribute is sensitive.
 func (a Attribute) Values() (before, after string) {
 	if a.Sensitive {
 		return sensitiveValue, sensitiveValue
 	}
-	return FormatValue(a.Before), FormatValue(a.After)
+	at := attributeNamed(a.Name)
+	if at == nil { // not one of ours: a plan file Verify refuses; show it as it is
+		return fmt.Sprint(a.Before), fmt.Sprint(a.After)
+	}
+	return at.display(a.Before), at.display(a.After)
 }
 
 // String is "max_cu 1 -> 2".
@@ -82,27 +86,17 @@ func (a Attribute) String() string {
 
 const sensitiveValue = "(sensitive)"
 
-// FormatValue prints an attribute value as the plan shows it: sizes as
-// written (0.25, 2), a missing setting as (unset), an empty string as "".
-func FormatValue(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "(unset)"
-	case float64:
-		return sizing.Format(v)
-	case string:
-		if v == "" {
-			return `""`
-		}
-		return v
-	case map[string]any:
-		parts := make([]string, 0, len(v))
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			parts = append(parts, fmt.Sprintf("%s=%v", k, v[k]))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
+// Row is one managed attribute as people read it.
+type Row struct{ Name, Value string }
+
+// Rows lists every managed attribute of v, in the table's order, as the
+// plan prints values.
+func (v Values) Rows() []Row {
+	out := make([]Row, 0, len(attributes))
+	for _, a := range attributes {
+		out = append(out, Row{Name: a.Name(), Value: a.show(&v)})
 	}
-	return fmt.Sprint(v)
+	return out
 }
 
 // FormatSettings prints Postgres settings as the configuration writes them:

@@ -28,42 +28,12 @@ func (s *Step) UpdateState(st *state.State, createdID string) error {
 		delete(st.Computes, s.MovedFrom)
 	}
 	if s.Record != nil {
-		id := s.Record.EndpointID
+		rec := *s.Record
+		rec.Applied.PgSettings = maps.Clone(rec.Applied.PgSettings)
 		if s.Kind == StepCreate {
-			id = createdID
+			rec.EndpointID = createdID
 		}
-		st.Computes[s.Address] = s.Record.stateCompute(id)
+		st.Computes[s.Address] = &rec
 	}
 	return nil
 }
-
-func (r *Record) stateCompute(endpointID string) *state.Compute {
-	return &state.Compute{
-		EndpointID:     endpointID,
-		ProjectID:      r.ProjectID,
-		BranchID:       r.BranchID,
-		Type:           r.Type,
-		PreventDestroy: r.PreventDestroy,
-		Applied: state.Attributes{
-			Name:                  r.Applied.Name,
-			MinCU:                 r.Applied.MinCU,
-			MaxCU:                 r.Applied.MaxCU,
-			SuspendTimeoutSeconds: r.Applied.SuspendTimeoutSeconds,
-			PgSettings:            maps.Clone(r.Applied.PgSettings),
-			Disabled:              r.Applied.Disabled,
-		},
-	}
-}
-
-// sameRecord reports whether the state entry already says what r would record,
-// so no state-only step is needed.
-func sameRecord(c *state.Compute, r *Record) bool {
-	return c.EndpointID == r.EndpointID && c.ProjectID == r.ProjectID && c.BranchID == r.BranchID &&
-		c.Type == r.Type && c.PreventDestroy == r.PreventDestroy &&
-		c.Applied.Name == r.Applied.Name && c.Applied.MinCU == r.Applied.MinCU && c.Applied.MaxCU == r.Applied.MaxCU &&
-		c.Applied.SuspendTimeoutSeconds == r.Applied.SuspendTimeoutSeconds && c.Applied.Disabled == r.Applied.Disabled &&
-		sameSettings(c.Applied.PgSettings, r.Applied.PgSettings)
-}
-
-// sameSettings treats nil and empty as the same: both mean "no pg_settings".
-func sameSettings(a, b map[string]string) bool { return maps.Equal(a, b) }

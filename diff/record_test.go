@@ -77,7 +77,7 @@ func TestUpdateStateForgetKeepsANewerEntry(t *testing.T) {
 	if _, ok := st.Computes["shop.main.c"]; ok {
 		t.Errorf("the delete did not forget the entry of ep-old")
 	}
-	create := Step{ID: 3, Kind: StepCreate, Address: "shop.main.x", Record: &Record{}}
+	create := Step{ID: 3, Kind: StepCreate, Address: "shop.main.x", Record: &state.Compute{}}
 	if err := create.UpdateState(st, ""); err == nil {
 		t.Errorf("a create without the new endpoint's id was recorded")
 	}

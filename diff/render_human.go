@@ -152,13 +152,18 @@ func (h *human) changes(p *Plan) {
 			words = h.paint(ansiYellow, words)
 		}
 		h.printf("%s %-*s  %-*s  %s\n", h.symbol(c.Action), addrW, c.Address, idW, endpointColumn(c), words)
-		h.attributes(c.Attributes, true)
+		if c.Action != Create {
+			h.attributes(c.Attributes, true)
+		}
 		if c.Size != "" {
 			label := "size"
 			if c.Action == Update {
 				label = "new size"
 			}
 			h.printf("      %s: %s\n", label, c.Size)
+		}
+		if c.Action == Create {
+			h.settings(createdAttributes(c))
 		}
 		if c.Action == Replace && !c.Downtime {
 			h.printf("      order: the new compute is created first, then the old one deleted\n")
@@ -212,6 +217,18 @@ func (h *human) attributes(attrs []Attribute, effects bool) {
 			continue
 		}
 		h.printf("      %-*s  %-*s  %s\n", nameW, a.Name, valW, rows[i], h.paint(ansiYellow, effect))
+	}
+}
+
+// settings prints the values a create sets: "name  reports".
+func (h *human) settings(attrs []Attribute) {
+	nameW := 16
+	for _, a := range attrs {
+		nameW = max(nameW, len(a.Name))
+	}
+	for _, a := range attrs {
+		_, after := a.Values()
+		h.printf("      %-*s  %s\n", nameW, a.Name, after)
 	}
 }
 

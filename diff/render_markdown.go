@@ -194,6 +194,13 @@ func whatChanges(c *Change) string {
 	if c.MovedFrom != "" {
 		parts = append(parts, "moved from `"+c.MovedFrom+"`")
 	}
+	if c.Action == Create {
+		for _, a := range createdAttributes(c) {
+			_, after := a.Values()
+			parts = append(parts, a.Name+" "+after)
+		}
+		return strings.Join(parts, ", ")
+	}
 	for _, a := range c.Attributes {
 		parts = append(parts, a.String())
 	}

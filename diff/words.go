@@ -180,3 +180,26 @@ func shortSize(size string) string {
 	}
 	return size
 }
+
+// createdAttributes are the attributes of a create worth a line of their
+// own: those the service would not give a compute by default, apart from the
+// type, the branch and the size, which the header and the size line say.
+func createdAttributes(c *Change) []Attribute {
+	var out []Attribute
+	for _, a := range c.Attributes {
+		switch a.Name {
+		case "type", "branch", "min_cu", "max_cu":
+			continue
+		}
+		if a.Name == "name" {
+			// Shown when it is not the compute's label, which the address ends in.
+			if name, _ := a.After.(string); strings.HasSuffix(c.Address, "."+name) {
+				continue
+			}
+		}
+		if at := attributeNamed(a.Name); a.Name == "name" || at == nil || !at.atDefault(a.After) {
+			out = append(out, a)
+		}
+	}
+	return out
+}

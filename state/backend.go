@@ -25,6 +25,11 @@ type Backend interface {
 	// who holds it, from where, since when, and how to remove a stale lock.
 	// The returned unlock releases it; calling it again does nothing.
 	Lock(ctx context.Context, who string) (unlock func() error, err error)
+	// CheckLock returns nil while this backend holds the lock it took with
+	// Lock, and otherwise an error saying how it was lost (force-unlock, a
+	// dropped connection): a run checks it before every change it makes, so
+	// that a run whose lock was taken away stops instead of racing another.
+	CheckLock(ctx context.Context) error
 	// Describe names the backend for messages: "local file neonform.state.json".
 	Describe() string
 }

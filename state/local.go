@@ -175,9 +175,8 @@ func (l *Local) checkLockStillHeld() error {
 	if id == "" {
 		return nil
 	}
-	info, err := readLockFile(l.LockPath())
-	if err == nil && info.ID == id {
-		return nil
+	if err := l.CheckLock(context.Background()); err != nil {
+		return fmt.Errorf("refusing to write %s: %w; run plan again", l.Describe(), err)
 	}
-	return fmt.Errorf("refusing to write %s: this run's lock %s was removed while it ran (force-unlock?), so another run may be changing the state; run plan again", l.Describe(), id)
+	return nil
 }

@@ -122,18 +122,41 @@ func (l *Local) unlock(id string) error {
 		l.heldID = ""
 	}
 	l.mu.Unlock()
+	if err := l.holds(id); err != nil {
+		return fmt.Errorf("releasing the state lock: %w; left it as it is", err)
+	}
+	if err := os.Remove(l.LockPath()); err != nil {
+		return fmt.Errorf("releasing the state lock: %w", err)
+	}
+	return nil
+}
+
+// CheckLock reports whether the lock file still carries the lock this Local took.
+func (l *Local) CheckLock(ctx context.Context) error {
+	l.mu.Lock()
+	id := l.heldID
+	l.mu.Unlock()
+	if id == "" {
+		return fmt.Errorf("this run does not hold the lock of %s", l.Describe())
+	}
+	if err := l.holds(id); err != nil {
+		return fmt.Errorf("%w, so another run may be changing the state", err)
+	}
+	return nil
+}
+
+// holds returns nil when the lock file carries lock id, and otherwise says
+// what happened to it.
+func (l *Local) holds(id string) error {
 	lp := l.LockPath()
 	info, err := readLockFile(lp)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("releasing the state lock: %s was already removed (force-unlock?) while this run held it", lp)
+		return fmt.Errorf("this run's lock %s was removed while it ran (force-unlock?): there is no %s", id, lp)
 	case err != nil:
-		return fmt.Errorf("releasing the state lock: %w; left it in place", err)
+		return err
 	case info.ID != id:
-		return fmt.Errorf("releasing the state lock: %s now holds lock %s of %s, not this run's %s; left it in place", lp, info.ID, info.Who, id)
-	}
-	if err := os.Remove(lp); err != nil {
-		return fmt.Errorf("releasing the state lock: %w", err)
+		return fmt.Errorf("this run's lock %s was removed while it ran (force-unlock?): %s now holds lock %s of %s", id, lp, info.ID, orUnknown(info.Who))
 	}
 	return nil
 }

@@ -165,6 +165,30 @@ func (p *Postgres) checkLockStillHeld(ctx context.Context, tx pgx.Tx) error {
 	return nil
 }
 
+// CheckLock asks the database whether the session that took this
+// Postgres's lock still holds it.
+func (p *Postgres) CheckLock(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	h := p.held
+	if h == nil {
+		return fmt.Errorf("this run does not hold the lock of %s", p.Describe())
+	}
+	conn, err := p.connLocked(ctx)
+	if err != nil {
+		return fmt.Errorf("checking that this run still holds the lock of %s: %w", p.Describe(), err)
+	}
+	hi, lo := p.keyParts()
+	var holds bool
+	if err := conn.QueryRow(ctx, holdsLock, int32(h.pid), hi, lo).Scan(&holds); err != nil {
+		return fmt.Errorf("checking that this run still holds the lock of %s: %w", p.Describe(), err)
+	}
+	if !holds {
+		return fmt.Errorf("this run lost the lock of %s (its connection closed, or force-unlock ended it), so another run may be changing the state", p.Describe())
+	}
+	return nil
+}
+
 // ForceUnlock ends the database session holding the lock with the given ID,
 // for `neonform force-unlock` when a run hangs or its machine went away while
 // its connection stayed open. The ID must match, so a lock someone took since

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/neonform/neonform/api"
 )
@@ -134,4 +135,26 @@ func newUUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// DeposedAddress is where apply keeps a replacement's old endpoint between
+// the create of its successor and its own delete: "<address>[deposed:<id>]".
+// So the state names every endpoint an apply is responsible for, even when
+// the apply stops halfway.
+func DeposedAddress(addr, endpointID string) string {
+	return addr + "[deposed:" + endpointID + "]"
+}
+
+// Deposed splits a deposed address into the compute's address and the old
+// endpoint's id; ok is false for any other address.
+func Deposed(addr string) (base, endpointID string, ok bool) {
+	rest, found := strings.CutSuffix(addr, "]")
+	if !found {
+		return "", "", false
+	}
+	base, endpointID, found = strings.Cut(rest, "[deposed:")
+	if !found || base == "" || endpointID == "" {
+		return "", "", false
+	}
+	return base, endpointID, true
 }

@@ -1,0 +1,356 @@
+package diff
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
+)
+
+// attribute is one entry of the attribute table. Its two kinds are a single
+// value (field) and a map whose keys are attributes of their own (settings).
+type attribute interface {
+	// Name is the attribute's name in the configuration and in the plan.
+	Name() string
+
+	fromLive(dst *Values, ep *api.Endpoint)
+	fromConfig(dst *Values, c *config.Compute, branchID string)
+	fromState(dst *Values, sc *state.Compute)
+	toState(sc *state.Compute, v *Values)
+
+	// differences lists the plan attributes whose value differs between
+	// before and after, by the equality rule or, when exact, by value; each
+	// with its effect on a running compute.
+	differences(before, after *Values, exact bool) []Attribute
+	// initial lists the plan attributes of v as a create sets them.
+	initial(v *Values) []Attribute
+	// owns reports whether a plan attribute's name is this attribute's.
+	owns(planName string) bool
+	// setAfter sets the value a plan attribute changes to into v.
+	setAfter(v *Values, a Attribute) error
+	// atDefault reports whether a plan value is what the service gives a
+	// compute that is not told otherwise.
+	atDefault(value any) bool
+	// display prints a plan attribute's value for people; show, its value in v.
+	display(value any) string
+	show(v *Values) string
+
+	toCreate(e *api.EndpointCreate, v *Values)
+	// toUpdate sets the value of v in an update; false when no update can
+	// change it (the compute must be recreated).
+	toUpdate(u *api.EndpointUpdate, v *Values) bool
+	// sensitive reports whether the compute block's value of it comes from a
+	// variable declared sensitive.
+	sensitive(c *config.Compute) bool
+}
+
+// field is an attribute that holds one value of type T.
+type field[T any] struct {
+	name string
+	// in is where the value lives in Values; stored, in a state entry.
+	in     func(*Values) *T
+	live   func(*api.Endpoint) T
+	config func(c *config.Compute, branchID string) T
+	stored func(*state.Compute) *T
+	equal  func(a, b T) bool
+	effect func(before, after T) Disruption
+	create func(*api.EndpointCreate, T)
+	// patch is nil when no update can change the value.
+	patch func(*api.EndpointUpdate, T)
+	// decode reads a value back from a plan file (JSON numbers are float64 there).
+	decode func(any) (T, error)
+	format func(T) string
+	// sources are the compute block's attributes that set it.
+	sources []string
+}
+
+func (f *field[T]) Name() string { return f.name }
+
+func (f *field[T]) fromLive(dst *Values, ep *api.Endpoint) { *f.in(dst) = f.live(ep) }
+
+func (f *field[T]) fromConfig(dst *Values, c *config.Compute, branchID string) {
+	*f.in(dst) = f.config(c, branchID)
+}
+
+func (f *field[T]) fromState(dst *Values, sc *state.Compute) { *f.in(dst) = *f.stored(sc) }
+
+func (f *field[T]) toState(sc *state.Compute, v *Values) { *f.stored(sc) = *f.in(v) }
+
+func (f *field[T]) differences(before, after *Values, exact bool) []Attribute {
+	b, a := *f.in(before), *f.in(after)
+	same := f.equal(b, a)
+	if exact {
+		same = reflect.DeepEqual(b, a)
+	}
+	if same {
+		return nil
+	}
+	return []Attribute{{Name: f.name, Before: plain(b), After: plain(a), Effect: f.effect(b, a)}}
+}
+
+func (f *field[T]) initial(v *Values) []Attribute {
+	return []Attribute{{Name: f.name, Before: nil, After: plain(*f.in(v)), Effect: None}}
+}
+
+// plain is a value as a plan file reads back: a JSON string, number or
+// bool. So a plan in memory and the same plan read from its file are equal.
+func plain(v any) any {
+	switch x := v.(type) {
+	case api.EndpointType:
+		return string(x)
+	case int64:
+		return float64(x)
+	}
+	return v
+}
+
+func (f *field[T]) owns(planName string) bool { return planName == f.name }
+
+func (f *field[T]) setAfter(v *Values, a Attribute) error {
+	x, err := f.decode(a.After)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.name, err)
+	}
+	*f.in(v) = x
+	return nil
+}
+
+func (f *field[T]) display(value any) string {
+	if value == nil {
+		return "(unset)"
+	}
+	x, err := f.decode(value)
+	if err != nil {
+		return fmt.Sprint(value)
+	}
+	return f.format(x)
+}
+
+func (f *field[T]) atDefault(value any) bool {
+	x, err := f.decode(value)
+	var zero T
+	return err == nil && f.equal(x, zero)
+}
+
+func (f *field[T]) show(v *Values) string { return f.format(*f.in(v)) }
+
+func (f *field[T]) toCreate(e *api.EndpointCreate, v *Values) { f.create(e, *f.in(v)) }
+
+func (f *field[T]) toUpdate(u *api.EndpointUpdate, v *Values) bool {
+	if f.patch == nil {
+		return false
+	}
+	f.patch(u, *f.in(v))
+	return true
+}
+
+func (f *field[T]) sensitive(c *config.Compute) bool {
+	for _, s := range f.sources {
+		if c.Sensitive[s] {
+			return true
+		}
+	}
+	return false
+}
+
+func same[T comparable](a, b T) bool { return a == b }
+
+// settings is a map attribute: each key is a plan attribute "name.key", set
+// or unset, and the whole map goes into a request.
+type settings struct {
+	name   string
+	live   func(*api.Endpoint) map[string]string
+	config func(*config.Compute) map[string]string
+	stored func(*state.Compute) *map[string]string
+	effect Disruption
+}
+
+func (s *settings) Name() string { return s.name }
+
+// Values always holds a map, never nil: "no settings" is empty.
+func cloneSettings(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return maps.Clone(m)
+}
+
+func (s *settings) fromLive(dst *Values, ep *api.Endpoint) {
+	dst.PgSettings = cloneSettings(s.live(ep))
+}
+
+func (s *settings) fromConfig(dst *Values, c *config.Compute, _ string) {
+	dst.PgSettings = cloneSettings(s.config(c))
+}
+
+func (s *settings) fromState(dst *Values, sc *state.Compute) {
+	dst.PgSettings = cloneSettings(*s.stored(sc))
+}
+
+func (s *settings) toState(sc *state.Compute, v *Values) {
+	var m map[string]string
+	if len(v.PgSettings) > 0 {
+		m = maps.Clone(v.PgSettings)
+	}
+	*s.stored(sc) = m
+}
+
+// differences compares key by key, in key order; a missing key is null. Two
+// settings are equal only when their texts are: the service passes them to
+// Postgres as written.
+func (s *settings) differences(before, after *Values, _ bool) []Attribute {
+	b, a := before.PgSettings, after.PgSettings
+	keys := slices.Sorted(maps.Keys(b))
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var out []Attribute
+	for _, k := range keys {
+		bv, inB := b[k]
+		av, inA := a[k]
+		if inB == inA && av == bv {
+			continue
+		}
+		out = append(out, Attribute{Name: s.name + "." + k, Before: optional(bv, inB), After: optional(av, inA), Effect: s.effect})
+	}
+	return out
+}
+
+func (s *settings) initial(v *Values) []Attribute {
+	var out []Attribute
+	for _, k := range slices.Sorted(maps.Keys(v.PgSettings)) {
+		out = append(out, Attribute{Name: s.name + "." + k, Before: nil, After: v.PgSettings[k], Effect: None})
+	}
+	return out
+}
+
+func (s *settings) owns(planName string) bool {
+	key, ok := strings.CutPrefix(planName, s.name+".")
+	return ok && key != ""
+}
+
+func (s *settings) setAfter(v *Values, a Attribute) error {
+	key := strings.TrimPrefix(a.Name, s.name+".")
+	if v.PgSettings == nil {
+		v.PgSettings = map[string]string{}
+	}
+	switch x := a.After.(type) {
+	case nil:
+		delete(v.PgSettings, key)
+	case string:
+		v.PgSettings[key] = x
+	default:
+		return fmt.Errorf("%s: %v is not a setting's text", a.Name, a.After)
+	}
+	return nil
+}
+
+func (s *settings) display(value any) string {
+	switch x := value.(type) {
+	case nil:
+		return "(unset)"
+	case string:
+		return quoteEmpty(x)
+	}
+	return fmt.Sprint(value)
+}
+
+func (s *settings) atDefault(value any) bool { return value == nil }
+
+func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }
+
+func (s *settings) toCreate(e *api.EndpointCreate, v *Values) {
+	// A create without settings leaves them out: the service refuses a
+	// settings object it has nothing to do with.
+	if len(v.PgSettings) > 0 {
+		e.Settings = &api.SettingsRequest{PgSettings: maps.Clone(v.PgSettings)}
+	}
+}
+
+func (s *settings) toUpdate(u *api.EndpointUpdate, v *Values) bool {
+	u.Settings = &api.SettingsRequest{PgSettings: maps.Clone(v.PgSettings)}
+	return true
+}
+
+func (s *settings) sensitive(c *config.Compute) bool { return c.Sensitive[s.name] }
+
+func optional(v string, ok bool) any {
+	if !ok {
+		return nil
+	}
+	return v
+}
+
+// Decoders of plan values.
+
+func decodeString(v any) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%v is not a string", v)
+	}
+	return s, nil
+}
+
+func decodeEndpointType(v any) (api.EndpointType, error) {
+	var t api.EndpointType
+	switch x := v.(type) {
+	case string:
+		t = api.EndpointType(x)
+	case api.EndpointType:
+		t = x
+	}
+	if t == api.EndpointTypeReadWrite || t == api.EndpointTypeReadOnly {
+		return t, nil
+	}
+	return "", fmt.Errorf("%v is not %s or %s", v, api.EndpointTypeReadWrite, api.EndpointTypeReadOnly)
+}
+
+func decodeNumber(v any) (float64, error) {
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case int64:
+		return float64(x), nil
+	}
+	return 0, fmt.Errorf("%v is not a number", v)
+}
+
+func decodeInteger(v any) (int64, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x), nil
+		}
+	}
+	return 0, fmt.Errorf("%v is not a whole number", v)
+}
+
+func decodeBool(v any) (bool, error) {
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("%v is not true or false", v)
+	}
+	return b, nil
+}
+
+func formatBool(b bool) string { return fmt.Sprint(b) }
+
+// quoteEmpty prints a text as it is, or "" when it is empty (so that an
+// empty name does not vanish from the line).
+func quoteEmpty(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return s
+}

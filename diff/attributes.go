@@ -1,0 +1,176 @@
+package diff
+
+import (
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/sizing"
+	"github.com/neonform/neonform/state"
+)
+
+// attributes is the one table of managed compute attributes (DESIGN section
+// 4): for each, its name in the configuration and the plan, how it is read
+// from a live endpoint, a compute block and a state entry, when two values
+// are equal, what changing it does to a running compute, and how it is set in
+// a create and in an update. Comparison, drift, the live digest, state
+// records, request bodies, the stale-plan explanation, the lost-answer check,
+// import and the views all take their knowledge from here.
+//
+// The order is the order in which a plan lists the attributes. Adding an
+// attribute is one entry here, a field in Values (and in state.Attributes and
+// the api types, which this table reads and writes), and its line in the
+// table-driven test (attributes_test.go), which fails until it is wired
+// through every use.
+var attributes = []attribute{
+	&field[api.EndpointType]{
+		name:    "type",
+		in:      func(v *Values) *api.EndpointType { return &v.Type },
+		live:    func(ep *api.Endpoint) api.EndpointType { return ep.Type },
+		config:  func(c *config.Compute, _ string) api.EndpointType { return apiType(c.Type) },
+		stored:  func(sc *state.Compute) *api.EndpointType { return &sc.Type },
+		equal:   same[api.EndpointType],
+		effect:  func(_, _ api.EndpointType) Disruption { return Recreate }, // no update changes it
+		create:  func(e *api.EndpointCreate, t api.EndpointType) { e.Type = t },
+		decode:  decodeEndpointType,
+		format:  func(t api.EndpointType) string { return string(t) },
+		sources: []string{"type"},
+	},
+	&field[string]{
+		name:   "branch",
+		in:     func(v *Values) *string { return &v.BranchID },
+		live:   func(ep *api.Endpoint) string { return ep.BranchID },
+		config: func(_ *config.Compute, branchID string) string { return branchID },
+		stored: func(sc *state.Compute) *string { return &sc.BranchID },
+		equal:  same[string],
+		// The service suspends a compute that moves to another branch (seed section 3).
+		effect: func(_, _ string) Disruption { return Suspend },
+		create: func(e *api.EndpointCreate, id string) { e.BranchID = id },
+		patch:  func(u *api.EndpointUpdate, id string) { u.BranchID = &id },
+		decode: decodeString,
+		format: func(id string) string { return id },
+	},
+	&field[float64]{
+		name:   "min_cu",
+		in:     func(v *Values) *float64 { return &v.MinCU },
+		live:   func(ep *api.Endpoint) float64 { return ep.AutoscalingLimitMinCU },
+		config: func(c *config.Compute, _ string) float64 { return c.MinCU },
+		stored: func(sc *state.Compute) *float64 { return &sc.Applied.MinCU },
+		equal:  same[float64],
+		// A new size limit restarts the compute and drops its connections (seed section 3).
+		effect:  func(_, _ float64) Disruption { return Restart },
+		create:  func(e *api.EndpointCreate, cu float64) { e.AutoscalingLimitMinCU = &cu },
+		patch:   func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMinCU = &cu },
+		decode:  decodeNumber,
+		format:  sizing.Format,
+		sources: sizeSources,
+	},
+	&field[float64]{
+		name:    "max_cu",
+		in:      func(v *Values) *float64 { return &v.MaxCU },
+		live:    func(ep *api.Endpoint) float64 { return ep.AutoscalingLimitMaxCU },
+		config:  func(c *config.Compute, _ string) float64 { return c.MaxCU },
+		stored:  func(sc *state.Compute) *float64 { return &sc.Applied.MaxCU },
+		equal:   same[float64],
+		effect:  func(_, _ float64) Disruption { return Restart },
+		create:  func(e *api.EndpointCreate, cu float64) { e.AutoscalingLimitMaxCU = &cu },
+		patch:   func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMaxCU = &cu },
+		decode:  decodeNumber,
+		format:  sizing.Format,
+		sources: sizeSources,
+	},
+	pgSettings,
+	&field[int64]{
+		name:   "suspend_timeout",
+		in:     func(v *Values) *int64 { return &v.SuspendTimeoutSeconds },
+		live:   func(ep *api.Endpoint) int64 { return ep.SuspendTimeoutSeconds },
+		config: func(c *config.Compute, _ string) int64 { return c.SuspendTimeoutSeconds },
+		stored: func(sc *state.Compute) *int64 { return &sc.Applied.SuspendTimeoutSeconds },
+		// 0 is the service's default, which is 300 s: "5m" in the
+		// configuration and 0 live are the same timeout.
+		equal:   func(a, b int64) bool { return effectiveSuspend(a) == effectiveSuspend(b) },
+		effect:  func(_, _ int64) Disruption { return None },
+		create:  func(e *api.EndpointCreate, s int64) { e.SuspendTimeoutSeconds = &s },
+		patch:   func(u *api.EndpointUpdate, s int64) { u.SuspendTimeoutSeconds = &s },
+		decode:  decodeInteger,
+		format:  formatSuspend,
+		sources: []string{"suspend_timeout"},
+	},
+	&field[string]{
+		name:    "name",
+		in:      func(v *Values) *string { return &v.Name },
+		live:    func(ep *api.Endpoint) string { return ep.Name },
+		config:  func(c *config.Compute, _ string) string { return c.Name },
+		stored:  func(sc *state.Compute) *string { return &sc.Applied.Name },
+		equal:   same[string],
+		effect:  func(_, _ string) Disruption { return None },
+		create:  func(e *api.EndpointCreate, n string) { e.Name = n },
+		patch:   func(u *api.EndpointUpdate, n string) { u.Name = &n },
+		decode:  decodeString,
+		format:  quoteEmpty,
+		sources: []string{"name"},
+	},
+	&field[bool]{
+		name:   "disabled",
+		in:     func(v *Values) *bool { return &v.Disabled },
+		live:   func(ep *api.Endpoint) bool { return ep.Disabled },
+		config: func(c *config.Compute, _ string) bool { return c.Disabled },
+		stored: func(sc *state.Compute) *bool { return &sc.Applied.Disabled },
+		equal:  same[bool],
+		// Disabling suspends the compute and refuses connections; enabling
+		// only lets them in again.
+		effect: func(_, after bool) Disruption {
+			if after {
+				return Suspend
+			}
+			return None
+		},
+		create:  func(e *api.EndpointCreate, d bool) { e.Disabled = &d },
+		patch:   func(u *api.EndpointUpdate, d bool) { u.Disabled = &d },
+		decode:  decodeBool,
+		format:  formatBool,
+		sources: []string{"disabled"},
+	},
+}
+
+// pgSettings is the Postgres settings: a map whose every key is an attribute
+// of its own in the plan ("pg_settings.work_mem"). They take effect when
+// Postgres starts, so changing one restarts the compute; an update sends the
+// whole map, which replaces the compute's settings.
+var pgSettings = &settings{
+	name:   "pg_settings",
+	live:   func(ep *api.Endpoint) map[string]string { return ep.Settings.PgSettings },
+	config: func(c *config.Compute) map[string]string { return c.PgSettings },
+	stored: func(sc *state.Compute) *map[string]string { return &sc.Applied.PgSettings },
+	effect: Restart,
+}
+
+// sizeSources: a size is one thing to a person, so a size from a sensitive
+// variable hides both of its ends.
+var sizeSources = []string{"size", "min_cu", "max_cu"}
+
+// serviceDefaultSuspend is what suspend_timeout_seconds = 0 means to the service.
+const serviceDefaultSuspend = 300
+
+func effectiveSuspend(s int64) int64 {
+	if s == config.SuspendDefault {
+		return serviceDefaultSuspend
+	}
+	return s
+}
+
+func apiType(t config.ComputeType) api.EndpointType {
+	if t == config.ReadOnly {
+		return api.EndpointTypeReadOnly
+	}
+	return api.EndpointTypeReadWrite
+}
+
+// attributeNamed returns the table entry of a plan attribute ("max_cu",
+// "pg_settings.work_mem"), or nil.
+func attributeNamed(planName string) attribute {
+	for _, a := range attributes {
+		if a.owns(planName) {
+			return a
+		}
+	}
+	return nil
+}

@@ -1,0 +1,292 @@
+package diff
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/state"
+)
+
+// attributeSamples gives each entry of the attribute table two values, as a
+// compute block writes them, and what changing the first to the second does
+// to a running compute. An entry without samples fails
+// TestEveryAttributeIsWiredThroughEveryUse: adding an attribute means adding
+// its line here.
+var attributeSamples = map[string]struct {
+	// hcl is the compute block's body for each value; branch, its branch.
+	hcl    [2]string
+	branch [2]string
+	effect Disruption
+	// sensitive is a body whose second value comes from a sensitive
+	// variable v; "" when the compute block cannot set the attribute.
+	sensitive string
+}{
+	"type":            {hcl: [2]string{`type = "read_write"`, `type = "read_only"`}, effect: Recreate, sensitive: `type = var.v`},
+	"branch":          {branch: [2]string{"br-first", "br-second"}, effect: Suspend},
+	"min_cu":          {hcl: [2]string{"min_cu = 0.25\nmax_cu = 4", "min_cu = 1\nmax_cu = 4"}, effect: Restart, sensitive: "min_cu = var.v\nmax_cu = 4"},
+	"max_cu":          {hcl: [2]string{"min_cu = 0.25\nmax_cu = 2", "min_cu = 0.25\nmax_cu = 4"}, effect: Restart, sensitive: "min_cu = 0.25\nmax_cu = var.v"},
+	"pg_settings":     {hcl: [2]string{`pg_settings = { work_mem = "4MB" }`, `pg_settings = { jit = "off", work_mem = "64MB" }`}, effect: Restart, sensitive: `pg_settings = var.v`},
+	"suspend_timeout": {hcl: [2]string{`suspend_timeout = "10m"`, `suspend_timeout = "never"`}, effect: None, sensitive: `suspend_timeout = var.v`},
+	"name":            {hcl: [2]string{`name = "first"`, `name = "second"`}, effect: None, sensitive: `name = var.v`},
+	"disabled":        {hcl: [2]string{`disabled = false`, `disabled = true`}, effect: Suspend, sensitive: `disabled = var.v`},
+}
+
+// sensitiveValues is the second value of each sample, as a variable's default.
+var sensitiveValues = map[string]string{
+	"type": `"read_only"`, "min_cu": "1", "max_cu": "4", "pg_settings": `{ jit = "off", work_mem = "64MB" }`,
+	"suspend_timeout": `"never"`, "name": `"second"`, "disabled": "true",
+}
+
+// Every attribute of the table, walked through every use: read from a
+// compute block, compared, sent in a create and in an update to the
+// emulator and read back live, recorded in the state and read back, carried
+// in a plan file and read back, digested, explained, checked after a lost
+// answer, shown to people, and hidden when sensitive.
+func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
+	emu, err := emulator.New(emulator.Options{RatePerMinute: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	const project = "quiet-meadow-52817364"
+	if _, err := emu.EnsureProject(project, "table"); err != nil {
+		t.Fatal(err)
+	}
+	var branches [2]string
+	for i, name := range []string{"first", "second"} {
+		b, _, err := emu.EnsureBranch(project, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		branches[i] = b.ID
+	}
+	srv := httptest.NewServer(emu.Handler())
+	defer srv.Close()
+	client, err := api.New(api.Options{BaseURL: srv.URL + "/api/v2", APIKey: emu.APIKey(), RatePerMinute: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	seen := map[string]bool{}
+	for _, at := range attributes {
+		name := at.Name()
+		seen[name] = true
+		sample, ok := attributeSamples[name]
+		if !ok {
+			t.Errorf("attribute %s has no samples in attributeSamples: add two values and the effect of changing one to the other", name)
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			var v [2]Values
+			for i := range v {
+				branch := branches[0]
+				if sample.branch[i] != "" {
+					branch = branches[i]
+				}
+				// Read replicas, so that two of them may live on one branch.
+				body := sample.hcl[i]
+				if !strings.Contains(body, "type") {
+					body += "\ntype = \"read_only\""
+				}
+				v[i] = ConfiguredValues(computeFrom(t, body, ""), branch)
+			}
+			owned := func(attrs []Attribute) bool {
+				for _, a := range attrs {
+					if !at.owns(a.Name) {
+						return false
+					}
+				}
+				return len(attrs) > 0
+			}
+
+			// Comparison: the samples differ in this attribute alone, with its effect.
+			diffs := Differences(v[0], v[1])
+			if !owned(diffs) {
+				t.Fatalf("the samples must differ in %s alone, they differ in %v", name, diffs)
+			}
+			for _, a := range diffs {
+				if a.Effect != sample.effect {
+					t.Errorf("changing %s: effect %s, want %s", a.Name, a.Effect, sample.effect)
+				}
+			}
+			if d := Differences(v[0], v[0]); len(d) != 0 {
+				t.Errorf("a value differs from itself: %v", d)
+			}
+			if d := ExactDifferences(v[0], v[1]); !owned(d) {
+				t.Errorf("exact comparison: %v", d)
+			}
+
+			// A create sends it, and the service has it.
+			second, err := client.CreateEndpoint(context.Background(), project, *v[1].createRequest())
+			if err != nil {
+				t.Fatalf("create: %v", err)
+			}
+			if d := ExactDifferences(v[1], LiveValues(&second.Endpoint)); len(d) != 0 {
+				t.Errorf("created with %+v, the service has %v different", v[1], d)
+			}
+			if _, err := client.DeleteEndpoint(context.Background(), project, second.Endpoint.ID); err != nil {
+				t.Fatal(err)
+			}
+			created, err := client.CreateEndpoint(context.Background(), project, *v[0].createRequest())
+			if err != nil {
+				t.Fatalf("create: %v", err)
+			}
+			live := func() *api.Endpoint {
+				ep, err := client.GetEndpoint(context.Background(), project, created.Endpoint.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return ep
+			}
+			ep := live()
+			if d := ExactDifferences(v[0], LiveValues(ep)); len(d) != 0 {
+				t.Fatalf("created with %+v, the service has %v different", v[0], d)
+			}
+			if !InPlace(ep, v[0]) || InPlace(ep, v[1]) {
+				t.Errorf("the lost-answer check does not tell the two values apart")
+			}
+			if LiveDigest([]api.Endpoint{*ep}) == LiveDigest([]api.Endpoint{withValues(*ep, v[1])}) {
+				t.Errorf("the live digest does not notice a change of %s", name)
+			}
+
+			// An update sends it, or says it cannot (a recreate).
+			req, ok := updateRequest(v[0], v[1])
+			if ok != (sample.effect != Recreate) {
+				t.Fatalf("an update can change %s: %v, want %v", name, ok, sample.effect != Recreate)
+			}
+			if ok {
+				if _, err := client.UpdateEndpoint(context.Background(), project, created.Endpoint.ID, req); err != nil {
+					t.Fatalf("update: %v", err)
+				}
+				if d := ExactDifferences(v[1], LiveValues(live())); len(d) != 0 {
+					t.Errorf("updated to %+v, the service has %v different", v[1], d)
+				}
+			}
+			if _, err := client.DeleteEndpoint(context.Background(), project, created.Endpoint.ID); err != nil {
+				t.Fatal(err)
+			}
+
+			// The state records it, and reads it back from its file.
+			st := state.New()
+			st.Computes["p.b.c"] = v[1].Record("ep-x", project, false)
+			b, err := json.Marshal(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back state.State
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			if d := ExactDifferences(v[1], AppliedValues(back.Computes["p.b.c"])); len(d) != 0 {
+				t.Errorf("the state reads back %v different", d)
+			}
+
+			// A plan file carries the change, and its values come back.
+			b, err = json.Marshal(diffs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var read []Attribute
+			if err := json.Unmarshal(b, &read); err != nil {
+				t.Fatal(err)
+			}
+			got := v[0].clone()
+			for _, a := range read {
+				if err := at.setAfter(&got, a); err != nil {
+					t.Fatal(err)
+				}
+				before, after := a.Values()
+				if before == after || before == "" || after == "" {
+					t.Errorf("%s is shown as %q -> %q", a.Name, before, after)
+				}
+			}
+			if d := ExactDifferences(v[1], got); len(d) != 0 {
+				t.Errorf("read back from the plan, the change makes %v different", d)
+			}
+			// A create lists it, and its values come back the same way.
+			made := Values{PgSettings: map[string]string{}}
+			for _, a := range v[1].every() {
+				if err := attributeNamed(a.Name).setAfter(&made, a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if d := ExactDifferences(v[1], made); len(d) != 0 {
+				t.Errorf("a create's attributes make %v different", d)
+			}
+
+			// People see it.
+			var row string
+			for _, r := range v[1].Rows() {
+				if r.Name == name {
+					row = r.Value
+				}
+			}
+			if row == "" {
+				t.Errorf("Rows does not show %s", name)
+			}
+
+			// And it is hidden when a sensitive variable gives it.
+			if sample.sensitive != "" {
+				c := computeFrom(t, sample.sensitive, sensitiveValues[name])
+				if !at.sensitive(c) {
+					t.Errorf("%s from a sensitive variable is not marked sensitive", name)
+				}
+				if at.sensitive(computeFrom(t, sample.hcl[1], "")) {
+					t.Errorf("%s from a literal is marked sensitive", name)
+				}
+			}
+		})
+	}
+	for name := range attributeSamples {
+		if !seen[name] {
+			t.Errorf("attributeSamples has %s, which the table does not", name)
+		}
+	}
+}
+
+// The suspend timeout's default is 300 s: "5m" in the configuration and 0
+// live are equal, so nothing is planned, and a lost answer that left 0 live
+// for a "5m" change is in place. Exactly, they differ: a digest notices.
+func TestSuspendDefaultEqualsFiveMinutes(t *testing.T) {
+	fiveMinutes := Values{SuspendTimeoutSeconds: 300, PgSettings: map[string]string{}}
+	serviceDefault := Values{SuspendTimeoutSeconds: 0, PgSettings: map[string]string{}}
+	if d := Differences(serviceDefault, fiveMinutes); len(d) != 0 {
+		t.Errorf("0 and 300 differ: %v", d)
+	}
+	if !InPlace(&api.Endpoint{SuspendTimeoutSeconds: 0}, fiveMinutes) {
+		t.Errorf("a live 0 is not in place for 300")
+	}
+	if d := ExactDifferences(serviceDefault, fiveMinutes); len(d) != 1 {
+		t.Errorf("exactly, 0 and 300 differ: %v", d)
+	}
+}
+
+// computeFrom decodes one compute block with body, and a sensitive variable
+// v of the given default when it is not "".
+func computeFrom(t *testing.T, body, sensitiveDefault string) *config.Compute {
+	t.Helper()
+	src := "project \"p\" {\n  id = \"quiet-meadow-52817364\"\n  branch \"b\" {\n    compute \"c\" {\n" + body + "\n    }\n  }\n}\n"
+	if sensitiveDefault != "" {
+		src = "variable \"v\" {\n  sensitive = true\n  default = " + sensitiveDefault + "\n}\n" + src
+	}
+	cfg, diags := config.LoadSources(".", map[string][]byte{"main.hcl": []byte(src)}, config.Options{})
+	if diags.HasErrors() {
+		t.Fatalf("config:\n%s\n%s", src, diags.Error())
+	}
+	return cfg.Compute("p.b.c")
+}
+
+// withValues is ep with the managed values of v, through the service's JSON.
+func withValues(ep api.Endpoint, v Values) api.Endpoint {
+	b, _ := json.Marshal(api.EndpointCreateRequest{Endpoint: *v.createRequest()})
+	var req struct{ Endpoint api.Endpoint }
+	json.Unmarshal(b, &req)
+	req.Endpoint.ID = ep.ID
+	return req.Endpoint
+}

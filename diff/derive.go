@@ -1,0 +1,324 @@
+package diff
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/state"
+)
+
+// derive fills in everything in p that follows from its changes, its
+// recorded live endpoints and the state st it was made against: each change's
+// type, branch, activity, disruption and size; the drift; the steps that carry
+// the changes out, in order; and the summary. Build calls it to make a plan,
+// Verify to check one: the steps apply runs are always these.
+//
+// It returns problems when the changes cannot be ordered (a read_write
+// compute with nowhere to go), and an error when the changes contradict
+// themselves or the recorded endpoints. names, when set, gives the branches
+// their configured names in reasons; with st nil only the changes' own fields
+// and the summary are derived.
+func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
+	holders := map[string]string{} // endpoint id -> state address
+	if st != nil {
+		for addr, c := range st.Computes {
+			if c != nil {
+				holders[c.EndpointID] = addr
+			}
+		}
+	}
+	byProject := map[string][]*Change{}
+	planned := map[string]bool{}
+	for _, proj := range p.Projects {
+		planned[proj.ID] = true
+	}
+	for i := range p.Changes {
+		ch := &p.Changes[i]
+		if !planned[ch.ProjectID] {
+			return nil, fmt.Errorf("change %s is in project %q, which is not among the plan's projects", ch.Address, ch.ProjectID)
+		}
+		byProject[ch.ProjectID] = append(byProject[ch.ProjectID], ch)
+	}
+	p.Steps, p.Drift = nil, nil
+	var problems []problem
+	nextID := 1
+	for _, proj := range p.Projects {
+		d := &deriver{st: st, holders: holders, names: names[proj.ID], project: proj.ID,
+			live: map[string]*LiveEndpoint{}, onBranch: map[string][]*LiveEndpoint{}, addressOf: map[string]string{}}
+		for i := range proj.Endpoints {
+			ep := &proj.Endpoints[i]
+			if d.live[ep.ID] != nil {
+				return nil, fmt.Errorf("project %s records endpoint %s twice", proj.ID, ep.ID)
+			}
+			d.live[ep.ID] = ep
+			d.onBranch[ep.BranchID] = append(d.onBranch[ep.BranchID], ep)
+		}
+		for _, ch := range byProject[proj.ID] {
+			if err := d.change(ch); err != nil {
+				return nil, fmt.Errorf("change %s: %w", ch.Address, err)
+			}
+		}
+		if st == nil {
+			continue
+		}
+		d.forgetGone(byProject[proj.ID])
+		p.Drift = append(p.Drift, d.drift(byProject[proj.ID])...)
+		problems = append(problems, d.order()...)
+		nextID = d.appendSteps(p, nextID)
+	}
+	p.Summary = summarize(p.Changes)
+	return problems, nil
+}
+
+// branchNames gives, per project id, a branch's name for people.
+type branchNames map[string]func(branchID string) string
+
+// problem is a change whose steps cannot be put in any order the service accepts.
+type problem struct {
+	address, summary, detail string
+}
+
+// deriver derives the steps of one project.
+type deriver struct {
+	st       *state.State
+	holders  map[string]string
+	names    func(string) string
+	project  string
+	live     map[string]*LiveEndpoint
+	onBranch map[string][]*LiveEndpoint
+	// addressOf names the endpoints that a change keeps (for reasons).
+	addressOf map[string]string
+	ops       []*op
+}
+
+// change checks that a change agrees with itself and with the live endpoint
+// it acts on, sets its derived fields, and plans its steps.
+func (d *deriver) change(ch *Change) error {
+	var base Values
+	var live *LiveEndpoint
+	if ch.Action == Create {
+		if ch.EndpointID != "" || ch.Adopt {
+			return fmt.Errorf("a create acts on no existing endpoint, but it names %q", ch.EndpointID)
+		}
+		base.PgSettings = map[string]string{}
+	} else {
+		if live = d.live[ch.EndpointID]; live == nil {
+			return fmt.Errorf("it acts on endpoint %q, which the plan did not see live in project %s", ch.EndpointID, d.project)
+		}
+		base = live.Values.clone()
+		if base.PgSettings == nil {
+			base.PgSettings = map[string]string{}
+		}
+	}
+	want := base.clone()
+	for _, a := range ch.Attributes {
+		at := attributeNamed(a.Name)
+		if at == nil {
+			return fmt.Errorf("it has an attribute %q that neonform does not manage", a.Name)
+		}
+		if err := at.setAfter(&want, a); err != nil {
+			return err
+		}
+	}
+	if err := checkAttributes(ch, base, want); err != nil {
+		return err
+	}
+
+	ch.Disruption = disruptionOf(ch.Action, ch.Attributes)
+	ch.Size, ch.Downtime, ch.Active = "", false, live != nil && live.CurrentState != api.EndpointStateIdle
+	ch.Type, ch.BranchID = want.Type, want.BranchID
+	switch {
+	case ch.Action == Create || ch.Action == Replace:
+		ch.Size = sizeLine(want, ch.Attributes)
+	case ch.Action == Update && changesSize(ch.Attributes):
+		ch.Size = sizeLine(want, ch.Attributes)
+	}
+	if ch.Action != Create && ch.Action != Delete {
+		d.addressOf[ch.EndpointID] = ch.Address
+	}
+	if d.st == nil {
+		return nil
+	}
+	return d.plan(ch, live, want)
+}
+
+// checkAttributes refuses a change whose attributes are not exactly what its
+// values make: for a create, every attribute; otherwise what differs from the
+// live endpoint, each with the effect the attribute table gives it. So what a
+// person reads in the plan is what its steps send.
+func checkAttributes(ch *Change, base, want Values) error {
+	var made []Attribute
+	switch ch.Action {
+	case Create:
+		made = want.every()
+	case Delete, NoOp, Update, Replace:
+		made = Differences(base, want)
+	default:
+		return fmt.Errorf("its action %v is not one neonform carries out", ch.Action)
+	}
+	if len(made) != len(ch.Attributes) {
+		return fmt.Errorf("it lists %d attributes, but its values differ from what is live in %d", len(ch.Attributes), len(made))
+	}
+	for i := range made {
+		made[i].Sensitive = ch.Attributes[i].Sensitive
+		if got, wantJSON := mustJSON(ch.Attributes[i]), mustJSON(made[i]); string(got) != string(wantJSON) {
+			return fmt.Errorf("its attribute %s is %s, but its values make %s", ch.Attributes[i].Name, got, wantJSON)
+		}
+	}
+	switch ch.Action {
+	case Delete, NoOp:
+		if len(made) > 0 {
+			return fmt.Errorf("a %v changes no attribute, but it lists %d", ch.Action, len(made))
+		}
+	case Update:
+		if len(made) == 0 || recreates(made) {
+			return fmt.Errorf("an update changes attributes that an update can change, and only those")
+		}
+	case Replace:
+		if !recreates(made) {
+			return fmt.Errorf("a replace changes an attribute that only a new endpoint can have")
+		}
+	}
+	return nil
+}
+
+// plan adds the steps of a change.
+func (d *deriver) plan(ch *Change, live *LiveEndpoint, want Values) error {
+	holder := ""
+	if live != nil {
+		holder = d.holders[live.ID]
+	}
+	switch ch.Action {
+	case Create:
+		d.addCreate(ch, want)
+	case Replace:
+		create := d.addCreate(ch, want)
+		create.replaces = d.addDelete(ch, live)
+	case Delete:
+		d.addDelete(ch, live)
+	case Update:
+		d.addUpdate(ch, live, want, moved(holder, ch))
+	case NoOp:
+		return d.addRecord(ch, live, want, holder)
+	}
+	return nil
+}
+
+// moved is the state address a change's endpoint leaves for the change's
+// address: where a moved block, or an interrupted replacement, left it.
+func moved(holder string, ch *Change) string {
+	if holder != "" && holder != ch.Address {
+		return holder
+	}
+	return ""
+}
+
+// addRecord adds the state-only step of a compute that needs no call: its
+// adoption, its rename, taking back a deposed endpoint, or recording what is
+// live and applied when the state says otherwise.
+func (d *deriver) addRecord(ch *Change, live *LiveEndpoint, want Values, holder string) error {
+	rec := want.Record(live.ID, ch.ProjectID, ch.PreventDestroy)
+	from := moved(holder, ch)
+	var note string
+	switch {
+	case ch.Adopt:
+		if holder != "" {
+			return fmt.Errorf("it adopts %s, which the state already records as %s", live.ID, holder)
+		}
+		note = fmt.Sprintf("adopt %s: it already matches the configuration", live.ID)
+	case holder == "":
+		return fmt.Errorf("it keeps %s, which the state does not record and which it does not adopt", live.ID)
+	case from != "":
+		if base, _, deposed := state.Deposed(from); deposed {
+			note = fmt.Sprintf("take back %s, left at %s by an interrupted replacement of %s", live.ID, from, base)
+		} else {
+			note = fmt.Sprintf("rename %s to %s (moved block)", from, ch.Address)
+		}
+	case sameRecord(d.st.Computes[holder], rec):
+		return nil
+	default:
+		note = "record what is live and applied"
+	}
+	if ch.MovedFrom != "" && ch.MovedFrom != from {
+		return fmt.Errorf("it says it moves from %s, but the state records its endpoint %s at %q", ch.MovedFrom, live.ID, holder)
+	}
+	d.addOp(&op{change: ch, step: Step{Kind: StepState, Address: ch.Address, EndpointID: live.ID,
+		Record: rec, MovedFrom: from, Note: note}})
+	return nil
+}
+
+// forgetGone forgets the state entries whose endpoint was deleted outside
+// neonform and that no change gives a new one.
+func (d *deriver) forgetGone(changes []*Change) {
+	recreated := map[string]bool{}
+	for _, ch := range changes {
+		if ch.MovedFrom != "" {
+			recreated[ch.MovedFrom] = true
+		}
+		if ch.Action == Create {
+			recreated[ch.Address] = true
+		}
+	}
+	for _, addr := range slices.Sorted(maps.Keys(d.st.Computes)) {
+		c := d.st.Computes[addr]
+		if c == nil || c.ProjectID != d.project || d.live[c.EndpointID] != nil || recreated[addr] {
+			continue
+		}
+		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr,
+			Note: fmt.Sprintf("forget %s: its endpoint %s was deleted outside neonform", addr, c.EndpointID)}})
+	}
+}
+
+// drift lists the managed computes that changed outside neonform since the
+// last apply: what the state says was applied against what is live, by the
+// attribute table's equality rules.
+func (d *deriver) drift(changes []*Change) []Drift {
+	addrOf := map[string]string{} // state address -> the address the plan gives it
+	for _, ch := range changes {
+		if ch.MovedFrom != "" {
+			addrOf[ch.MovedFrom] = ch.Address
+		}
+	}
+	var out []Drift
+	for addr, c := range d.st.Computes {
+		if c == nil || c.ProjectID != d.project {
+			continue
+		}
+		if a := addrOf[addr]; a != "" {
+			addr = a
+		}
+		live := d.live[c.EndpointID]
+		if live == nil {
+			out = append(out, Drift{Address: addr, ProjectID: d.project, EndpointID: c.EndpointID, Gone: true, Attributes: []Attribute{}})
+			continue
+		}
+		attrs := Differences(AppliedValues(c), live.Values)
+		for i := range attrs {
+			attrs[i].Effect = None // nothing neonform does: it happened
+		}
+		if len(attrs) > 0 {
+			out = append(out, Drift{Address: addr, ProjectID: d.project, EndpointID: live.ID, Attributes: attrs})
+		}
+	}
+	slices.SortFunc(out, func(a, b Drift) int { return strings.Compare(a.Address, b.Address) })
+	return out
+}
+
+// sameRecord reports whether the state entry already says what r would
+// record, by the attribute table's equality rules, so no state-only step is
+// needed.
+func sameRecord(c *state.Compute, r *state.Compute) bool {
+	return c != nil && c.EndpointID == r.EndpointID && c.ProjectID == r.ProjectID && c.PreventDestroy == r.PreventDestroy &&
+		len(Differences(AppliedValues(c), AppliedValues(r))) == 0
+}
+
+// branchName is a branch as people know it, when the plan knows its name.
+func (d *deriver) branchName(id string) string {
+	if d.names != nil {
+		return d.names(id)
+	}
+	return id
+}

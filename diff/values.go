@@ -1,0 +1,126 @@
+package diff
+
+import (
+	"maps"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
+)
+
+// Values are the managed attributes of one compute, in the service's terms:
+// what a live endpoint has, what a compute block asks for, or what the state
+// says was applied. Each is read, compared and sent as the attribute table
+// (attributes.go) says; nothing else lists them.
+type Values struct {
+	Type                  api.EndpointType  `json:"type"`
+	BranchID              string            `json:"branch_id"`
+	Name                  string            `json:"name"`
+	MinCU                 float64           `json:"min_cu"`
+	MaxCU                 float64           `json:"max_cu"`
+	SuspendTimeoutSeconds int64             `json:"suspend_timeout_seconds"`
+	PgSettings            map[string]string `json:"pg_settings"`
+	Disabled              bool              `json:"disabled"`
+}
+
+// LiveValues reads the managed attributes of a live endpoint.
+func LiveValues(ep *api.Endpoint) Values {
+	var v Values
+	for _, a := range attributes {
+		a.fromLive(&v, ep)
+	}
+	return v
+}
+
+// ConfiguredValues reads what a compute block asks for; branchID is its
+// branch block's resolved id.
+func ConfiguredValues(c *config.Compute, branchID string) Values {
+	var v Values
+	for _, a := range attributes {
+		a.fromConfig(&v, c, branchID)
+	}
+	return v
+}
+
+// AppliedValues reads what a state entry says was last applied.
+func AppliedValues(sc *state.Compute) Values {
+	var v Values
+	for _, a := range attributes {
+		a.fromState(&v, sc)
+	}
+	return v
+}
+
+// Record is the state entry of a compute with these values: what a step
+// records once it is done, and what import records of a live endpoint.
+func (v Values) Record(endpointID, projectID string, preventDestroy bool) *state.Compute {
+	sc := &state.Compute{EndpointID: endpointID, ProjectID: projectID, PreventDestroy: preventDestroy}
+	for _, a := range attributes {
+		a.toState(sc, &v)
+	}
+	return sc
+}
+
+// Differences lists the attributes whose value differs between before and
+// after by each attribute's equality rule (the suspend timeout's service
+// default equals 300 s), with what changing it does to a running compute.
+func Differences(before, after Values) []Attribute {
+	var out []Attribute
+	for _, a := range attributes {
+		out = append(out, a.differences(&before, &after, false)...)
+	}
+	return out
+}
+
+// ExactDifferences lists the attributes whose value differs at all: what a
+// digest of the values notices.
+func ExactDifferences(before, after Values) []Attribute {
+	var out []Attribute
+	for _, a := range attributes {
+		out = append(out, a.differences(&before, &after, true)...)
+	}
+	return out
+}
+
+// InPlace reports whether a live endpoint already has every value of want,
+// by the equality rules: after an update whose answer was lost, it tells a
+// change that was made (never send it again) from one that was not.
+func InPlace(ep *api.Endpoint, want Values) bool {
+	return len(Differences(LiveValues(ep), want)) == 0
+}
+
+// every lists each attribute of v as a create sets it: before is null.
+func (v Values) every() []Attribute {
+	var out []Attribute
+	for _, a := range attributes {
+		out = append(out, a.initial(&v)...)
+	}
+	return out
+}
+
+// createRequest is the body of a create that makes a compute with these values.
+func (v Values) createRequest() *api.EndpointCreate {
+	var e api.EndpointCreate
+	for _, a := range attributes {
+		a.toCreate(&e, &v)
+	}
+	return &e
+}
+
+// updateRequest is the body of the one update that takes an endpoint from
+// before to after: every attribute that differs, by the equality rules, at
+// its new value. ok is false when one of them no update can change.
+func updateRequest(before, after Values) (req api.EndpointUpdate, ok bool) {
+	ok = true
+	for _, a := range attributes {
+		if a.differences(&before, &after, false) != nil && !a.toUpdate(&req, &after) {
+			ok = false
+		}
+	}
+	return req, ok
+}
+
+func (v Values) clone() Values {
+	v.PgSettings = maps.Clone(v.PgSettings)
+	return v
+}
