@@ -37,6 +37,8 @@ import (
 //	    advances the fake clock (needs emulator -fake-clock).
 //	emuactivity ENDPOINT_ID
 //	    a client query on the compute: wakes it if idle, counts as activity.
+//	jsonset FILE PATH VALUE
+//	    edits a JSON file (a plan) by hand: sets the value at PATH.
 func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"emulator":    cmdEmulator,
@@ -47,6 +49,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"scrub":       cmdScrub,     // script_cmds_apply_test.go
 		"genconfig":   cmdGenConfig, // plan_cmds_test.go
 		"maxchars":    cmdMaxChars,  // plan_cmds_test.go
+		"jsonset":     cmdJSONSet,   // script_cmds_edit_test.go
 	}
 }
 

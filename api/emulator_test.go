@@ -122,6 +122,21 @@ func TestEveryCallAgainstTheEmulator(t *testing.T) {
 		t.Errorf("after the PATCH: min %v max %v suspend %v", got.AutoscalingLimitMinCU, got.AutoscalingLimitMaxCU, got.SuspendTimeoutSeconds)
 	}
 
+	// Postgres settings are set whole, and an empty map clears them: the
+	// client sends "pg_settings": {}, never leaves it out.
+	set, err := c.UpdateEndpoint(ctx, pid, id, api.EndpointUpdate{Settings: &api.SettingsRequest{PgSettings: map[string]string{"work_mem": "64MB"}}})
+	must(t, err)
+	must(t, c.WaitOperations(ctx, pid, set.Operations))
+	if got, _ := c.GetEndpoint(ctx, pid, id); got == nil || got.Settings.PgSettings["work_mem"] != "64MB" {
+		t.Errorf("after setting work_mem: %+v", got)
+	}
+	cleared, err := c.UpdateEndpoint(ctx, pid, id, api.EndpointUpdate{Settings: &api.SettingsRequest{}})
+	must(t, err)
+	must(t, c.WaitOperations(ctx, pid, cleared.Operations))
+	if got, _ := c.GetEndpoint(ctx, pid, id); got == nil || len(got.Settings.PgSettings) != 0 {
+		t.Errorf("after clearing the settings: %+v", got)
+	}
+
 	var waited []api.Operation
 	for _, step := range []func(context.Context, string, string) (*api.EndpointOperations, error){
 		c.StartEndpoint, c.RestartEndpoint, c.SuspendEndpoint, c.StartEndpoint,

@@ -19,15 +19,18 @@ import (
 // It returns problems when the changes cannot be ordered (a read_write
 // compute with nowhere to go), and an error when the changes contradict
 // themselves or the recorded endpoints. names, when set, gives the branches
-// their configured names in reasons; with st nil only the changes' own fields
-// and the summary are derived.
+// their configured names in reasons. With st nil, what needs the state is
+// left out: the drift, the state-only steps, and what the steps record and
+// forget; the calls to the service and their order are still derived.
 func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
+	withState := st != nil
+	if st == nil {
+		st = &state.State{}
+	}
 	holders := map[string]string{} // endpoint id -> state address
-	if st != nil {
-		for addr, c := range st.Computes {
-			if c != nil {
-				holders[c.EndpointID] = addr
-			}
+	for addr, c := range st.Computes {
+		if c != nil {
+			holders[c.EndpointID] = addr
 		}
 	}
 	byProject := map[string][]*Change{}
@@ -46,7 +49,7 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 	var problems []problem
 	nextID := 1
 	for _, proj := range p.Projects {
-		d := &deriver{st: st, holders: holders, names: names[proj.ID], project: proj.ID,
+		d := &deriver{st: st, withState: withState, holders: holders, names: names[proj.ID], project: proj.ID,
 			live: map[string]*LiveEndpoint{}, onBranch: map[string][]*LiveEndpoint{}, addressOf: map[string]string{}}
 		for i := range proj.Endpoints {
 			ep := &proj.Endpoints[i]
@@ -61,11 +64,10 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 				return nil, fmt.Errorf("change %s: %w", ch.Address, err)
 			}
 		}
-		if st == nil {
-			continue
+		if withState {
+			d.forgetGone(byProject[proj.ID])
+			p.Drift = append(p.Drift, d.drift(byProject[proj.ID])...)
 		}
-		d.forgetGone(byProject[proj.ID])
-		p.Drift = append(p.Drift, d.drift(byProject[proj.ID])...)
 		problems = append(problems, d.order()...)
 		nextID = d.appendSteps(p, nextID)
 	}
@@ -83,12 +85,13 @@ type problem struct {
 
 // deriver derives the steps of one project.
 type deriver struct {
-	st       *state.State
-	holders  map[string]string
-	names    func(string) string
-	project  string
-	live     map[string]*LiveEndpoint
-	onBranch map[string][]*LiveEndpoint
+	st        *state.State
+	withState bool
+	holders   map[string]string
+	names     func(string) string
+	project   string
+	live      map[string]*LiveEndpoint
+	onBranch  map[string][]*LiveEndpoint
 	// addressOf names the endpoints that a change keeps (for reasons).
 	addressOf map[string]string
 	ops       []*op
@@ -138,9 +141,6 @@ func (d *deriver) change(ch *Change) error {
 	}
 	if ch.Action != Create && ch.Action != Delete {
 		d.addressOf[ch.EndpointID] = ch.Address
-	}
-	if d.st == nil {
-		return nil
 	}
 	return d.plan(ch, live, want)
 }
@@ -202,7 +202,9 @@ func (d *deriver) plan(ch *Change, live *LiveEndpoint, want Values) error {
 	case Update:
 		d.addUpdate(ch, live, want, moved(holder, ch))
 	case NoOp:
-		return d.addRecord(ch, live, want, holder)
+		if d.withState {
+			return d.addRecord(ch, live, want, holder)
+		}
 	}
 	return nil
 }

@@ -183,6 +183,56 @@ func TestMovedChain(t *testing.T) {
 	}
 }
 
+// A chain of moved blocks takes the entry to its end whatever the order of
+// the blocks, and whatever the order their addresses sort in.
+func TestMovedChainInAnyOrder(t *testing.T) {
+	chains := [][]string{
+		{"a", "b", "c"},
+		{"c", "b", "a"},
+		{"d", "b", "c", "a"},
+		{"b", "d", "a", "c"},
+	}
+	for _, chain := range chains {
+		var pairs [][2]string
+		for i := 0; i+1 < len(chain); i++ {
+			pairs = append(pairs, [2]string{"shop.main." + chain[i], "shop.main." + chain[i+1]})
+		}
+		for _, order := range permutations(len(pairs)) {
+			var flat []string
+			for _, i := range order {
+				flat = append(flat, pairs[i][0], pairs[i][1])
+			}
+			start, end := "shop.main."+chain[0], "shop.main."+chain[len(chain)-1]
+			live := endpoint("ep-r", brMain, ro, epName("r"))
+			cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute(chain[len(chain)-1], readOnly, named("r"))))), flat...)
+			p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{start: live}), liveOf(liveProject(proj, live)))
+			ch := changeAt(t, p, end)
+			if ch.EndpointID != "ep-r" || ch.MovedFrom != start || ch.Action != NoOp || len(p.Changes) != 1 || len(p.Warnings) != 0 {
+				t.Errorf("chain %v, blocks in order %v: changes %v (%s moved from %q), warnings %q; want ep-r renamed from %s to %s",
+					chain, order, addresses(p), ch.EndpointID, ch.MovedFrom, p.Warnings, start, end)
+			}
+			if len(p.Steps) != 1 || p.Steps[0].MovedFrom != start || p.Steps[0].Address != end {
+				t.Errorf("chain %v, order %v: steps %v", chain, order, stepLines(p))
+			}
+		}
+	}
+}
+
+// permutations lists every order of 0..n-1.
+func permutations(n int) [][]int {
+	if n == 0 {
+		return [][]int{{}}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := 0; i <= len(p); i++ {
+			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
 // A moved block whose both ends are in state is ignored, with a warning that
 // says what to do.
 func TestMovedBothInStateWarns(t *testing.T) {

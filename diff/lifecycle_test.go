@@ -6,6 +6,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
 )
 
 // Whether a compute is active or idle at plan time is part of the change,
@@ -83,6 +84,40 @@ func TestPreventDestroyInState(t *testing.T) {
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
 	if ch := changeAt(t, p, "shop.main.primary"); ch.Action != Delete || ch.Disruption != Remove {
 		t.Errorf("change = %s/%s, want delete", ch.Action, ch.Disruption)
+	}
+}
+
+// The old endpoint of an interrupted replacement keeps its prevent_destroy
+// in the state. Whether the next plan may delete it is for the
+// configuration to say while the compute is configured (prevent_destroy =
+// false is what allowed the replacement), and for the state once it is not.
+func TestPreventDestroyOfADeposedEndpoint(t *testing.T) {
+	old := endpoint("ep-old", brMain, ro, epName("app"))
+	deposed := state.DeposedAddress("shop.main.app", "ep-old")
+	st := stateWith(proj, map[string]api.Endpoint{deposed: old})
+	st.Computes[deposed].PreventDestroy = true
+	live := liveOf(liveProject(proj, old))
+
+	// The replacement goes on (the configuration still asks for a read_write).
+	p := mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain, compute("app")))), st, live)
+	ch := changeAt(t, p, deposed)
+	if ch.Action != Delete || !strings.Contains(ch.Reasons[0], "the replacement of shop.main.app was interrupted before it deleted ep-old") {
+		t.Errorf("change %s %q, want the delete of the deposed endpoint, saying why", ch.Action, ch.Reasons)
+	}
+	// The configuration protects the compute now.
+	d := buildErr(t, cfgOf(project("shop", proj, branchID("main", brMain, compute("app", preventDestroy)))), st, live)
+	if d.Summary != "Compute cannot be deleted" || !strings.Contains(d.Detail, "To finish the replacement, set prevent_destroy = false") {
+		t.Errorf("got %s: %s", d.Summary, d.Detail)
+	}
+	// The compute is no longer configured: the state's prevent_destroy holds.
+	d = buildErr(t, cfgOf(project("shop", proj, branchID("main", brMain))), st, live)
+	if d.Summary != "Compute cannot be deleted" || !strings.Contains(d.Detail, deposed+" (ep-old)") {
+		t.Errorf("got %s: %s", d.Summary, d.Detail)
+	}
+	// And described again, it is taken back, prevent_destroy and all.
+	p = mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain, compute("app", readOnly, preventDestroy)))), st, live)
+	if len(p.Steps) != 1 || p.Steps[0].Kind != StepState || p.Steps[0].MovedFrom != deposed || !p.Steps[0].Record.PreventDestroy {
+		t.Errorf("want the endpoint taken back in the state alone: %+v", p.Steps)
 	}
 }
 

@@ -152,7 +152,7 @@ func changeTable(p *Plan) *section {
 	}
 	for _, c := range dangerFirst(p.Changes) {
 		s.items = append(s.items, fmt.Sprintf("| %s | `%s` | %s | %s | %s |\n",
-			c.Action.Symbol(), c.Address, c.Action, disruptionCell(c), cell(whatChanges(c))))
+			c.Action.Symbol(), c.Address, c.Action, disruptionCell(c), cell(clip(whatChanges(c), maxCell))))
 	}
 	for _, st := range stateOnly(p) {
 		s.items = append(s.items, fmt.Sprintf("| | `%s` | state only | none | %s |\n", st.Address, cell(st.Note)))
@@ -206,6 +206,11 @@ func whatChanges(c *Change) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// maxCell is the most of a table cell a comment shows: a value longer than a
+// screen (a long Postgres setting) is cut, so that one change cannot crowd
+// the others out of the comment.
+const maxCell = 600
 
 // cell makes text safe inside a table cell.
 func cell(s string) string {

@@ -190,6 +190,35 @@ func TestMarkdownStaysUnderTheCap(t *testing.T) {
 	}
 }
 
+// A value too long for a table cell is cut, with a mark, so that the row
+// stays readable and the change is still listed; the rest of the comment
+// keeps its room.
+func TestMarkdownClipsOverLongValues(t *testing.T) {
+	long := strings.Repeat("shared_preload_libraries_value,", 700) // 21,700 characters
+	live := endpoint("ep-x", brMain, rw, epName("primary"))
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", pg("search_path", long)), compute("reports", readOnly))))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(proj, live)))
+	out := markdownOf(t, p, 0)
+	var row string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "| ~ | `shop.main.primary` |") {
+			row = line
+		}
+	}
+	if row == "" {
+		t.Fatalf("the change with the long value is not in the table:\n%.2000s", out)
+	}
+	if n := utf8.RuneCountInString(row); n > maxCell+200 || !strings.HasSuffix(row, "… |") {
+		t.Errorf("the row is %d characters and ends %q; want it cut with a mark", n, row[max(0, len(row)-40):])
+	}
+	if !strings.Contains(out, "| + | `shop.main.reports` |") {
+		t.Errorf("the other change is crowded out:\n%.3000s", out)
+	}
+	if strings.Contains(out, "_1 more change not shown") {
+		t.Errorf("a change is left out for the long value")
+	}
+}
+
 // A plan with nothing to do is one short comment.
 func TestMarkdownNoChanges(t *testing.T) {
 	p := mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain))), nil, liveOf(liveProject(proj, endpoint("ep-x", brMain, rw))))

@@ -33,15 +33,59 @@ func Verify(p *Plan, st *state.State) ([]Step, error) {
 }
 
 // Check is the part of Verify that needs no state: the changes agree with
-// their attributes and with the recorded live endpoints, and the plan's
-// disruptions and summary say what the changes do. show runs it, so that it
-// never renders a plan that says less than what apply would carry out.
+// their attributes and with the recorded live endpoints, the plan's
+// disruptions and summary say what the changes do, and its calls to the
+// service are the ones the changes make, in their order. show runs it, so
+// that it never renders a plan that says less than what apply would carry out.
 func Check(p *Plan) error {
 	d, err := rederive(p, nil)
 	if err != nil {
 		return err
 	}
+	if err := sameCalls(p.Steps, d.Steps); err != nil {
+		return err
+	}
 	return sameDerived(p, d, false)
+}
+
+// call is what of a step the service sees.
+type call struct {
+	Kind       StepKind        `json:"kind"`
+	Address    string          `json:"address"`
+	Method     string          `json:"method"`
+	Path       string          `json:"path"`
+	EndpointID string          `json:"endpoint_id"`
+	Name       string          `json:"name"`
+	Body       json.RawMessage `json:"body"`
+}
+
+// sameCalls names the first call to the service that differs between the
+// file's steps and the derived ones (the state-only steps aside).
+func sameCalls(file, derived []Step) error {
+	calls := func(steps []Step) (out []call, ids []int) {
+		for _, s := range steps {
+			if s.Kind != StepState {
+				out = append(out, call{s.Kind, s.Address, s.Method, s.Path, s.EndpointID, s.Name, s.Body})
+				ids = append(ids, s.ID)
+			}
+		}
+		return out, ids
+	}
+	got, ids := calls(file)
+	want, _ := calls(derived)
+	for i := 0; i < max(len(got), len(want)); i++ {
+		switch {
+		case i >= len(got):
+			return fmt.Errorf("the changes make a call %s %s (%s) that the plan file does not have", want[i].Method, want[i].Path, want[i].Address)
+		case i >= len(want):
+			return fmt.Errorf("the plan file has a step %d (%s, %s %s) that its changes do not make", ids[i], got[i].Address, got[i].Method, got[i].Path)
+		}
+		if field, g, w := firstDifference(got[i], want[i]); field != "" {
+			return fmt.Errorf("step %d (%s, %s %s) is not what the plan's changes make: its %s is %s in the file, but %s from the changes",
+				ids[i], got[i].Address, got[i].Method, got[i].Path, field, g, w)
+		}
+	}
+	return nil
 }
 
 // rederive derives a copy of p from its primary content: the changes'
@@ -77,19 +121,48 @@ func rederive(p *Plan, st *state.State) (*Plan, error) {
 	return d, nil
 }
 
-// sameSteps names the first step of the file that is not the derived one.
+// sameSteps names the first step of the file that is not the derived one:
+// one the changes do not make, one missing, or one that differs.
 func sameSteps(file, derived []Step) error {
-	for i := 0; i < max(len(file), len(derived)); i++ {
-		switch {
-		case i >= len(file):
-			return fmt.Errorf("the changes make a step %d (%s, %s) that the plan file does not have", derived[i].ID, derived[i].Address, callWords(&derived[i]))
-		case i >= len(derived):
-			return fmt.Errorf("the plan file has a step %d (%s, %s) that its changes do not make", file[i].ID, file[i].Address, callWords(&file[i]))
+	if len(file) > len(derived) {
+		if s := firstNotIn(file, derived); s != nil {
+			return fmt.Errorf("the plan file has a step %d (%s, %s) that its changes do not make", s.ID, s.Address, callWords(s))
 		}
+	}
+	if len(file) < len(derived) {
+		if s := firstNotIn(derived, file); s != nil {
+			return fmt.Errorf("the changes make a step %d (%s, %s) that the plan file does not have", s.ID, s.Address, callWords(s))
+		}
+	}
+	for i := 0; i < min(len(file), len(derived)); i++ {
 		if field, got, want := firstDifference(file[i], derived[i]); field != "" {
 			return fmt.Errorf("step %d (%s, %s) is not what the plan's changes make: its %s is %s in the file, but %s from the changes",
 				file[i].ID, file[i].Address, callWords(&file[i]), field, got, want)
 		}
+	}
+	if len(file) != len(derived) {
+		return fmt.Errorf("the plan file has %d steps, but its changes make %d", len(file), len(derived))
+	}
+	return nil
+}
+
+// firstNotIn returns the first step of a that does the same as no step of
+// b, whatever its id and order; nil when there is none.
+func firstNotIn(a, b []Step) *Step {
+	key := func(s Step) string {
+		s.ID, s.After = 0, nil
+		return string(mustJSON(s))
+	}
+	in := map[string]int{}
+	for _, s := range b {
+		in[key(s)]++
+	}
+	for i := range a {
+		k := key(a[i])
+		if in[k] == 0 {
+			return &a[i]
+		}
+		in[k]--
 	}
 	return nil
 }
@@ -105,7 +178,11 @@ func callWords(s *Step) string {
 // writes them, and returns the first field (in the file's order) that
 // differs, with both values; "" when they are the same.
 func firstDifference(got, want any) (field, gotText, wantText string) {
-	g, w := fieldsOf(got), fieldsOf(want)
+	gb, wb := mustJSON(got), mustJSON(want)
+	if bytes.Equal(gb, wb) {
+		return "", "", ""
+	}
+	g, w := fieldsOf(gb), fieldsOf(wb)
 	keys := g.order
 	for _, k := range w.order {
 		if _, ok := g.values[k]; !ok {
@@ -125,9 +202,9 @@ type fields struct {
 	values map[string]string
 }
 
-// fieldsOf is the JSON of each field of a value, in the order it is written.
-func fieldsOf(v any) fields {
-	dec := json.NewDecoder(bytes.NewReader(mustJSON(v)))
+// fieldsOf is the JSON of each field of an object, in the order it is written.
+func fieldsOf(b []byte) fields {
+	dec := json.NewDecoder(bytes.NewReader(b))
 	f := fields{values: map[string]string{}}
 	if _, err := dec.Token(); err != nil { // the opening {
 		return f
@@ -143,9 +220,19 @@ func fieldsOf(v any) fields {
 			break
 		}
 		f.order = append(f.order, k)
-		f.values[k] = string(value)
+		f.values[k] = canonical(value)
 	}
 	return f
+}
+
+// canonical is a JSON value written one way, whatever the order of its keys
+// or its spacing: two bodies that send the same request compare equal.
+func canonical(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	return string(mustJSON(v))
 }
 
 func orAbsent(s string) string {
@@ -164,9 +251,6 @@ func sameDerived(file, derived *Plan, withState bool) error {
 	for i := range file.Changes {
 		got, want := file.Changes[i], derived.Changes[i]
 		got.Reasons, want.Reasons = nil, nil // words for people, made with the configuration's names
-		if !withState {
-			got.Downtime, want.Downtime = false, false // the order of the steps decides it
-		}
 		if field, g, w := firstDifference(got, want); field != "" {
 			return fmt.Errorf("change %s is not what its attributes make: its %s is %s in the file, but %s from the attributes", got.Address, field, g, w)
 		}

@@ -88,6 +88,44 @@ func TestLocalUnlockReleasesTheLock(t *testing.T) {
 	unlock2()
 }
 
+// CheckLock says whether the lock file still carries this run's lock: not
+// once force-unlock removed it, nor once another run took it since.
+func TestLocalCheckLock(t *testing.T) {
+	ctx := context.Background()
+	l := NewLocal(statePath(t))
+	if err := l.CheckLock(ctx); err == nil || !strings.Contains(err.Error(), "does not hold the lock") {
+		t.Errorf("CheckLock before Lock = %v", err)
+	}
+	unlock, err := l.Lock(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if err := l.CheckLock(ctx); err != nil {
+		t.Fatalf("CheckLock while holding the lock = %v", err)
+	}
+	other := NewLocal(l.Path())
+	_, err = other.Lock(ctx, "bob")
+	var le *LockedError
+	if !errors.As(err, &le) {
+		t.Fatalf("Lock = %v", err)
+	}
+	if err := other.ForceUnlock(le.Info.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.CheckLock(ctx); err == nil || !strings.Contains(err.Error(), "was removed while it ran (force-unlock?)") {
+		t.Errorf("CheckLock after force-unlock = %v", err)
+	}
+	unlockBob, err := other.Lock(ctx, "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlockBob()
+	if err := l.CheckLock(ctx); err == nil || !strings.Contains(err.Error(), "now holds lock") || !strings.Contains(err.Error(), "of bob") {
+		t.Errorf("CheckLock once bob holds the lock = %v", err)
+	}
+}
+
 func TestLocalLockHeldByAnotherProcess(t *testing.T) {
 	ctx := context.Background()
 	path := statePath(t)

@@ -285,6 +285,12 @@ func TestPostgresLockGoesWithItsConnection(t *testing.T) {
 	if err := a.Write(ctx, s); err != nil {
 		t.Fatalf("Write while holding the lock = %v", err)
 	}
+	if err := a.CheckLock(ctx); err != nil {
+		t.Fatalf("CheckLock while holding the lock = %v", err)
+	}
+	if err := b.CheckLock(ctx); err == nil {
+		t.Error("CheckLock of a backend that took no lock = nil")
+	}
 	_, err = b.Lock(ctx, "bob")
 	var le *LockedError
 	if !errors.As(err, &le) {
@@ -303,6 +309,9 @@ func TestPostgresLockGoesWithItsConnection(t *testing.T) {
 	defer unlockB()
 	if err := a.Write(ctx, s); err == nil || !strings.Contains(err.Error(), "lost the lock") {
 		t.Errorf("Write after losing the lock = %v, want it refused", err)
+	}
+	if err := a.CheckLock(ctx); err == nil || !strings.Contains(err.Error(), "lost the lock") {
+		t.Errorf("CheckLock after losing the lock = %v, want it to say so", err)
 	}
 	if err := unlockA(); err == nil {
 		t.Error("unlock of a lock that was ended reported success")

@@ -1,0 +1,103 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/neonform/neonform/state"
+)
+
+// threeReplicas makes an apply of three steps in one project.
+const threeReplicas = `
+project "shop" {
+  id = "dark-sun-46453911"
+  branch "main" {
+    compute "primary" {}
+    compute "a" {
+      type = "read_only"
+    }
+    compute "b" {
+      type = "read_only"
+    }
+    compute "c" {
+      type = "read_only"
+    }
+  }
+}
+`
+
+// A run whose lock is removed while it is between steps (force-unlock by
+// someone who thought it dead) sends nothing more: the steps done are in the
+// state, the rest are reported not attempted, and the report says why.
+func TestLockRemovedBetweenStepsStopsTheRun(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	p := w.plan(threeReplicas)
+	if len(p.Steps) != 4 { // create a, b, c; adopt and name the primary
+		t.Fatalf("steps: %+v", p.Steps)
+	}
+	b := &unlockingBackend{Local: w.state, t: t, after: 1}
+	w.emu.ResetStats()
+	rep, err := Apply(context.Background(), p, Options{Client: w.c, State: b, Parallelism: 1})
+	var inc *IncompleteError
+	if !errors.As(err, &inc) {
+		t.Fatalf("want an IncompleteError, got %v", err)
+	}
+	if got := w.emu.Stats().Requests["POST /projects/{project_id}/endpoints"]; got != 1 {
+		t.Errorf("the service got %d creates; the lock was removed after the first, so one is right", got)
+	}
+	if len(rep.Done) != 1 || len(rep.NotAttempted) != 3 || len(rep.Failed) != 0 {
+		t.Fatalf("want 1 done, 3 not attempted: %+v", rep)
+	}
+	if got := w.emu.Stats().Requests["PATCH /projects/{project_id}/endpoints/{endpoint_id}"]; got != 0 {
+		t.Errorf("the service got %d PATCHes after the lock was removed", got)
+	}
+	var lost *LockLostError
+	if !errors.As(rep.NotAttempted[0].Err, &lost) || !errors.As(rep.LockLost, &lost) {
+		t.Errorf("not attempted because %v; the report says %v", rep.NotAttempted[0].Err, rep.LockLost)
+	}
+	summary := rep.Summary()
+	if !strings.Contains(summary, "Stopped: this run's lock") || !strings.Contains(summary, "was removed while it ran (force-unlock?)") ||
+		!strings.Contains(summary, "Nothing more was sent to the service") {
+		t.Errorf("summary:\n%s", summary)
+	}
+	st, err := state.NewLocal(w.state.Path()).Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Computes) != 1 || st.Computes["shop.main.a"] == nil {
+		t.Errorf("the state records %v; want the step done", st.Addresses())
+	}
+}
+
+// unlockingBackend removes the lock, as force-unlock does, once after
+// writes succeeded.
+type unlockingBackend struct {
+	*state.Local
+	t      *testing.T
+	after  int
+	writes int
+}
+
+func (b *unlockingBackend) Write(ctx context.Context, s *state.State) error {
+	if err := b.Local.Write(ctx, s); err != nil {
+		return err
+	}
+	if b.writes++; b.writes == b.after {
+		raw, err := os.ReadFile(b.LockPath())
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		var info state.LockInfo
+		if err := json.Unmarshal(raw, &info); err != nil {
+			b.t.Fatal(err)
+		}
+		if err := state.NewLocal(b.Path()).ForceUnlock(info.ID); err != nil {
+			b.t.Fatal(err)
+		}
+	}
+	return nil
+}
