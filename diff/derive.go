@@ -27,10 +27,12 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 	if st == nil {
 		st = &state.State{}
 	}
-	holders := map[string]string{} // endpoint id -> state address
-	for addr, c := range st.Computes {
-		if c != nil {
+	holders := map[string]string{}   // endpoint id -> state address
+	inState := map[string][]string{} // project id -> its state addresses, sorted
+	for _, addr := range slices.Sorted(maps.Keys(st.Computes)) {
+		if c := st.Computes[addr]; c != nil {
 			holders[c.EndpointID] = addr
+			inState[c.ProjectID] = append(inState[c.ProjectID], addr)
 		}
 	}
 	byProject := map[string][]*Change{}
@@ -49,7 +51,7 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 	var problems []problem
 	nextID := 1
 	for _, proj := range p.Projects {
-		d := &deriver{st: st, withState: withState, holders: holders, names: names[proj.ID], project: proj.ID,
+		d := &deriver{st: st, withState: withState, holders: holders, inState: inState[proj.ID], names: names[proj.ID], project: proj.ID,
 			live: map[string]*LiveEndpoint{}, onBranch: map[string][]*LiveEndpoint{}, addressOf: map[string]string{}}
 		for i := range proj.Endpoints {
 			ep := &proj.Endpoints[i]
@@ -87,11 +89,13 @@ type problem struct {
 type deriver struct {
 	st        *state.State
 	withState bool
-	holders   map[string]string
-	names     func(string) string
-	project   string
-	live      map[string]*LiveEndpoint
-	onBranch  map[string][]*LiveEndpoint
+	// inState are the state addresses of the project's computes, sorted.
+	inState  []string
+	holders  map[string]string
+	names    func(string) string
+	project  string
+	live     map[string]*LiveEndpoint
+	onBranch map[string][]*LiveEndpoint
 	// addressOf names the endpoints that a change keeps (for reasons).
 	addressOf map[string]string
 	ops       []*op
@@ -264,9 +268,9 @@ func (d *deriver) forgetGone(changes []*Change) {
 			recreated[ch.Address] = true
 		}
 	}
-	for _, addr := range slices.Sorted(maps.Keys(d.st.Computes)) {
+	for _, addr := range d.inState {
 		c := d.st.Computes[addr]
-		if c == nil || c.ProjectID != d.project || d.live[c.EndpointID] != nil || recreated[addr] {
+		if d.live[c.EndpointID] != nil || recreated[addr] {
 			continue
 		}
 		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr,
@@ -285,10 +289,8 @@ func (d *deriver) drift(changes []*Change) []Drift {
 		}
 	}
 	var out []Drift
-	for addr, c := range d.st.Computes {
-		if c == nil || c.ProjectID != d.project {
-			continue
-		}
+	for _, addr := range d.inState {
+		c := d.st.Computes[addr]
 		if a := addrOf[addr]; a != "" {
 			addr = a
 		}
