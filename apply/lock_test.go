@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/neonform/neonform/internal/pgtest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -71,6 +73,72 @@ func TestLockRemovedBetweenStepsStopsTheRun(t *testing.T) {
 	if len(st.Computes) != 1 || st.Computes["shop.main.a"] == nil {
 		t.Errorf("the state records %v; want the step done", st.Addresses())
 	}
+}
+
+// The same with the state in Postgres: force-unlock ends the session that
+// holds the advisory lock, and the run sends nothing more.
+func TestPostgresLockEndedBetweenStepsStopsTheRun(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	dsn := pgtest.DSN(t)
+	name := "apply-lock/" + t.Name() + "/" + time.Now().Format(time.RFC3339Nano)
+	pg, err := state.NewPostgres(ctx, dsn, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close(ctx)
+	other, err := state.NewPostgres(ctx, dsn, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close(ctx)
+	p := w.plan(threeReplicas) // planned against the empty Postgres state
+	b := &endingBackend{Postgres: pg, other: other, t: t}
+	w.emu.ResetStats()
+	rep, err := Apply(ctx, p, Options{Client: w.c, State: b, Parallelism: 1})
+	var inc *IncompleteError
+	if !errors.As(err, &inc) {
+		t.Fatalf("want an IncompleteError, got %v", err)
+	}
+	if got := w.emu.Stats().Requests["POST /projects/{project_id}/endpoints"]; got != 1 {
+		t.Errorf("the service got %d creates; the lock was ended after the first, so one is right", got)
+	}
+	if len(rep.Done) != 1 || len(rep.NotAttempted) != 3 || !strings.Contains(rep.Summary(), "lost the lock") {
+		t.Errorf("want 1 done, 3 not attempted, and why: %+v\n%s", rep, rep.Summary())
+	}
+	st, err := other.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Computes) != 1 {
+		t.Errorf("the state records %v; want the step done", st.Addresses())
+	}
+}
+
+// endingBackend ends the lock's session, as force-unlock does from
+// another machine, after the first write.
+type endingBackend struct {
+	*state.Postgres
+	other  *state.Postgres
+	t      *testing.T
+	writes int
+}
+
+func (b *endingBackend) Write(ctx context.Context, s *state.State) error {
+	if err := b.Postgres.Write(ctx, s); err != nil {
+		return err
+	}
+	if b.writes++; b.writes == 1 {
+		_, err := b.other.Lock(ctx, "someone")
+		var le *state.LockedError
+		if !errors.As(err, &le) {
+			b.t.Fatalf("Lock by another = %v, want a LockedError", err)
+		}
+		if err := b.other.ForceUnlock(ctx, le.Info.ID); err != nil {
+			b.t.Fatal(err)
+		}
+	}
+	return nil
 }
 
 // unlockingBackend removes the lock, as force-unlock does, once after
