@@ -40,11 +40,20 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 	for _, proj := range p.Projects {
 		planned[proj.ID] = true
 	}
+	addresses, endpoints := map[string]bool{}, map[string]string{}
 	for i := range p.Changes {
 		ch := &p.Changes[i]
 		if !planned[ch.ProjectID] {
 			return nil, fmt.Errorf("change %s is in project %q, which is not among the plan's projects", ch.Address, ch.ProjectID)
 		}
+		if addresses[ch.Address] {
+			return nil, fmt.Errorf("two changes are for %s", ch.Address)
+		}
+		addresses[ch.Address] = true
+		if other := endpoints[ch.EndpointID]; ch.EndpointID != "" && other != "" {
+			return nil, fmt.Errorf("changes %s and %s both act on endpoint %s", other, ch.Address, ch.EndpointID)
+		}
+		endpoints[ch.EndpointID] = ch.Address
 		byProject[ch.ProjectID] = append(byProject[ch.ProjectID], ch)
 	}
 	p.Steps, p.Drift = nil, nil
@@ -195,6 +204,14 @@ func (d *deriver) plan(ch *Change, live *LiveEndpoint, want Values) error {
 	if live != nil {
 		holder = d.holders[live.ID]
 	}
+	if d.withState && (ch.Action == Update || ch.Action == NoOp) {
+		switch from := moved(holder, ch); {
+		case ch.Adopt && holder != "":
+			return fmt.Errorf("it adopts %s, which the state already records as %s", live.ID, holder)
+		case ch.MovedFrom != "" && ch.MovedFrom != from:
+			return fmt.Errorf("it says it moves from %s, but the state records its endpoint %s at %q", ch.MovedFrom, live.ID, holder)
+		}
+	}
 	switch ch.Action {
 	case Create:
 		d.addCreate(ch, want)
@@ -231,9 +248,6 @@ func (d *deriver) addRecord(ch *Change, live *LiveEndpoint, want Values, holder 
 	var note string
 	switch {
 	case ch.Adopt:
-		if holder != "" {
-			return fmt.Errorf("it adopts %s, which the state already records as %s", live.ID, holder)
-		}
 		note = fmt.Sprintf("adopt %s: it already matches the configuration", live.ID)
 	case holder == "":
 		return fmt.Errorf("it keeps %s, which the state does not record and which it does not adopt", live.ID)
@@ -247,9 +261,6 @@ func (d *deriver) addRecord(ch *Change, live *LiveEndpoint, want Values, holder 
 		return nil
 	default:
 		note = "record what is live and applied"
-	}
-	if ch.MovedFrom != "" && ch.MovedFrom != from {
-		return fmt.Errorf("it says it moves from %s, but the state records its endpoint %s at %q", ch.MovedFrom, live.ID, holder)
 	}
 	d.addOp(&op{change: ch, step: Step{Kind: StepState, Address: ch.Address, EndpointID: live.ID,
 		Record: rec, MovedFrom: from, Note: note}})
