@@ -26,10 +26,8 @@ func (e *Emulator) listProjects(c *call) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	if t := q.Get("timeout"); t != "" {
-		if n, err := strconv.Atoi(t); err != nil || n < 100 || n > 30000 {
-			return 0, nil, badRequest("timeout %q must be a whole number of milliseconds from 100 to 30000", t)
-		}
+	if err := checkTimeoutParam(c); err != nil {
+		return 0, nil, err
 	}
 	orgID := q.Get("org_id")
 	if orgID != "" && !validID(orgID) {
@@ -75,6 +73,16 @@ func (e *Emulator) getProject(c *call) (int, any, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return http.StatusOK, api.ProjectResponse{Project: p.wire(c.now, owner)}, nil
+}
+
+// checkTimeoutParam checks the timeout query parameter of the project lists.
+func checkTimeoutParam(c *call) error {
+	if t := c.r.URL.Query().Get("timeout"); t != "" {
+		if n, err := strconv.Atoi(t); err != nil || n < 100 || n > 30000 {
+			return badRequest("timeout %q must be a whole number of milliseconds from 100 to 30000", t)
+		}
+	}
+	return nil
 }
 
 // projectCreateBody is ProjectCreateRequest, with pointers where absent and zero differ.
