@@ -63,9 +63,12 @@ const (
 	ActionDeleteTimeline OperationAction = "delete_timeline"
 )
 
-// EndpointSettings is EndpointSettingsData.
+// EndpointSettings is EndpointSettingsData. Every field is omitted when empty, so an
+// endpoint without settings has "settings": {}, as the service answers.
 type EndpointSettings struct {
-	PgSettings map[string]string `json:"pg_settings,omitempty"`
+	PgSettings        map[string]string `json:"pg_settings,omitempty"`
+	PgbouncerSettings map[string]string `json:"pgbouncer_settings,omitempty"`
+	PreloadLibraries  *PreloadLibraries `json:"preload_libraries,omitempty"`
 }
 
 // Endpoint is the compute endpoint record (components.schemas.Endpoint).

@@ -148,6 +148,7 @@ func (e *Emulator) newEndpoint(p *project, s computeSpec, now time.Time) *endpoi
 	return &endpoint{
 		ID: id, ProjectID: p.ID, BranchID: s.branchID, Name: s.name, Type: s.typ, RegionID: p.RegionID,
 		Host: id + "." + proxy, ProxyHost: proxy, MinCU: s.minCU, MaxCU: s.maxCU, PgSettings: s.pgSettings,
+		PgbouncerSettings: s.pgbouncerSettings, PreloadLibraries: s.preloadLibraries,
 		PoolerEnabled: s.poolerEnabled, PoolerMode: s.poolerMode, Disabled: s.disabled, PasswordlessAccess: s.passwordless,
 		Provisioner: s.provisioner, SuspendTimeout: s.suspendTimeout, CreationSource: "api", CreatedAt: now, UpdatedAt: now,
 		Life: lifecycle{From: api.EndpointStateInit, To: api.EndpointStateInit, At: now},

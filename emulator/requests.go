@@ -1,8 +1,8 @@
 package emulator
 
 import (
-	"encoding/json"
 	"maps"
+	"slices"
 
 	"github.com/neonform/neonform/api"
 )
@@ -11,10 +11,25 @@ import (
 // out and an attribute set to its zero value differ. Checks follow the constraints of
 // the OpenAPI file (EndpointCreateRequest, EndpointUpdateRequest) and FACTS.md.
 
+// settingsBody is EndpointSettingsData. Each of its parts is optional: on update, a
+// part left out keeps what the compute has.
 type settingsBody struct {
 	PgSettings        map[string]string `json:"pg_settings"`
 	PgbouncerSettings map[string]string `json:"pgbouncer_settings"`
-	PreloadLibraries  json.RawMessage   `json:"preload_libraries"`
+	PreloadLibraries  *preloadBody      `json:"preload_libraries"`
+}
+
+// preloadBody is PreloadLibraries.
+type preloadBody struct {
+	UseDefaults      *bool    `json:"use_defaults"`
+	EnabledLibraries []string `json:"enabled_libraries"`
+}
+
+func (b *preloadBody) wire() *api.PreloadLibraries {
+	if b == nil {
+		return nil
+	}
+	return &api.PreloadLibraries{UseDefaults: b.UseDefaults, EnabledLibraries: slices.Clone(b.EnabledLibraries)}
 }
 
 // endpointFields are the attributes both create and update accept.
@@ -57,9 +72,6 @@ func (f *endpointFields) check() error {
 			return badRequest("compute units must be at least 0.25, got %g", *v)
 		}
 	}
-	if f.Settings != nil && f.Settings.PgSettings == nil {
-		return badRequest(`settings must not be nil: send "settings": {"pg_settings": {...}} ({} for none)`)
-	}
 	if f.PoolerMode != nil && *f.PoolerMode != "transaction" {
 		return badRequest("pooler_mode %q is not supported; the only mode is transaction", *f.PoolerMode)
 	}
@@ -87,17 +99,19 @@ func checkProvisioner(p string) error {
 
 // computeSpec is a checked compute to create.
 type computeSpec struct {
-	branchID       string
-	typ            api.EndpointType
-	name           string
-	minCU, maxCU   float64
-	pgSettings     map[string]string
-	poolerEnabled  bool
-	poolerMode     string
-	disabled       bool
-	passwordless   bool
-	provisioner    string
-	suspendTimeout int64
+	branchID          string
+	typ               api.EndpointType
+	name              string
+	minCU, maxCU      float64
+	pgSettings        map[string]string
+	pgbouncerSettings map[string]string
+	preloadLibraries  *api.PreloadLibraries
+	poolerEnabled     bool
+	poolerMode        string
+	disabled          bool
+	passwordless      bool
+	provisioner       string
+	suspendTimeout    int64
 }
 
 // defaultCompute is what the service gives a compute when the request says nothing:
@@ -139,6 +153,11 @@ func (f *endpointFields) spec() (computeSpec, error) {
 	if f.Type == nil {
 		return computeSpec{}, badRequest(`endpoint.type is required: read_write (the branch's primary) or read_only`)
 	}
+	// The service refuses a new compute's settings without pg_settings (FACTS.md
+	// section 5); an update may leave them out to keep the compute's own.
+	if f.Settings != nil && f.Settings.PgSettings == nil {
+		return computeSpec{}, badRequest(`settings must not be nil: send "settings": {"pg_settings": {...}} ({} for none)`)
+	}
 	s := defaultCompute()
 	switch api.EndpointType(*f.Type) {
 	case api.EndpointTypeReadWrite, api.EndpointTypeReadOnly:
@@ -149,6 +168,8 @@ func (f *endpointFields) spec() (computeSpec, error) {
 	s.minCU, s.maxCU = sizeWithDefaults(f.AutoscalingLimitMinCU, f.AutoscalingLimitMaxCU)
 	if f.Settings != nil {
 		s.pgSettings = maps.Clone(f.Settings.PgSettings)
+		s.pgbouncerSettings = maps.Clone(f.Settings.PgbouncerSettings)
+		s.preloadLibraries = f.Settings.PreloadLibraries.wire()
 	}
 	setIf(&s.name, f.Name)
 	setIf(&s.provisioner, f.Provisioner)

@@ -115,7 +115,7 @@ func (ep *endpoint) wire(now time.Time, fresh, withPending bool) api.Endpoint {
 		RegionID:              ep.RegionID,
 		Type:                  ep.Type,
 		CurrentState:          v.current,
-		Settings:              api.EndpointSettings{PgSettings: ep.PgSettings},
+		Settings:              api.EndpointSettings{PgSettings: ep.PgSettings, PgbouncerSettings: ep.PgbouncerSettings, PreloadLibraries: ep.PreloadLibraries},
 		PoolerEnabled:         ep.PoolerEnabled,
 		PoolerMode:            ep.PoolerMode,
 		Disabled:              ep.Disabled,

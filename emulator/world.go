@@ -214,27 +214,29 @@ type branch struct {
 
 // endpoint is a compute as stored. Its state is not stored: see lifecycle.
 type endpoint struct {
-	ID                 string            `json:"id"`
-	ProjectID          string            `json:"-"`
-	BranchID           string            `json:"branch_id"`
-	Name               string            `json:"name,omitempty"`
-	Type               api.EndpointType  `json:"type"`
-	RegionID           string            `json:"region_id"`
-	Host               string            `json:"host"`
-	ProxyHost          string            `json:"proxy_host"`
-	MinCU              float64           `json:"autoscaling_limit_min_cu"`
-	MaxCU              float64           `json:"autoscaling_limit_max_cu"`
-	PgSettings         map[string]string `json:"pg_settings,omitempty"` // replaced, never changed in place
-	PoolerEnabled      bool              `json:"pooler_enabled"`
-	PoolerMode         string            `json:"pooler_mode"`
-	Disabled           bool              `json:"disabled"`
-	PasswordlessAccess bool              `json:"passwordless_access"`
-	Provisioner        string            `json:"provisioner"`
-	SuspendTimeout     int64             `json:"suspend_timeout_seconds"`
-	CreationSource     string            `json:"creation_source"`
-	CreatedAt          time.Time         `json:"created_at"`
-	UpdatedAt          time.Time         `json:"updated_at"`
-	Life               lifecycle         `json:"lifecycle"`
+	ID                 string                `json:"id"`
+	ProjectID          string                `json:"-"`
+	BranchID           string                `json:"branch_id"`
+	Name               string                `json:"name,omitempty"`
+	Type               api.EndpointType      `json:"type"`
+	RegionID           string                `json:"region_id"`
+	Host               string                `json:"host"`
+	ProxyHost          string                `json:"proxy_host"`
+	MinCU              float64               `json:"autoscaling_limit_min_cu"`
+	MaxCU              float64               `json:"autoscaling_limit_max_cu"`
+	PgSettings         map[string]string     `json:"pg_settings,omitempty"`        // replaced, never changed in place
+	PgbouncerSettings  map[string]string     `json:"pgbouncer_settings,omitempty"` // likewise
+	PreloadLibraries   *api.PreloadLibraries `json:"preload_libraries,omitempty"`  // likewise
+	PoolerEnabled      bool                  `json:"pooler_enabled"`
+	PoolerMode         string                `json:"pooler_mode"`
+	Disabled           bool                  `json:"disabled"`
+	PasswordlessAccess bool                  `json:"passwordless_access"`
+	Provisioner        string                `json:"provisioner"`
+	SuspendTimeout     int64                 `json:"suspend_timeout_seconds"`
+	CreationSource     string                `json:"creation_source"`
+	CreatedAt          time.Time             `json:"created_at"`
+	UpdatedAt          time.Time             `json:"updated_at"`
+	Life               lifecycle             `json:"lifecycle"`
 }
 
 // operation is one step of a project's chain. Its status is derived from the clock:
