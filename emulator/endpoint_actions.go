@@ -14,13 +14,14 @@ import (
 //   - branch_id to another branch, or disabled false -> true, suspends it: a
 //     suspend_compute operation (scheduling) follows, and the answer shows current and
 //     pending state idle. It stays idle until started (a disabled one until enabled).
+//   - on an idle compute, any accepted change does the same: the compute becomes active
+//     for a short time to apply it and the control plane suspends it again (the
+//     OpenAPI description of the call, its example answer, and seed section 3).
 //   - a new size (min or max CU), new pg_settings, preload_libraries or provisioner
-//     restart an active compute: current active, pending active until apply_config finishes; connections
-//     drop. An idle compute stays idle and takes the change at its next start.
+//     restart an active compute: current active, pending active until apply_config
+//     finishes; connections drop.
 //   - name, suspend_timeout_seconds, pooler and passwordless settings,
 //     pgbouncer_settings, disabled true -> false change nothing for running clients.
-// On an idle compute, any accepted change shows current and pending idle while
-// apply_config runs, as the seed observed.
 
 func (e *Emulator) updateEndpoint(c *call) (int, any, error) {
 	var body endpointBody
@@ -95,7 +96,8 @@ func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now ti
 	if f.Settings != nil {
 		next.applySettings(f.Settings)
 	}
-	suspends := moves || (next.Disabled && !ep.Disabled)
+	wasIdle := ep.view(now, false).current == api.EndpointStateIdle
+	suspends := moves || (next.Disabled && !ep.Disabled) || wasIdle
 	restarts := next.MinCU != ep.MinCU || next.MaxCU != ep.MaxCU || next.Provisioner != ep.Provisioner ||
 		!maps.Equal(next.PgSettings, ep.PgSettings) || !reflect.DeepEqual(next.PreloadLibraries, ep.PreloadLibraries)
 
@@ -105,8 +107,8 @@ func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now ti
 	}
 	ops := e.startChain(p, now, steps...)
 	end := chainEnd(ops, now)
-	switch cur := ep.view(now, false).current; {
-	case suspends, cur == api.EndpointStateIdle:
+	switch {
+	case suspends:
 		next.transition(now, api.EndpointStateIdle, api.EndpointStateIdle, end)
 	case restarts:
 		next.transition(now, api.EndpointStateActive, api.EndpointStateActive, end)

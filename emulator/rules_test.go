@@ -186,7 +186,7 @@ func TestPatchAnswersWithItsOperations(t *testing.T) {
 		{"settings restart", map[string]any{"settings": map[string]any{"pg_settings": map[string]string{"work_mem": "64MB"}}}, "apply_config:running", "active", "active", "active"},
 		{"suspend timeout changes nothing", map[string]any{"suspend_timeout_seconds": 600}, "apply_config:running", "active", "", "active"},
 		{"a move suspends", map[string]any{"branch_id": dev}, "apply_config:running suspend_compute:scheduling", "idle", "idle", "idle"},
-		{"a change to an idle compute", map[string]any{"name": "primary"}, "apply_config:running", "idle", "idle", "idle"},
+		{"a change to an idle compute wakes it briefly", map[string]any{"name": "primary"}, "apply_config:running suspend_compute:scheduling", "idle", "idle", "idle"},
 	} {
 		var out api.EndpointOperations
 		s.patchEndpoint(pid, id, tc.body).want(t, 200).decode(t, &out)

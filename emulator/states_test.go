@@ -203,6 +203,41 @@ func TestSuspendMakesActiveComputeIdle(t *testing.T) {
 	}
 }
 
+// An accepted PATCH of an idle compute wakes it for a short time to apply the change,
+// and the control plane suspends it again: apply_config running, then suspend_compute
+// (the OpenAPI description of the call and its example, seed section 3). The project
+// is busy until both are over.
+func TestPatchOfIdleComputeAppliesThenSuspends(t *testing.T) {
+	s := newService(t, Options{OpDelay: 10 * time.Second})
+	p := s.newProject("shop")
+	pid, id := p.Project.ID, p.Endpoints[0].ID
+	s.clock.Advance(time.Hour)
+	if got := s.endpoint(pid, id).CurrentState; got != "idle" {
+		t.Fatalf("after an hour: %s, want idle", got)
+	}
+	for _, body := range []map[string]any{{"suspend_timeout_seconds": 600}, {"autoscaling_limit_max_cu": 2}} {
+		var out api.EndpointOperations
+		s.patchEndpoint(pid, id, body).want(t, 200).decode(t, &out)
+		if got := actions(out.Operations); got != "apply_config:running suspend_compute:scheduling" {
+			t.Errorf("PATCH %v of an idle compute: operations %s, want apply_config running and suspend_compute scheduling", body, got)
+		}
+		if out.Endpoint.CurrentState != "idle" || out.Endpoint.PendingState != "idle" {
+			t.Errorf("PATCH %v: %s pending %q, want idle pending idle", body, out.Endpoint.CurrentState, out.Endpoint.PendingState)
+		}
+		s.clock.Advance(15 * time.Second)
+		wantCode(t, s.patchEndpoint(pid, id, map[string]any{"name": "x"}), 423, codeLocked)
+		s.clock.Advance(5 * time.Second)
+		var ops api.OperationsResponse
+		s.call("GET", "/projects/"+pid+"/operations?limit=2", nil).want(t, 200).decode(t, &ops)
+		if got := actions(ops.Operations); got != "suspend_compute:finished apply_config:finished" {
+			t.Errorf("operations after 20 s: %s, want both finished", got)
+		}
+		if got := s.endpoint(pid, id).CurrentState; got != "idle" {
+			t.Errorf("after the PATCH: %s, want idle again", got)
+		}
+	}
+}
+
 func TestDeleteReturnsLastRecordThen204(t *testing.T) {
 	s := newService(t, Options{})
 	p := s.newProject("shop")
