@@ -88,7 +88,8 @@ func (w *world) canSee(k *apiKey, p *project) bool {
 	return false
 }
 
-// project finds the project of the request's {project_id} that the key may see.
+// project finds the project of the request's {project_id} that the key may see, with
+// what the control plane did meanwhile recorded (catchUp).
 func (e *Emulator) project(c *call) (*project, error) {
 	id := c.param("project_id")
 	w := e.w
@@ -98,6 +99,9 @@ func (e *Emulator) project(c *call) (*project, error) {
 	w.mu.RUnlock()
 	if !visible {
 		return nil, projectNotFound(id)
+	}
+	if err := e.catchUp(p, c.now); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

@@ -221,6 +221,9 @@ func (e *Emulator) EnsureBranch(projectID, name string) (api.Branch, bool, error
 		return api.Branch{}, false, fmt.Errorf("emulator: project %s not found; create it first with EnsureProject", projectID)
 	}
 	now := e.clock.Now()
+	if err := e.catchUp(p, now); err != nil {
+		return api.Branch{}, false, err
+	}
 	p.mu.Lock()
 	if b := p.branchByName(name); b != nil {
 		out := b.wire(now, false)

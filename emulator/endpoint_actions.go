@@ -210,7 +210,8 @@ func (e *Emulator) activity(p *project, ep *endpoint, now time.Time) error {
 	if ep.Disabled {
 		return conflict(codeDisabled, "endpoint %s is disabled and refuses connections", ep.ID)
 	}
-	if ep.view(now, false).current != api.EndpointStateIdle {
+	// A compute being suspended (pending idle) is woken after the suspend, as an idle one.
+	if v := ep.view(now, false); v.current != api.EndpointStateIdle && v.pending != api.EndpointStateIdle {
 		ep.touch(now)
 		return nil
 	}
