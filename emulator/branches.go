@@ -154,7 +154,7 @@ type branchCreateBody struct {
 type branchSpec struct {
 	name, parentID string
 	protected      bool
-	computes       []computeSpec
+	computes       []endpointFields // checked; resolved with the project's defaults by addBranch
 }
 
 // createBranch makes a child branch (201) with the computes the request asks for.
@@ -175,11 +175,10 @@ func (e *Emulator) createBranch(c *call) (int, any, error) {
 	for _, in := range body.Endpoints {
 		f := endpointFields{Type: in.Type, AutoscalingLimitMinCU: in.AutoscalingLimitMinCU, AutoscalingLimitMaxCU: in.AutoscalingLimitMaxCU,
 			Provisioner: in.Provisioner, SuspendTimeoutSeconds: in.SuspendTimeoutSeconds, Settings: in.Settings}
-		cs, err := f.spec()
-		if err != nil {
+		if _, err := f.spec(nil); err != nil {
 			return 0, nil, err
 		}
-		spec.computes = append(spec.computes, cs)
+		spec.computes = append(spec.computes, f)
 	}
 	p, err := e.lockProject(c)
 	if err != nil {
@@ -205,8 +204,9 @@ func (e *Emulator) createBranch(c *call) (int, any, error) {
 	return http.StatusCreated, out, e.save()
 }
 
-// addBranch creates a branch and its computes: create_branch, then one start_compute per
-// compute. Caller holds p.mu for writing.
+// addBranch creates a branch and its computes (with the project's defaults for what
+// their attributes leave out): create_branch, then one start_compute per compute.
+// Caller holds p.mu for writing.
 func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branch, []*endpoint, []*operation, error) {
 	parent := p.defaultBranch()
 	if spec.parentID != "" {
@@ -218,7 +218,13 @@ func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branc
 		return nil, nil, nil, conflict(codeConflict, "a branch named %q already exists in project %s; branch names are unique", spec.name, p.ID)
 	}
 	readWrite := 0
-	for _, cs := range spec.computes {
+	computes := make([]computeSpec, 0, len(spec.computes))
+	for _, f := range spec.computes {
+		cs, err := f.spec(p.Defaults)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		computes = append(computes, cs)
 		if err := checkSize(cs.minCU, cs.maxCU, p.Tier); err != nil {
 			return nil, nil, nil, err
 		}
@@ -240,7 +246,7 @@ func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branc
 	p.branches[b.ID] = b
 	steps := []opStep{{action: api.ActionCreateBranch, branchID: b.ID}}
 	var eps []*endpoint
-	for _, cs := range spec.computes {
+	for _, cs := range computes {
 		cs.branchID = b.ID
 		ep := e.newEndpoint(p, cs, now)
 		p.addEndpoint(ep)

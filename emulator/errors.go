@@ -10,6 +10,7 @@ import (
 // tell the cases apart without parsing messages.
 const (
 	codeBadRequest       = "BAD_REQUEST"
+	codeUnsupportedField = "UNSUPPORTED_FIELD"
 	codeUnauthorized     = "UNAUTHORIZED"
 	codeForbidden        = "FORBIDDEN"
 	codeNotFound         = "NOT_FOUND"

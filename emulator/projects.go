@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"cmp"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -36,7 +38,7 @@ func (e *Emulator) listProjects(c *call) (int, any, error) {
 	search := strings.ToLower(q.Get("search"))
 	cursor := q.Get("cursor")
 
-	items := make([]api.ProjectListItem, 0, limit)
+	items := make([]projectListItemWire, 0, limit)
 	w := e.w
 	w.mu.RLock()
 	i, found := slices.BinarySearch(w.projectIDs, cursor)
@@ -51,13 +53,13 @@ func (e *Emulator) listProjects(c *call) (int, any, error) {
 		p.mu.RLock()
 		match := search == "" || strings.Contains(p.ID, search) || strings.Contains(strings.ToLower(p.Name), search)
 		if match {
-			items = append(items, p.listItem())
+			items = append(items, p.listAnswer())
 		}
 		p.mu.RUnlock()
 	}
 	w.mu.RUnlock()
 
-	out := api.ProjectsResponse{Projects: items, Applications: map[string]any{}, Integrations: map[string]any{}}
+	out := projectsResponse{Projects: items, Applications: map[string]any{}, Integrations: map[string]any{}}
 	if len(items) > 0 {
 		out.Pagination = &api.Pagination{Cursor: items[len(items)-1].ID}
 	}
@@ -72,7 +74,7 @@ func (e *Emulator) getProject(c *call) (int, any, error) {
 	owner := e.ownerOf(p)
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	return http.StatusOK, api.ProjectResponse{Project: p.wire(c.now, owner)}, nil
+	return http.StatusOK, projectResponse{Project: p.answer(c.now, owner)}, nil
 }
 
 // checkTimeoutParam checks the timeout query parameter of the project lists.
@@ -99,12 +101,7 @@ type projectCreateBody struct {
 		Branch                  *struct {
 			Name *string `json:"name"`
 		} `json:"branch"`
-		DefaultEndpointSettings *struct {
-			PgSettings            map[string]string `json:"pg_settings"`
-			AutoscalingLimitMinCU *float64          `json:"autoscaling_limit_min_cu"`
-			AutoscalingLimitMaxCU *float64          `json:"autoscaling_limit_max_cu"`
-			SuspendTimeoutSeconds *int64            `json:"suspend_timeout_seconds"`
-		} `json:"default_endpoint_settings"`
+		DefaultEndpointSettings *api.DefaultEndpointSettings `json:"default_endpoint_settings"`
 	} `json:"project"`
 }
 
@@ -116,6 +113,7 @@ type projectSpec struct {
 	retention                        int32
 	creationSource                   string
 	branchName                       string
+	defaults                         *api.DefaultEndpointSettings
 	compute                          computeSpec
 }
 
@@ -123,6 +121,9 @@ type projectSpec struct {
 // A personal key makes a personal project, or an organization one with org_id when its
 // user is a member; an organization key makes one in its organization.
 func (e *Emulator) createProject(c *call) (int, any, error) {
+	if c.key.Kind == keyProject {
+		return 0, nil, forbidden("a project-scoped API key cannot create projects; use a personal or organization API key")
+	}
 	var body projectCreateBody
 	if err := decodeBody(c, &body, true); err != nil {
 		return 0, nil, err
@@ -160,23 +161,23 @@ func (e *Emulator) createProject(c *call) (int, any, error) {
 		}
 		spec.branchName = *in.Branch.Name
 	}
-	minCU, maxCU := in.AutoscalingLimitMinCU, in.AutoscalingLimitMaxCU
-	if d := in.DefaultEndpointSettings; d != nil {
-		if d.AutoscalingLimitMinCU != nil {
-			minCU = d.AutoscalingLimitMinCU
+	// The project keeps its default_endpoint_settings for every compute made later
+	// without values of its own; the deprecated sizes of the project are the same
+	// defaults, under their old name.
+	spec.defaults = in.DefaultEndpointSettings
+	if in.AutoscalingLimitMinCU != nil || in.AutoscalingLimitMaxCU != nil {
+		d := api.DefaultEndpointSettings{}
+		if spec.defaults != nil {
+			d = *spec.defaults
 		}
-		if d.AutoscalingLimitMaxCU != nil {
-			maxCU = d.AutoscalingLimitMaxCU
-		}
-		if d.SuspendTimeoutSeconds != nil {
-			if err := checkSuspendTimeout(*d.SuspendTimeoutSeconds); err != nil {
-				return 0, nil, err
-			}
-			spec.compute.suspendTimeout = *d.SuspendTimeoutSeconds
-		}
-		spec.compute.pgSettings = d.PgSettings
+		d.AutoscalingLimitMinCU = cmp.Or(d.AutoscalingLimitMinCU, in.AutoscalingLimitMinCU)
+		d.AutoscalingLimitMaxCU = cmp.Or(d.AutoscalingLimitMaxCU, in.AutoscalingLimitMaxCU)
+		spec.defaults = &d
 	}
-	spec.compute.minCU, spec.compute.maxCU = sizeWithDefaults(minCU, maxCU)
+	if err := checkDefaults(spec.defaults); err != nil {
+		return 0, nil, err
+	}
+	spec.compute = (&endpointFields{}).resolve(spec.defaults)
 	if in.Provisioner != "" {
 		if err := checkProvisioner(in.Provisioner); err != nil {
 			return 0, nil, err
@@ -197,14 +198,13 @@ func (e *Emulator) createProject(c *call) (int, any, error) {
 	return http.StatusCreated, out, e.save()
 }
 
-// projectOwner decides who owns a new project and on which plan.
+// projectOwner decides who owns a new project and on which plan; the key is a personal
+// or an organization key (createProject refused a project-scoped one).
 func (e *Emulator) projectOwner(k *apiKey, orgID string, spec *projectSpec) error {
 	w := e.w
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	switch k.Kind {
-	case keyProject:
-		return forbidden("a project-scoped API key cannot create projects; use a personal or organization API key")
 	case keyOrganization:
 		if orgID != "" && orgID != k.OrgID {
 			return forbidden("this organization API key belongs to %s and cannot create projects in %s", k.OrgID, orgID)
@@ -228,7 +228,7 @@ func (e *Emulator) projectOwner(k *apiKey, orgID string, spec *projectSpec) erro
 
 // newProject creates a project as the service does: default branch, its read_write
 // compute, and the operations create_timeline then start_compute.
-func (e *Emulator) newProject(spec projectSpec, now time.Time) (api.ProjectCreated, error) {
+func (e *Emulator) newProject(spec projectSpec, now time.Time) (projectCreated, error) {
 	if spec.id == "" {
 		for spec.id = e.ids.projectID(); e.w.project(spec.id) != nil; spec.id = e.ids.projectID() {
 		}
@@ -236,6 +236,7 @@ func (e *Emulator) newProject(spec projectSpec, now time.Time) (api.ProjectCreat
 	p := newProject()
 	p.ID, p.Name, p.OwnerID, p.OrgID, p.RegionID = spec.id, defaultString(spec.name, spec.id), spec.ownerID, spec.orgID, spec.region
 	p.Tier, p.PgVersion, p.HistoryRetentionSeconds, p.CreationSource = spec.tier, spec.pgVersion, spec.retention, spec.creationSource
+	p.Defaults = spec.defaults
 	p.CreatedAt, p.UpdatedAt = now, now
 
 	b := &branch{ID: e.newBranchID(p.ID), ProjectID: p.ID, Name: spec.branchName, Default: true,
@@ -255,14 +256,14 @@ func (e *Emulator) newProject(spec projectSpec, now time.Time) (api.ProjectCreat
 		e.w.mu.Unlock()
 		e.w.forgetBranch(b.ID)
 		e.w.forgetEndpoint(ep.ID)
-		return api.ProjectCreated{}, conflict(codeConflict, "project %s already exists", p.ID)
+		return projectCreated{}, conflict(codeConflict, "project %s already exists", p.ID)
 	}
 	owner := e.w.users[p.OwnerID]
 	e.w.mu.Unlock()
 	e.w.addProject(p)
 
-	return api.ProjectCreated{
-		Project:        p.wire(now, owner),
+	return projectCreated{
+		Project:        p.answer(now, owner),
 		Branch:         b.wire(now, true),
 		Endpoints:      []api.Endpoint{ep.wire(now, true, true)},
 		Operations:     wireOps(ops, now, true),
@@ -293,7 +294,7 @@ func (e *Emulator) deleteProject(c *call) (int, any, error) {
 		return 0, nil, locked()
 	}
 	p.deleted = true
-	out := api.ProjectResponse{Project: p.wire(c.now, owner)}
+	out := projectResponse{Project: p.answer(c.now, owner)}
 	for id := range p.endpoints {
 		e.w.forgetEndpoint(id)
 	}
@@ -308,13 +309,16 @@ func (e *Emulator) deleteProject(c *call) (int, any, error) {
 // projectUpdateBody is ProjectUpdateRequest (the attributes the emulator models).
 type projectUpdateBody struct {
 	Project *struct {
-		Name                    *string `json:"name"`
-		HistoryRetentionSeconds *int64  `json:"history_retention_seconds"`
+		Name                    *string                      `json:"name"`
+		HistoryRetentionSeconds *int64                       `json:"history_retention_seconds"`
+		DefaultEndpointSettings *api.DefaultEndpointSettings `json:"default_endpoint_settings"`
 	} `json:"project"`
 }
 
-// updateProject renames a project or changes its history retention: 200 with the
-// project and no operations.
+// updateProject renames a project, changes its history retention or its default
+// endpoint settings: 200 with the project and no operations. Each default sent
+// replaces the project's and those left out are kept; computes that exist keep their
+// settings (the defaults are for computes made later).
 func (e *Emulator) updateProject(c *call) (int, any, error) {
 	var body projectUpdateBody
 	if err := decodeBody(c, &body, true); err != nil {
@@ -330,30 +334,61 @@ func (e *Emulator) updateProject(c *call) (int, any, error) {
 	if r := in.HistoryRetentionSeconds; r != nil && (*r < 0 || *r > 2592000) {
 		return 0, nil, badRequest("history_retention_seconds must be from 0 to 2592000 (30 days)")
 	}
+	if err := checkDefaults(in.DefaultEndpointSettings); err != nil {
+		return 0, nil, err
+	}
 	p, err := e.project(c)
 	if err != nil {
 		return 0, nil, err
 	}
 	owner := e.ownerOf(p)
 	p.mu.Lock()
+	defaults := mergeDefaults(p.Defaults, in.DefaultEndpointSettings)
 	switch {
 	case p.deleted:
 		err = projectNotFound(p.ID)
 	case p.busy(c.now):
 		err = locked()
+	case defaults != nil:
+		cs := (&endpointFields{}).resolve(defaults)
+		err = checkSize(cs.minCU, cs.maxCU, p.Tier)
 	}
 	if err != nil {
 		p.mu.Unlock()
 		return 0, nil, err
 	}
+	p.Defaults = defaults
 	setIf(&p.Name, in.Name)
 	if r := in.HistoryRetentionSeconds; r != nil {
 		p.HistoryRetentionSeconds = int32(*r)
 	}
 	p.UpdatedAt = c.now
-	out := api.ProjectOperations{Project: p.wire(c.now, owner), Operations: []api.Operation{}}
+	out := projectOperations{Project: p.answer(c.now, owner), Operations: []api.Operation{}}
 	p.mu.Unlock()
 	return http.StatusOK, out, e.save()
+}
+
+// mergeDefaults is a project's defaults after an update: each default sent replaces
+// the old one, the others stay. A new copy: the old one may be in an answer being
+// encoded.
+func mergeDefaults(old, in *api.DefaultEndpointSettings) *api.DefaultEndpointSettings {
+	if in == nil {
+		return old
+	}
+	d := api.DefaultEndpointSettings{}
+	if old != nil {
+		d = *old
+	}
+	if in.PgSettings != nil {
+		d.PgSettings = maps.Clone(in.PgSettings)
+	}
+	if in.PgbouncerSettings != nil {
+		d.PgbouncerSettings = maps.Clone(in.PgbouncerSettings)
+	}
+	d.AutoscalingLimitMinCU = cmp.Or(in.AutoscalingLimitMinCU, d.AutoscalingLimitMinCU)
+	d.AutoscalingLimitMaxCU = cmp.Or(in.AutoscalingLimitMaxCU, d.AutoscalingLimitMaxCU)
+	d.SuspendTimeoutSeconds = cmp.Or(in.SuspendTimeoutSeconds, d.SuspendTimeoutSeconds)
+	return &d
 }
 
 // ownerOf returns the user who owns a project, or nil when the user is gone. Call it

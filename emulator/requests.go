@@ -134,19 +134,22 @@ func sizeWithDefaults(minCU, maxCU *float64) (float64, float64) {
 	return 1, 1
 }
 
-// createSpec turns a create body into a compute spec (sizes are checked later, against
-// the project's tier).
-func (f *endpointFields) createSpec() (computeSpec, error) {
+// createSpec turns a create body into a compute spec, with the project's defaults for
+// what the body leaves out (d may be nil). Sizes are checked later, against the
+// project's tier.
+func (f *endpointFields) createSpec(d *api.DefaultEndpointSettings) (computeSpec, error) {
 	if f.BranchID == nil {
 		return computeSpec{}, badRequest(`endpoint.branch_id is required: the branch the compute serves`)
 	}
-	s, err := f.spec()
+	s, err := f.spec(d)
 	s.branchID = *f.BranchID
 	return s, err
 }
 
-// spec turns the attributes of a new compute into a spec; the branch is set by the caller.
-func (f *endpointFields) spec() (computeSpec, error) {
+// spec checks the attributes of a new compute and turns them into a spec, with the
+// project's defaults d (may be nil) for what they leave out; the branch is set by the
+// caller.
+func (f *endpointFields) spec(d *api.DefaultEndpointSettings) (computeSpec, error) {
 	if err := f.check(); err != nil {
 		return computeSpec{}, err
 	}
@@ -158,18 +161,40 @@ func (f *endpointFields) spec() (computeSpec, error) {
 	if f.Settings != nil && f.Settings.PgSettings == nil {
 		return computeSpec{}, badRequest(`settings must not be nil: send "settings": {"pg_settings": {...}} ({} for none)`)
 	}
-	s := defaultCompute()
+	s := f.resolve(d)
 	switch api.EndpointType(*f.Type) {
 	case api.EndpointTypeReadWrite, api.EndpointTypeReadOnly:
 		s.typ = api.EndpointType(*f.Type)
 	default:
 		return computeSpec{}, badRequest("endpoint type %q is neither read_write nor read_only", *f.Type)
 	}
-	s.minCU, s.maxCU = sizeWithDefaults(f.AutoscalingLimitMinCU, f.AutoscalingLimitMaxCU)
-	if f.Settings != nil {
-		s.pgSettings = maps.Clone(f.Settings.PgSettings)
-		s.pgbouncerSettings = maps.Clone(f.Settings.PgbouncerSettings)
-		s.preloadLibraries = f.Settings.PreloadLibraries.wire()
+	return s, nil
+}
+
+// resolve is the compute the attributes ask for: each one given, else the project's
+// default (d, may be nil), else the service's (defaultCompute). Nothing is checked.
+func (f *endpointFields) resolve(d *api.DefaultEndpointSettings) computeSpec {
+	if d == nil {
+		d = &api.DefaultEndpointSettings{}
+	}
+	s := defaultCompute()
+	minCU, maxCU := f.AutoscalingLimitMinCU, f.AutoscalingLimitMaxCU
+	if minCU == nil {
+		minCU = d.AutoscalingLimitMinCU
+	}
+	if maxCU == nil {
+		maxCU = d.AutoscalingLimitMaxCU
+	}
+	s.minCU, s.maxCU = sizeWithDefaults(minCU, maxCU)
+	s.pgSettings = maps.Clone(d.PgSettings)
+	s.pgbouncerSettings = maps.Clone(d.PgbouncerSettings)
+	setIf(&s.suspendTimeout, d.SuspendTimeoutSeconds)
+	if in := f.Settings; in != nil {
+		s.pgSettings = maps.Clone(in.PgSettings)
+		if in.PgbouncerSettings != nil {
+			s.pgbouncerSettings = maps.Clone(in.PgbouncerSettings)
+		}
+		s.preloadLibraries = in.PreloadLibraries.wire()
 	}
 	setIf(&s.name, f.Name)
 	setIf(&s.provisioner, f.Provisioner)
@@ -178,7 +203,22 @@ func (f *endpointFields) spec() (computeSpec, error) {
 	setIf(&s.disabled, f.Disabled)
 	setIf(&s.passwordless, f.PasswordlessAccess)
 	setIf(&s.suspendTimeout, f.SuspendTimeoutSeconds)
-	return s, nil
+	return s
+}
+
+// checkDefaults checks a project's default endpoint settings as the attributes of a
+// compute are checked: the timeout and the size it would give a compute (whose sizes
+// for the plan the caller checks).
+func checkDefaults(d *api.DefaultEndpointSettings) error {
+	if d == nil {
+		return nil
+	}
+	f := endpointFields{AutoscalingLimitMinCU: d.AutoscalingLimitMinCU, AutoscalingLimitMaxCU: d.AutoscalingLimitMaxCU,
+		SuspendTimeoutSeconds: d.SuspendTimeoutSeconds}
+	if err := f.check(); err != nil {
+		return badRequest("default_endpoint_settings: %s", err.(*apiError).message)
+	}
+	return nil
 }
 
 func setIf[T any](dst *T, v *T) {

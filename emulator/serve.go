@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -179,24 +181,36 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 	_, _ = w.Write(b)
 }
 
-// decodeBody reads a JSON request body into v; a body that is not JSON is a 400.
+// decodeBody reads a JSON request body into v; a body that is not JSON for this call is
+// a 400, and so is a field v has no place for (fields.go).
 func decodeBody(c *call, v any, required bool) error {
-	dec := json.NewDecoder(c.r.Body)
-	if err := dec.Decode(v); err != nil {
-		if err.Error() == "EOF" {
-			if !required {
-				return nil
-			}
-			return badRequest("the request needs a JSON body")
-		}
+	raw, err := io.ReadAll(c.r.Body)
+	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			return badRequest("the request body is larger than %d bytes", maxBody)
 		}
+		return badRequest("the request body could not be read: %v", err)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		if !required {
+			return nil
+		}
+		return badRequest("the request needs a JSON body")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(v); err != nil {
 		return badRequest("the request body is not valid JSON for this call: %v", err)
 	}
 	if dec.More() {
 		return badRequest("the request body holds more than one JSON value")
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err == nil {
+		if field := unknownField(generic, reflect.TypeOf(v), ""); field != "" {
+			return errorf(http.StatusBadRequest, codeUnsupportedField,
+				"the request sets %s, which the emulator does not model; it refuses the field rather than accept and drop it. Leave it out (emulator/README.md says what the emulator serves)", field)
+		}
 	}
 	return nil
 }

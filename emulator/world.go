@@ -137,7 +137,10 @@ type project struct {
 	HistoryRetentionSeconds int32
 	CreationSource          string
 	UpdatedAt               time.Time
-	deleted                 bool
+	// Defaults are the project's default_endpoint_settings: what a compute created
+	// without values of its own gets. nil when the project has none.
+	Defaults *api.DefaultEndpointSettings
+	deleted  bool
 
 	branches      map[string]*branch
 	endpoints     map[string]*endpoint

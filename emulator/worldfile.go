@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -85,6 +86,8 @@ type projectHead struct {
 	CreationSource          string      `json:"creation_source,omitempty"`
 	CreatedAt               time.Time   `json:"created_at"`
 	UpdatedAt               time.Time   `json:"updated_at"`
+	// DefaultEndpointSettings is the project's default_endpoint_settings.
+	DefaultEndpointSettings *api.DefaultEndpointSettings `json:"default_endpoint_settings,omitempty"`
 }
 
 // snapshot copies the world into its file form. Values are copied under the locks and
@@ -129,7 +132,7 @@ func (p *project) doc() projectDoc {
 	defer p.mu.RUnlock()
 	d := projectDoc{projectHead: projectHead{ID: p.ID, Name: p.Name, OwnerID: p.OwnerID, OrgID: p.OrgID, RegionID: p.RegionID,
 		Tier: p.Tier, PgVersion: p.PgVersion, HistoryRetentionSeconds: p.HistoryRetentionSeconds, CreationSource: p.CreationSource,
-		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt},
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, DefaultEndpointSettings: p.Defaults},
 		Branches: []branch{}, Endpoints: make([]endpoint, 0, len(p.endpointOrder)), Operations: make([]operation, 0, len(p.ops))}
 	for _, id := range sortedKeys(p.branches) {
 		d.Branches = append(d.Branches, *p.branches[id])

@@ -42,6 +42,16 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 		p.PgVersion = defaultPgVersion
 	}
 	p.HistoryRetentionSeconds = d.HistoryRetentionSeconds
+	if d.DefaultEndpointSettings != nil {
+		if err := checkDefaults(d.DefaultEndpointSettings); err != nil {
+			return nil, errors.New(err.(*apiError).message)
+		}
+		cs := (&endpointFields{}).resolve(d.DefaultEndpointSettings)
+		if err := checkSize(cs.minCU, cs.maxCU, p.Tier); err != nil {
+			return nil, fmt.Errorf("default_endpoint_settings: %s", err.(*apiError).message)
+		}
+		p.Defaults = d.DefaultEndpointSettings
+	}
 	p.CreationSource = defaultString(d.CreationSource, "console")
 	p.CreatedAt = defaultTime(d.CreatedAt, now)
 	p.UpdatedAt = defaultTime(d.UpdatedAt, p.CreatedAt)
