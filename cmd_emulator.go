@@ -30,7 +30,8 @@ func emulatorCommand() *cli.Command {
 machine, with the service's rules: projects with a default branch and its
 read_write compute, one read_write compute per branch, the compute sizes,
 states (init, active, idle after the suspend timeout), operations that lock
-their project (423), API keys (401), the rate limit (429). No account, no
+their project (423), API keys (401), the rate limit (429: 700 requests a
+minute per account, bursts of 40 a second per route). No account, no
 network. Point neonform at it with NEON_API_URL and NEON_API_KEY.
 
 The first line of standard output is the API's base URL, so a script can read
@@ -76,8 +77,8 @@ Examples:
 			&cli.DurationFlag{Name: "op-delay", Value: 2 * time.Second, Usage: "how long each operation runs; the project answers 423 meanwhile"},
 			&cli.DurationFlag{Name: "latency", Usage: "delay added to every API request"},
 			&cli.StringFlag{Name: "faults", Usage: "inject failures, e.g. 5xx=0.05,drop=0.05 (see above)"},
-			&cli.IntFlag{Name: "rate-limit", Value: 700, Usage: "requests a minute per key and route before 429; 0 turns the limit off"},
-			&cli.IntFlag{Name: "burst", Value: 40, Usage: "requests per key and route allowed at once before the rate applies"},
+			&cli.IntFlag{Name: "rate-limit", Value: 700, Usage: "requests an account (all its keys and routes) may send in any minute before 429; 0 turns the limit off"},
+			&cli.IntFlag{Name: "burst", Value: 40, Usage: "requests an account may send to one route in any second before 429"},
 			&cli.BoolFlag{Name: "fake-clock", Usage: "stop time; move it with POST /_emulator/clock/advance?by=DURATION"},
 			&cli.BoolFlag{Name: "quiet", Usage: "do not log requests on standard error"},
 		},
@@ -116,8 +117,8 @@ type emulatorOptions struct {
 	OpDelay   time.Duration
 	Latency   time.Duration
 	Faults    string
-	RateLimit int // a minute, per key and route; 0 = off
-	Burst     int
+	RateLimit int // a minute, per account; 0 = off
+	Burst     int // a second, per account and route
 	FakeClock bool
 	Quiet     bool
 	Stdout    io.Writer
@@ -185,7 +186,7 @@ func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {
 		return emulator.Options{}, fmt.Errorf("-rate-limit %d: give requests a minute (the service allows 700), or 0 to turn the limit off", o.RateLimit)
 	}
 	if o.Burst < 1 {
-		return emulator.Options{}, fmt.Errorf("-burst %d: give how many requests may come at once, 1 or more (the service allows 40)", o.Burst)
+		return emulator.Options{}, fmt.Errorf("-burst %d: give how many requests an account may send to one route in a second, 1 or more (the service allows 40)", o.Burst)
 	}
 	if _, _, err := net.SplitHostPort(o.Addr); err != nil {
 		return emulator.Options{}, fmt.Errorf("-addr %q is not HOST:PORT, e.g. 127.0.0.1:5454 (or port 0 for a free one)", o.Addr)

@@ -57,6 +57,15 @@ func (e *Emulator) authenticate(r *http.Request, now time.Time) (*apiKey, error)
 	return k, nil
 }
 
+// account is who a key's requests count against in the rate limit: the user of a
+// personal key, the organization of an organization or project-scoped key.
+func (k *apiKey) account() string {
+	if k.Kind == keyPersonal {
+		return "user:" + k.UserID
+	}
+	return "org:" + k.OrgID
+}
+
 // keyUsable reports whether what a key belongs to still exists. Caller holds w.mu.
 func (w *world) keyUsable(k *apiKey) bool {
 	switch k.Kind {

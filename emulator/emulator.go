@@ -34,10 +34,12 @@ type Options struct {
 	Faults Faults
 	// Clock is nil for real time; tests pass a *FakeClock.
 	Clock Clock
-	// RatePerMinute is the rate limit per key and route: 0 is the service's 700 a
-	// minute with bursts of Burst (default 40); < 0 turns it off.
+	// RatePerMinute is how many requests an account (all its keys, all routes) may
+	// send in any minute: 0 is the service's 700; < 0 turns the rate limit off.
 	RatePerMinute int
-	Burst         int
+	// Burst is how many requests an account may send to one route in any second: 0
+	// is the service's 40.
+	Burst int
 	// Log, if set, gets one line per API request. It never holds a key.
 	Log io.Writer
 }

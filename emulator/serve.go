@@ -116,11 +116,8 @@ func (e *Emulator) answer(c *call, fault string, allowed []string) int {
 		}
 		return c.fail(errorf(http.StatusNotFound, codeNotFound, "no such path in the API: %s", c.r.URL.Path))
 	}
-	if ok, wait := e.limits.allow(key.ID, c.route.name, c.now); !ok {
-		return c.fail(&apiError{status: http.StatusTooManyRequests, code: codeRateLimited,
-			message: fmt.Sprintf("rate limit exceeded for %s: the service allows %s; retry after %d s",
-				c.route.name, e.rateText(), retryAfterSeconds(wait)),
-			retryAfter: retryAfterSeconds(wait)})
+	if ok, which, wait := e.limits.allow(key.account(), c.route.name, c.now); !ok {
+		return c.fail(e.rateLimited(c.route.name, which, wait))
 	}
 
 	c.r.Body = http.MaxBytesReader(c.w, c.r.Body, maxBody)
@@ -140,15 +137,17 @@ func retryAfterSeconds(d time.Duration) int {
 	return max(1, int(math.Ceil(d.Seconds())))
 }
 
-func (e *Emulator) rateText() string {
-	per, burst := e.opts.RatePerMinute, e.opts.Burst
-	if per == 0 {
-		per = defaultRatePerMinute
+// rateLimited is the 429 of a request past the limit, saying which limit and when to
+// come back.
+func (e *Emulator) rateLimited(route string, which int, wait time.Duration) *apiError {
+	limits := e.limits
+	after := retryAfterSeconds(wait)
+	what := fmt.Sprintf("this account sent %d requests in the last minute, the most the service allows (on all routes, with all its keys)", limits.perMinute)
+	if which == limitBurst {
+		what = fmt.Sprintf("this account sent %d requests to %s in the last second, the largest burst the service allows on one route", limits.burst, route)
 	}
-	if burst <= 0 {
-		burst = defaultBurst
-	}
-	return fmt.Sprintf("%d requests a minute with bursts of %d per route", per, burst)
+	return &apiError{status: http.StatusTooManyRequests, code: codeRateLimited, retryAfter: after,
+		message: fmt.Sprintf("rate limit exceeded: %s; retry after %d s", what, after)}
 }
 
 // fail writes an error answer with the GeneralError body and returns its status.
