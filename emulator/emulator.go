@@ -105,7 +105,7 @@ func (e *Emulator) newDefaultWorld(now time.Time) *world {
 	u := &user{ID: e.ids.uuid(), Name: "Console User", Email: "console@example.com", Tier: sizing.Paid}
 	w.users[u.ID] = u
 	w.firstUser = u.ID
-	o := &org{ID: e.ids.orgID(), Name: "My Organization", Tier: sizing.Paid, Members: map[string]orgRole{u.ID: roleAdmin}}
+	o := &org{ID: e.ids.orgID(), Name: "My Organization", Tier: sizing.Paid, Members: map[string]orgRole{u.ID: roleAdmin}, CreatedAt: now}
 	w.orgs[o.ID] = o
 	return w
 }

@@ -18,6 +18,8 @@ const (
 	codeBranchNotFound   = "BRANCH_NOT_FOUND"
 	codeEndpointNotFound = "ENDPOINT_NOT_FOUND"
 	codeOperationMissing = "OPERATION_NOT_FOUND"
+	codeRoleNotFound     = "ROLE_NOT_FOUND"
+	codeDatabaseNotFound = "DATABASE_NOT_FOUND"
 	codeKeyNotFound      = "API_KEY_NOT_FOUND"
 	codeMethodNotAllowed = "METHOD_NOT_ALLOWED"
 	codeConflict         = "CONFLICT"

@@ -45,13 +45,13 @@ type projectsResponse struct {
 // with its compute, the operations that start them, and the branch's roles and
 // databases with their connection URIs.
 type projectCreated struct {
-	Project        projectWire     `json:"project"`
-	Branch         api.Branch      `json:"branch"`
-	Endpoints      []api.Endpoint  `json:"endpoints"`
-	Operations     []api.Operation `json:"operations"`
-	ConnectionURIs []any           `json:"connection_uris"`
-	Roles          []any           `json:"roles"`
-	Databases      []any           `json:"databases"`
+	Project        projectWire             `json:"project"`
+	Branch         api.Branch              `json:"branch"`
+	Endpoints      []api.Endpoint          `json:"endpoints"`
+	Operations     []api.Operation         `json:"operations"`
+	ConnectionURIs []api.ConnectionDetails `json:"connection_uris"`
+	Roles          []api.Role              `json:"roles"`
+	Databases      []api.Database          `json:"databases"`
 }
 
 // answer renders the project as GET /projects/{id} returns it. Caller holds p.mu.

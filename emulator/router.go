@@ -120,7 +120,8 @@ func matchSegs(pattern, segs []string, p *pathParams) bool {
 }
 
 // routes lists the API the emulator serves. Paths are those of the OpenAPI file, plus
-// the organization API key paths of the full service description (FACTS.md section 8).
+// the organization API key paths of the full service description (FACTS.md section 8)
+// and the paths of testdata/neon-openapi-v2-sandbox.json.
 func (e *Emulator) routes() *router {
 	rt := newRouter()
 	rt.add(http.MethodGet, "/projects", e.listProjects)
@@ -145,6 +146,24 @@ func (e *Emulator) routes() *router {
 	rt.add(http.MethodPost, "/projects/{project_id}/endpoints/{endpoint_id}/start", e.startEndpoint)
 	rt.add(http.MethodPost, "/projects/{project_id}/endpoints/{endpoint_id}/suspend", e.suspendEndpoint)
 	rt.add(http.MethodPost, "/projects/{project_id}/endpoints/{endpoint_id}/restart", e.restartEndpoint)
+
+	// Beside what neonform manages, what the service's CLI needs for its everyday
+	// commands (account.go, roles.go, connection.go).
+	rt.add(http.MethodGet, "/users/me", e.getCurrentUser)
+	rt.add(http.MethodGet, "/users/me/organizations", e.listCurrentUserOrganizations)
+	rt.add(http.MethodGet, "/projects/{project_id}/connection_uri", e.getConnectionURI)
+	roles := "/projects/{project_id}/branches/{branch_id}/roles"
+	rt.add(http.MethodGet, roles, e.listRoles)
+	rt.add(http.MethodPost, roles, readOnly)
+	rt.add(http.MethodGet, roles+"/{role_name}", e.getRole)
+	rt.add(http.MethodDelete, roles+"/{role_name}", readOnly)
+	rt.add(http.MethodGet, roles+"/{role_name}/reveal_password", e.revealRolePassword)
+	databases := "/projects/{project_id}/branches/{branch_id}/databases"
+	rt.add(http.MethodGet, databases, e.listDatabases)
+	rt.add(http.MethodPost, databases, readOnly)
+	rt.add(http.MethodGet, databases+"/{database_name}", e.getDatabase)
+	rt.add(http.MethodPatch, databases+"/{database_name}", readOnly)
+	rt.add(http.MethodDelete, databases+"/{database_name}", readOnly)
 
 	rt.add(http.MethodGet, "/projects/{project_id}/operations", e.listOperations)
 	rt.add(http.MethodGet, "/projects/{project_id}/operations/{operation_id}", e.getOperation)

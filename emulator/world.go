@@ -71,10 +71,11 @@ const (
 )
 
 type org struct {
-	ID      string
-	Name    string
-	Tier    sizing.Tier
-	Members map[string]orgRole // user id -> role
+	ID        string
+	Name      string
+	Tier      sizing.Tier
+	Members   map[string]orgRole // user id -> role
+	CreatedAt time.Time
 }
 
 type keyKind string
@@ -213,6 +214,11 @@ type branch struct {
 	// before that it is in state init and computes cannot be created on it (422).
 	ReadyAt        time.Time `json:"ready_at"`
 	CreationSource string    `json:"creation_source"`
+	// Roles and Databases are the branch's Postgres roles and databases (roles.go).
+	Roles     []role     `json:"roles,omitempty"`
+	Databases []database `json:"databases,omitempty"`
+	// Annotations are the labels tools attach to the branch (annotation_value).
+	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
 // endpoint is a compute as stored. Its state is not stored: see lifecycle.

@@ -41,10 +41,11 @@ type memberDoc struct {
 }
 
 type orgDoc struct {
-	ID      string      `json:"id"`
-	Name    string      `json:"name"`
-	Tier    sizing.Tier `json:"tier,omitempty"`
-	Members []memberDoc `json:"members"`
+	ID        string      `json:"id"`
+	Name      string      `json:"name"`
+	Tier      sizing.Tier `json:"tier,omitempty"`
+	Members   []memberDoc `json:"members"`
+	CreatedAt time.Time   `json:"created_at,omitzero"`
 }
 
 type keyDoc struct {
@@ -107,7 +108,7 @@ func (w *world) snapshot() worldDoc {
 	}
 	for _, id := range sortedKeys(w.orgs) {
 		o := w.orgs[id]
-		od := orgDoc{ID: o.ID, Name: o.Name, Tier: o.Tier, Members: []memberDoc{}}
+		od := orgDoc{ID: o.ID, Name: o.Name, Tier: o.Tier, Members: []memberDoc{}, CreatedAt: o.CreatedAt}
 		for _, uid := range sortedKeys(o.Members) {
 			od.Members = append(od.Members, memberDoc{uid, o.Members[uid]})
 		}
@@ -184,7 +185,7 @@ func parseWorld(b []byte, now time.Time) (*world, error) {
 		return nil, fmt.Errorf("format_version is %d; this emulator reads version %d", doc.FormatVersion, worldFormat)
 	}
 	w := newWorld()
-	if err := loadAccounts(w, &doc); err != nil {
+	if err := loadAccounts(w, &doc, now); err != nil {
 		return nil, err
 	}
 	for i := range doc.Projects {
@@ -200,7 +201,7 @@ func parseWorld(b []byte, now time.Time) (*world, error) {
 	return w, nil
 }
 
-func loadAccounts(w *world, doc *worldDoc) error {
+func loadAccounts(w *world, doc *worldDoc, now time.Time) error {
 	if len(doc.Users) == 0 {
 		return errors.New(`"users" is empty; the first user owns the console key`)
 	}
@@ -233,7 +234,7 @@ func loadAccounts(w *world, doc *worldDoc) error {
 			}
 			members[m.UserID] = m.Role
 		}
-		w.orgs[o.ID] = &org{ID: o.ID, Name: o.Name, Tier: tier, Members: members}
+		w.orgs[o.ID] = &org{ID: o.ID, Name: o.Name, Tier: tier, Members: members, CreatedAt: defaultTime(o.CreatedAt, now)}
 	}
 	return nil
 }
