@@ -82,6 +82,9 @@ func New(opts Options) (*Emulator, error) {
 	now := e.clock.Now()
 	var err error
 	if opts.DataFile != "" {
+		if err := removeTemps(opts.DataFile); err != nil {
+			return nil, err
+		}
 		e.w, err = loadWorldFile(opts.DataFile, now)
 		if err != nil {
 			return nil, err

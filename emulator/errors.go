@@ -11,6 +11,7 @@ import (
 const (
 	codeBadRequest       = "BAD_REQUEST"
 	codeUnsupportedField = "UNSUPPORTED_FIELD"
+	codeTooLarge         = "REQUEST_TOO_LARGE"
 	codeUnauthorized     = "UNAUTHORIZED"
 	codeForbidden        = "FORBIDDEN"
 	codeNotFound         = "NOT_FOUND"

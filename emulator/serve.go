@@ -120,6 +120,9 @@ func (e *Emulator) answer(c *call, fault string, allowed []string) int {
 		return c.fail(e.rateLimited(c.route.name, which, wait))
 	}
 
+	if c.r.ContentLength > maxBody {
+		return c.fail(bodyTooLarge())
+	}
 	c.r.Body = http.MaxBytesReader(c.w, c.r.Body, maxBody)
 	status, body, err := c.route.h(c)
 	if err != nil {
@@ -180,6 +183,13 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 	_, _ = w.Write(b)
 }
 
+// bodyTooLarge is the answer to a body over maxBody, whether its Content-Length says so
+// or it is found while reading a body of unknown length.
+func bodyTooLarge() *apiError {
+	return errorf(http.StatusRequestEntityTooLarge, codeTooLarge,
+		"the request body is larger than %d bytes (1 MiB); the API's bodies are a few hundred bytes", maxBody)
+}
+
 // decodeBody reads a JSON request body into v; a body that is not JSON for this call is
 // a 400, and so is a field v has no place for (fields.go).
 func decodeBody(c *call, v any, required bool) error {
@@ -187,7 +197,7 @@ func decodeBody(c *call, v any, required bool) error {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return badRequest("the request body is larger than %d bytes", maxBody)
+			return bodyTooLarge()
 		}
 		return badRequest("the request body could not be read: %v", err)
 	}

@@ -215,3 +215,42 @@ func TestConcurrentChangesAreAllSaved(t *testing.T) {
 		}
 	}
 }
+
+// Temporary files of -data writes are removed on start (a process killed between
+// writing and renaming one leaves it behind), and a failed write removes its own; other
+// files are left alone (issue 9).
+func TestTemporaryFilesOfWritesDoNotStay(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "world.json")
+	for _, name := range []string{".world.json.tmp-123456", ".world.json.tmp-abc", ".other.json.tmp-1", "world.json.tmp-1"} {
+		must(t, os.WriteFile(filepath.Join(dir, name), []byte("{"), 0o600))
+	}
+	s := newService(t, Options{DataFile: file})
+	if got := dirNames(t, dir); got != ".other.json.tmp-1 world.json world.json.tmp-1" {
+		t.Errorf("after start the directory holds %s; want the two temporary files of world.json gone, the others kept", got)
+	}
+
+	// A write that fails (the file became a directory, so the rename fails) answers
+	// 500 and leaves no temporary file behind.
+	must(t, os.Remove(file))
+	must(t, os.Mkdir(file, 0o700))
+	r := s.call("POST", "/projects", map[string]any{"project": map[string]any{"name": "shop"}})
+	if r.status != 500 || !strings.Contains(string(r.body), "writing") {
+		t.Errorf("a change whose write fails: %d %s, want 500 saying the write failed", r.status, r.body)
+	}
+	if got := dirNames(t, dir); got != ".other.json.tmp-1 world.json world.json.tmp-1" {
+		t.Errorf("after a failed write the directory holds %s", got)
+	}
+	must(t, os.Remove(file)) // let the emulator write its last state when the test ends
+}
+
+func dirNames(t *testing.T, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	must(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
+}
