@@ -9,12 +9,15 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// Connection URIs of a branch's databases, as the service builds them:
-// postgresql://ROLE:PASSWORD@HOST/DATABASE?sslmode=require, through an endpoint's host,
-// or its pooler's (the first label of the host with -pooler appended) when pooled.
+// Connection URIs of a branch's databases, as the service builds them (the vendor's
+// own test client shows one):
+// postgresql://ROLE:PASSWORD@HOST/DATABASE?sslmode=require&channel_binding=require,
+// through an endpoint's host, or its pooler's (the first label of the host with
+// -pooler appended) when pooled.
 
 func connectionURI(host string, r role, dbName string) string {
-	u := url.URL{Scheme: "postgresql", User: url.UserPassword(r.Name, r.Password), Host: host, Path: "/" + dbName, RawQuery: "sslmode=require"}
+	u := url.URL{Scheme: "postgresql", User: url.UserPassword(r.Name, r.Password), Host: host, Path: "/" + dbName,
+		RawQuery: "sslmode=require&channel_binding=require"}
 	return u.String()
 }
 

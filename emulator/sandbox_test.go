@@ -85,7 +85,7 @@ func TestProjectComesWithRoleDatabaseAndConnectionURI(t *testing.T) {
 	if len(p.Databases) != 1 || p.Databases[0].Name != "neondb" || p.Databases[0].OwnerName != "neondb_owner" || p.Databases[0].ID == 0 {
 		t.Errorf("databases of a new project: %+v, want neondb owned by neondb_owner", p.Databases)
 	}
-	wantURI := "postgresql://neondb_owner:" + password + "@" + primary.Host + "/neondb?sslmode=require"
+	wantURI := "postgresql://neondb_owner:" + password + "@" + primary.Host + "/neondb?sslmode=require&channel_binding=require"
 	pooler := strings.Replace(primary.Host, primary.ID, primary.ID+"-pooler", 1)
 	if len(p.ConnectionURIs) != 1 || p.ConnectionURIs[0].ConnectionURI != wantURI ||
 		p.ConnectionURIs[0].ConnectionParameters != (api.ConnectionParameters{Database: "neondb", Password: password, Role: "neondb_owner", Host: primary.Host, PoolerHost: pooler}) {
@@ -154,8 +154,8 @@ func TestProjectComesWithRoleDatabaseAndConnectionURI(t *testing.T) {
 	}
 	parsed, err := url.Parse(wantURI)
 	must(t, err)
-	if pw, _ := parsed.User.Password(); pw != password || parsed.Query().Get("sslmode") != "require" {
-		t.Errorf("%s does not parse back to the password and sslmode=require", wantURI)
+	if pw, _ := parsed.User.Password(); pw != password || parsed.Query().Get("sslmode") != "require" || parsed.Query().Get("channel_binding") != "require" {
+		t.Errorf("%s does not parse back to the password, sslmode=require and channel_binding=require", wantURI)
 	}
 	for _, tc := range []struct {
 		query  string
@@ -187,7 +187,7 @@ func TestProjectComesWithRoleDatabaseAndConnectionURI(t *testing.T) {
 	if len(child.Roles) != 1 || child.Roles[0].BranchID != child.Branch.ID || len(child.Databases) != 1 || child.Databases[0].Name != "neondb" {
 		t.Errorf("a new branch's roles %+v and databases %+v, want copies of its parent's", child.Roles, child.Databases)
 	}
-	if len(child.ConnectionURIs) != 1 || child.ConnectionURIs[0].ConnectionURI != "postgresql://neondb_owner:"+password+"@"+child.Endpoints[0].Host+"/neondb?sslmode=require" {
+	if len(child.ConnectionURIs) != 1 || child.ConnectionURIs[0].ConnectionURI != "postgresql://neondb_owner:"+password+"@"+child.Endpoints[0].Host+"/neondb?sslmode=require&channel_binding=require" {
 		t.Errorf("a new branch's connection URIs: %+v", child.ConnectionURIs)
 	}
 	s.settle()
