@@ -133,6 +133,16 @@ func TestReadmeExamplesLoad(t *testing.T) {
 	wantCode(t, s.patchEndpoint(pid, "ep-little-smoke-a5851426", map[string]any{"autoscaling_limit_max_cu": 4}), 400, codeBadRequest)
 	s.callAs("test", "GET", "/projects/"+pid, nil).want(t, 200) // the project-scoped key, by its hash
 	s.callAs("test", "DELETE", "/projects/"+pid, nil).want(t, 403)
+	var dbs api.DatabasesResponse
+	s.call("GET", "/projects/"+pid+"/branches/br-small-term-a5683261/databases", nil).want(t, 200).decode(t, &dbs)
+	if len(dbs.Databases) != 1 || dbs.Databases[0].Name != "reports" || dbs.Databases[0].OwnerName != "reports_owner" {
+		t.Errorf("main's databases: %+v", dbs.Databases)
+	}
+	var ro api.EndpointOperations
+	s.createEndpoint(pid, map[string]any{"branch_id": "br-small-term-a5683261", "type": "read_only"}).want(t, 201).decode(t, &ro)
+	if ro.Endpoint.SuspendTimeoutSeconds != 600 {
+		t.Errorf("a new compute's suspend timeout %d, want the project's default 600", ro.Endpoint.SuspendTimeoutSeconds)
+	}
 	// Ten minutes after its last activity, the primary has scaled to zero.
 	clock.Advance(10 * time.Minute)
 	if ep := s.endpoint(pid, "ep-little-smoke-a5851426"); ep.CurrentState != "idle" {
