@@ -13,7 +13,9 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-func (e *Emulator) getBranch(c *call) (int, any, error) {
+// readBranch finds the request's project and {branch_id} and runs read with the
+// project's read lock held.
+func (e *Emulator) readBranch(c *call, read func(p *project, b *branch) (any, error)) (int, any, error) {
 	p, err := e.project(c)
 	if err != nil {
 		return 0, nil, err
@@ -25,7 +27,17 @@ func (e *Emulator) getBranch(c *call) (int, any, error) {
 	if b == nil {
 		return 0, nil, branchNotFound(id)
 	}
-	return http.StatusOK, api.BranchResponse{Branch: b.wire(c.now, false), Annotation: b.annotation()}, nil
+	out, err := read(p, b)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, out, nil
+}
+
+func (e *Emulator) getBranch(c *call) (int, any, error) {
+	return e.readBranch(c, func(_ *project, b *branch) (any, error) {
+		return api.BranchResponse{Branch: b.wire(c.now, false), Annotation: b.annotation()}, nil
+	})
 }
 
 // branchCursor is the opaque cursor of the branch list (CursorPagination): the sort

@@ -24,23 +24,15 @@ func (e *Emulator) listEndpoints(c *call) (int, any, error) {
 }
 
 func (e *Emulator) listBranchEndpoints(c *call) (int, any, error) {
-	p, err := e.project(c)
-	if err != nil {
-		return 0, nil, err
-	}
-	id := c.param("branch_id")
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	if p.branches[id] == nil {
-		return 0, nil, branchNotFound(id)
-	}
-	eps := []api.Endpoint{}
-	for _, ep := range p.endpointOrder {
-		if ep.BranchID == id {
-			eps = append(eps, ep.wire(c.now, false, false))
+	return e.readBranch(c, func(p *project, b *branch) (any, error) {
+		eps := []api.Endpoint{}
+		for _, ep := range p.endpointOrder {
+			if ep.BranchID == b.ID {
+				eps = append(eps, ep.wire(c.now, false, false))
+			}
 		}
-	}
-	return http.StatusOK, api.EndpointsResponse{Endpoints: eps}, nil
+		return api.EndpointsResponse{Endpoints: eps}, nil
+	})
 }
 
 func (e *Emulator) getEndpoint(c *call) (int, any, error) {

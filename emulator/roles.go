@@ -111,27 +111,6 @@ func (b *branch) wireDatabases() []api.Database {
 	return out
 }
 
-// readBranch finds the request's project and {branch_id} and runs read with the
-// project's read lock held.
-func (e *Emulator) readBranch(c *call, read func(p *project, b *branch) (any, error)) (int, any, error) {
-	p, err := e.project(c)
-	if err != nil {
-		return 0, nil, err
-	}
-	id := c.param("branch_id")
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	b := p.branches[id]
-	if b == nil {
-		return 0, nil, branchNotFound(id)
-	}
-	out, err := read(p, b)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, out, nil
-}
-
 func roleNotFound(name, branchID string) *apiError {
 	return errorf(http.StatusNotFound, codeRoleNotFound, "role %q not found on branch %s", name, branchID)
 }
