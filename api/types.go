@@ -63,8 +63,8 @@ const (
 	ActionDeleteTimeline OperationAction = "delete_timeline"
 )
 
-// EndpointSettings is EndpointSettingsData. Every field is omitted when empty, so an
-// endpoint without settings has "settings": {}, as the service answers.
+// EndpointSettings is EndpointSettingsData as the service returns it: an
+// endpoint without Postgres settings comes back as "settings": {}.
 type EndpointSettings struct {
 	PgSettings        map[string]string `json:"pg_settings,omitempty"`
 	PgbouncerSettings map[string]string `json:"pgbouncer_settings,omitempty"`
