@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -25,12 +26,13 @@ func emulatorCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "emulator",
 		Usage:     "run a local emulator of the service API, for trying neonform and for tests",
-		UsageText: "neonform emulator [-addr HOST:PORT] [-data FILE] [-api-key KEY] [-op-delay D] [-latency D] [-faults SPEC] [-rate-limit N] [-burst N] [-fake-clock] [-quiet]",
+		UsageText: "neonform emulator [-addr HOST:PORT [-allow-remote]] [-data FILE] [-api-key KEY] [-op-delay D] [-latency D] [-faults SPEC] [-rate-limit N] [-burst N] [-fake-clock] [-quiet]",
 		Description: `Serves the hosted-Postgres service's API (Neon API v2) under /api/v2 on this
 machine, with the service's rules: projects with a default branch and its
 read_write compute, one read_write compute per branch, the compute sizes,
 states (init, active, idle after the suspend timeout), operations that lock
-their project (423), API keys (401), the rate limit (429). No account, no
+their project (423), API keys (401), the rate limit (429: 700 requests a
+minute per account, bursts of 40 a second per route). No account, no
 network. Point neonform at it with NEON_API_URL and NEON_API_KEY.
 
 The first line of standard output is the API's base URL, so a script can read
@@ -70,14 +72,15 @@ Examples:
    NEON_API_URL=http://127.0.0.1:5454/api/v2 NEON_API_KEY=napi_dev neonform plan`,
 		OnUsageError: flagUsageError,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "addr", Value: defaultEmulatorAddr, Usage: "listen on HOST:PORT; port 0 picks a free one"},
+			&cli.StringFlag{Name: "addr", Value: defaultEmulatorAddr, Usage: "listen on HOST:PORT, a loopback address unless -allow-remote; port 0 picks a free one"},
+			&cli.BoolFlag{Name: "allow-remote", Usage: "let -addr be an address other machines may reach (keys would cross the network in clear text)"},
 			&cli.StringFlag{Name: "data", Usage: "load the world from FILE and keep it there (default: memory only)"},
 			&cli.StringFlag{Name: "api-key", Usage: "the console key of the first user (default: generate one and print it)"},
 			&cli.DurationFlag{Name: "op-delay", Value: 2 * time.Second, Usage: "how long each operation runs; the project answers 423 meanwhile"},
 			&cli.DurationFlag{Name: "latency", Usage: "delay added to every API request"},
 			&cli.StringFlag{Name: "faults", Usage: "inject failures, e.g. 5xx=0.05,drop=0.05 (see above)"},
-			&cli.IntFlag{Name: "rate-limit", Value: 700, Usage: "requests a minute per key and route before 429; 0 turns the limit off"},
-			&cli.IntFlag{Name: "burst", Value: 40, Usage: "requests per key and route allowed at once before the rate applies"},
+			&cli.IntFlag{Name: "rate-limit", Value: 700, Usage: "requests an account (all its keys and routes) may send in any minute before 429; 0 turns the limit off"},
+			&cli.IntFlag{Name: "burst", Value: 40, Usage: "requests an account may send to one route in any second before 429"},
 			&cli.BoolFlag{Name: "fake-clock", Usage: "stop time; move it with POST /_emulator/clock/advance?by=DURATION"},
 			&cli.BoolFlag{Name: "quiet", Usage: "do not log requests on standard error"},
 		},
@@ -91,18 +94,19 @@ Examples:
 				debug.SetGCPercent(100)
 			}
 			return runEmulator(c.Context, emulatorOptions{
-				Addr:      c.String("addr"),
-				DataFile:  c.String("data"),
-				APIKey:    c.String("api-key"),
-				OpDelay:   c.Duration("op-delay"),
-				Latency:   c.Duration("latency"),
-				Faults:    c.String("faults"),
-				RateLimit: c.Int("rate-limit"),
-				Burst:     c.Int("burst"),
-				FakeClock: c.Bool("fake-clock"),
-				Quiet:     c.Bool("quiet"),
-				Stdout:    c.App.Writer,
-				Stderr:    c.App.ErrWriter,
+				Addr:        c.String("addr"),
+				DataFile:    c.String("data"),
+				APIKey:      c.String("api-key"),
+				OpDelay:     c.Duration("op-delay"),
+				Latency:     c.Duration("latency"),
+				Faults:      c.String("faults"),
+				RateLimit:   c.Int("rate-limit"),
+				Burst:       c.Int("burst"),
+				FakeClock:   c.Bool("fake-clock"),
+				Quiet:       c.Bool("quiet"),
+				AllowRemote: c.Bool("allow-remote"),
+				Stdout:      c.App.Writer,
+				Stderr:      c.App.ErrWriter,
 			})
 		},
 	}
@@ -116,32 +120,40 @@ type emulatorOptions struct {
 	OpDelay   time.Duration
 	Latency   time.Duration
 	Faults    string
-	RateLimit int // a minute, per key and route; 0 = off
-	Burst     int
+	RateLimit int // a minute, per account; 0 = off
+	Burst     int // a second, per account and route
 	FakeClock bool
 	Quiet     bool
-	Stdout    io.Writer
-	Stderr    io.Writer
+	// AllowRemote lets -addr be an address other machines may reach.
+	AllowRemote bool
+	Stdout      io.Writer
+	Stderr      io.Writer
 }
 
-// runEmulator serves until ctx ends (Ctrl-C), then writes the data file.
+// runEmulator serves until ctx ends (Ctrl-C), then writes the data file. It takes its
+// address before it loads the world: an emulator that cannot listen leaves the data
+// file as it found it.
 func runEmulator(ctx context.Context, o emulatorOptions) error {
 	opts, err := o.emulatorOptions()
 	if err != nil {
 		return err
 	}
-	emu, err := emulator.New(opts)
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
-		emu.Close()
 		return fmt.Errorf("cannot listen on %s: %w; choose another port with -addr, or -addr 127.0.0.1:0 for a free one", o.Addr, err)
 	}
 	addr := ln.Addr().(*net.TCPAddr)
 	if !addr.IP.IsLoopback() {
+		if !o.AllowRemote {
+			ln.Close()
+			return fmt.Errorf("-addr %s listens on %s, which is not loopback; %s", o.Addr, addr.IP, remoteAdvice)
+		}
 		fmt.Fprintf(o.Stderr, "Warning: listening on %s, which other machines may reach: requests and keys travel in clear text. neonform itself sends keys over http:// only to loopback.\n", addr)
+	}
+	emu, err := emulator.New(opts)
+	if err != nil {
+		ln.Close()
+		return err
 	}
 	base := "http://" + printableHost(addr) + "/api/v2"
 	o.printIntro(base, emu.APIKey())
@@ -185,10 +197,18 @@ func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {
 		return emulator.Options{}, fmt.Errorf("-rate-limit %d: give requests a minute (the service allows 700), or 0 to turn the limit off", o.RateLimit)
 	}
 	if o.Burst < 1 {
-		return emulator.Options{}, fmt.Errorf("-burst %d: give how many requests may come at once, 1 or more (the service allows 40)", o.Burst)
+		return emulator.Options{}, fmt.Errorf("-burst %d: give how many requests an account may send to one route in a second, 1 or more (the service allows 40)", o.Burst)
 	}
-	if _, _, err := net.SplitHostPort(o.Addr); err != nil {
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
 		return emulator.Options{}, fmt.Errorf("-addr %q is not HOST:PORT, e.g. 127.0.0.1:5454 (or port 0 for a free one)", o.Addr)
+	}
+	if !o.AllowRemote && !isLoopbackHost(host) {
+		where := host
+		if where == "" {
+			where = "every interface"
+		}
+		return emulator.Options{}, fmt.Errorf("-addr %s would listen on %s, which other machines may reach; %s", o.Addr, where, remoteAdvice)
 	}
 	opts := emulator.Options{APIKey: o.APIKey, DataFile: o.DataFile, OpDelay: o.OpDelay, Latency: o.Latency,
 		Faults: faults, RatePerMinute: o.RateLimit, Burst: o.Burst}
@@ -202,6 +222,20 @@ func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {
 		opts.Log = o.Stderr
 	}
 	return opts, nil
+}
+
+// remoteAdvice ends the refusal of an address beyond loopback (DESIGN.md section 7).
+const remoteAdvice = "the API key would cross the network in clear text (plain http). Use 127.0.0.1 (the default) or [::1], or add -allow-remote if other machines are meant to reach it"
+
+// isLoopbackHost reports whether the host of -addr is this machine only: localhost or
+// a loopback address. Other names are not looked up (that could ask a DNS server);
+// they count as reachable from elsewhere, as "" and 0.0.0.0 (every interface) do.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // printIntro writes the base URL first (scripts read that line), then the key if

@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -146,5 +148,66 @@ func failOn(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An emulator that cannot take its address leaves the data file as it found it: it
+// listens before it loads, fills in and writes the world (issue 9).
+func TestEmulatorThatCannotListenLeavesTheWorldFile(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	failOn(t, err)
+	defer taken.Close()
+	dir := t.TempDir()
+	data := filepath.Join(dir, "world.json")
+	seed := []byte(`{"format_version": 1, "users": [{"id": "u1"}]}`)
+	failOn(t, os.WriteFile(data, seed, 0o600))
+
+	var stderr bytes.Buffer
+	err = runEmulator(context.Background(), emulatorOptions{Addr: taken.Addr().String(), DataFile: data, OpDelay: time.Second,
+		Burst: 40, Stdout: io.Discard, Stderr: &stderr})
+	if err == nil || !strings.Contains(err.Error(), "cannot listen on "+taken.Addr().String()) {
+		t.Fatalf("runEmulator on a taken port: %v", err)
+	}
+	got, err := os.ReadFile(data)
+	failOn(t, err)
+	if !bytes.Equal(got, seed) {
+		t.Errorf("the world file was rewritten:\n%s", got)
+	}
+	entries, err := os.ReadDir(dir)
+	failOn(t, err)
+	if len(entries) != 1 {
+		t.Errorf("the directory holds %d files, want the world file alone", len(entries))
+	}
+}
+
+// -addr is a loopback address unless -allow-remote says another is meant (DESIGN.md
+// section 7: the API key would cross the network in clear text). Names other than
+// localhost are not looked up.
+func TestEmulatorAddressMustBeLoopback(t *testing.T) {
+	for _, tc := range []struct {
+		addr   string
+		remote bool
+		ok     bool
+	}{
+		{"127.0.0.1:5454", false, true},
+		{"127.0.0.2:0", false, true},
+		{"[::1]:0", false, true},
+		{"localhost:0", false, true},
+		{"LocalHost:0", false, true},
+		{"0.0.0.0:0", false, false},
+		{":0", false, false},
+		{"[::]:0", false, false},
+		{"192.0.2.10:5454", false, false},
+		{"example.invalid:5454", false, false},
+		{"0.0.0.0:0", true, true},
+		{":0", true, true},
+	} {
+		_, err := emulatorOptions{Addr: tc.addr, AllowRemote: tc.remote, Burst: 40}.emulatorOptions()
+		if (err == nil) != tc.ok {
+			t.Errorf("-addr %s (allow remote %v): error %v, want ok %v", tc.addr, tc.remote, err, tc.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "-allow-remote") {
+			t.Errorf("-addr %s: %v should say how to mean it", tc.addr, err)
+		}
 	}
 }

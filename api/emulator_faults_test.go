@@ -88,13 +88,13 @@ func TestLockedMutationIsRetriedOnceTheOperationsFinish(t *testing.T) {
 	}
 }
 
-// The emulator's own rate limit (one request a minute per route, on a fake
-// clock) answers 429 with Retry-After; the client waits that long, so its
+// The emulator's own rate limit (two requests a minute for the account, on a
+// fake clock) answers 429 with Retry-After; the client waits that long, so its
 // retry is the only one needed. A client that waited less would be refused
 // again.
 func TestTooManyRequestsHonoursRetryAfter(t *testing.T) {
 	clock := emulator.NewFakeClock(epoch)
-	s := newService(t, emulator.Options{Clock: clock, RatePerMinute: 1, Burst: 1}, nil, nil)
+	s := newService(t, emulator.Options{Clock: clock, RatePerMinute: 2, Burst: 1}, nil, nil)
 	c, ctx := s.client, context.Background()
 	waits := fakeTime(c, clock)
 

@@ -69,7 +69,9 @@ const (
 // EndpointSettings is EndpointSettingsData as the service returns it: an
 // endpoint without Postgres settings comes back as "settings": {}.
 type EndpointSettings struct {
-	PgSettings map[string]string `json:"pg_settings,omitempty"`
+	PgSettings        map[string]string `json:"pg_settings,omitempty"`
+	PgbouncerSettings map[string]string `json:"pgbouncer_settings,omitempty"`
+	PreloadLibraries  *PreloadLibraries `json:"preload_libraries,omitempty"`
 }
 
 // SettingsRequest is the settings object of a create or an update. Its

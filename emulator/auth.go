@@ -57,6 +57,15 @@ func (e *Emulator) authenticate(r *http.Request, now time.Time) (*apiKey, error)
 	return k, nil
 }
 
+// account is who a key's requests count against in the rate limit: the user of a
+// personal key, the organization of an organization or project-scoped key.
+func (k *apiKey) account() string {
+	if k.Kind == keyPersonal {
+		return "user:" + k.UserID
+	}
+	return "org:" + k.OrgID
+}
+
 // keyUsable reports whether what a key belongs to still exists. Caller holds w.mu.
 func (w *world) keyUsable(k *apiKey) bool {
 	switch k.Kind {
@@ -88,7 +97,8 @@ func (w *world) canSee(k *apiKey, p *project) bool {
 	return false
 }
 
-// project finds the project of the request's {project_id} that the key may see.
+// project finds the project of the request's {project_id} that the key may see, with
+// what the control plane did meanwhile recorded (catchUp).
 func (e *Emulator) project(c *call) (*project, error) {
 	id := c.param("project_id")
 	w := e.w
@@ -98,6 +108,9 @@ func (e *Emulator) project(c *call) (*project, error) {
 	w.mu.RUnlock()
 	if !visible {
 		return nil, projectNotFound(id)
+	}
+	if err := e.catchUp(p, c.now); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

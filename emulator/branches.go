@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,7 +13,9 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-func (e *Emulator) getBranch(c *call) (int, any, error) {
+// readBranch finds the request's project and {branch_id} and runs read with the
+// project's read lock held.
+func (e *Emulator) readBranch(c *call, read func(p *project, b *branch) (any, error)) (int, any, error) {
 	p, err := e.project(c)
 	if err != nil {
 		return 0, nil, err
@@ -24,8 +27,17 @@ func (e *Emulator) getBranch(c *call) (int, any, error) {
 	if b == nil {
 		return 0, nil, branchNotFound(id)
 	}
-	return http.StatusOK, api.BranchResponse{Branch: b.wire(c.now, false),
-		Annotation: &api.Annotation{Object: api.AnnotationObject{Type: "console/branch", ID: b.ID}, Value: map[string]string{}}}, nil
+	out, err := read(p, b)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, out, nil
+}
+
+func (e *Emulator) getBranch(c *call) (int, any, error) {
+	return e.readBranch(c, func(_ *project, b *branch) (any, error) {
+		return api.BranchResponse{Branch: b.wire(c.now, false), Annotation: b.annotation()}, nil
+	})
 }
 
 // branchCursor is the opaque cursor of the branch list (CursorPagination): the sort
@@ -105,9 +117,13 @@ func (e *Emulator) listBranches(c *call) (int, any, error) {
 
 	p.mu.RLock()
 	all := make([]api.Branch, 0, len(p.branches))
+	annotations := map[string]any{}
 	for _, b := range p.branches {
 		if search == "" || strings.Contains(b.ID, search) || strings.Contains(strings.ToLower(b.Name), search) {
 			all = append(all, b.wire(c.now, false))
+			if len(b.Annotations) > 0 {
+				annotations[b.ID] = b.annotation()
+			}
 		}
 	}
 	p.mu.RUnlock()
@@ -131,12 +147,18 @@ func (e *Emulator) listBranches(c *call) (int, any, error) {
 		all = all[:limit]
 		pag.Next = cursorOf(all[limit-1], sortBy, order).encode()
 	}
-	return http.StatusOK, api.BranchesResponse{Branches: all, Annotations: map[string]any{}, Pagination: pag}, nil
+	for id := range annotations {
+		if !slices.ContainsFunc(all, func(b api.Branch) bool { return b.ID == id }) {
+			delete(annotations, id) // on another page
+		}
+	}
+	return http.StatusOK, api.BranchesResponse{Branches: all, Annotations: annotations, Pagination: pag}, nil
 }
 
-// branchCreateBody is BranchCreateRequest.
+// branchCreateBody is BranchCreateRequest with AnnotationCreateValueRequest.
 type branchCreateBody struct {
-	Branch *struct {
+	AnnotationValue map[string]string `json:"annotation_value"`
+	Branch          *struct {
 		ParentID  *string `json:"parent_id"`
 		Name      *string `json:"name"`
 		Protected *bool   `json:"protected"`
@@ -154,7 +176,20 @@ type branchCreateBody struct {
 type branchSpec struct {
 	name, parentID string
 	protected      bool
-	computes       []computeSpec
+	annotations    map[string]string
+	computes       []endpointFields // checked; resolved with the project's defaults by addBranch
+}
+
+// branchCreated is the answer of POST /projects/{project_id}/branches (CreatedBranch):
+// the branch, its computes and their operations, the roles and databases it got from
+// its parent, and a connection URI when there is one to give.
+type branchCreated struct {
+	Branch         api.Branch              `json:"branch"`
+	Endpoints      []api.Endpoint          `json:"endpoints"`
+	Operations     []api.Operation         `json:"operations"`
+	Roles          []api.Role              `json:"roles"`
+	Databases      []api.Database          `json:"databases"`
+	ConnectionURIs []api.ConnectionDetails `json:"connection_uris,omitempty"`
 }
 
 // createBranch makes a child branch (201) with the computes the request asks for.
@@ -172,14 +207,17 @@ func (e *Emulator) createBranch(c *call) (int, any, error) {
 		setIf(&spec.parentID, b.ParentID)
 		setIf(&spec.protected, b.Protected)
 	}
+	if err := checkAnnotations(body.AnnotationValue); err != nil {
+		return 0, nil, err
+	}
+	spec.annotations = maps.Clone(body.AnnotationValue)
 	for _, in := range body.Endpoints {
 		f := endpointFields{Type: in.Type, AutoscalingLimitMinCU: in.AutoscalingLimitMinCU, AutoscalingLimitMaxCU: in.AutoscalingLimitMaxCU,
 			Provisioner: in.Provisioner, SuspendTimeoutSeconds: in.SuspendTimeoutSeconds, Settings: in.Settings}
-		cs, err := f.spec()
-		if err != nil {
+		if _, err := f.spec(nil); err != nil {
 			return 0, nil, err
 		}
-		spec.computes = append(spec.computes, cs)
+		spec.computes = append(spec.computes, f)
 	}
 	p, err := e.lockProject(c)
 	if err != nil {
@@ -190,10 +228,11 @@ func (e *Emulator) createBranch(c *call) (int, any, error) {
 		return 0, nil, locked()
 	}
 	b, eps, ops, err := e.addBranch(p, spec, c.now)
-	var out api.BranchCreated
+	var out branchCreated
 	if err == nil {
-		out = api.BranchCreated{Branch: b.wire(c.now, true), Endpoints: make([]api.Endpoint, 0, len(eps)),
-			Operations: wireOps(ops, c.now, true), Roles: []any{}, Databases: []any{}}
+		out = branchCreated{Branch: b.wire(c.now, true), Endpoints: make([]api.Endpoint, 0, len(eps)),
+			Operations: wireOps(ops, c.now, true), Roles: b.wireRoles(false), Databases: b.wireDatabases(),
+			ConnectionURIs: connectionDetails(b, p.readWriteOn(b.ID))}
 		for _, ep := range eps {
 			out.Endpoints = append(out.Endpoints, ep.wire(c.now, true, true))
 		}
@@ -205,8 +244,9 @@ func (e *Emulator) createBranch(c *call) (int, any, error) {
 	return http.StatusCreated, out, e.save()
 }
 
-// addBranch creates a branch and its computes: create_branch, then one start_compute per
-// compute. Caller holds p.mu for writing.
+// addBranch creates a branch and its computes (with the project's defaults for what
+// their attributes leave out): create_branch, then one start_compute per compute.
+// Caller holds p.mu for writing.
 func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branch, []*endpoint, []*operation, error) {
 	parent := p.defaultBranch()
 	if spec.parentID != "" {
@@ -218,7 +258,13 @@ func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branc
 		return nil, nil, nil, conflict(codeConflict, "a branch named %q already exists in project %s; branch names are unique", spec.name, p.ID)
 	}
 	readWrite := 0
-	for _, cs := range spec.computes {
+	computes := make([]computeSpec, 0, len(spec.computes))
+	for _, f := range spec.computes {
+		cs, err := f.spec(p.Defaults)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		computes = append(computes, cs)
 		if err := checkSize(cs.minCU, cs.maxCU, p.Tier); err != nil {
 			return nil, nil, nil, err
 		}
@@ -233,14 +279,15 @@ func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branc
 		return nil, nil, nil, conflict(codeReadWriteExists, "a branch can have only one read_write endpoint; the request asks for %d", readWrite)
 	}
 	b := &branch{ID: e.newBranchID(p.ID), ProjectID: p.ID, ParentID: parent.ID, Name: spec.name, Protected: spec.protected,
-		CreatedAt: now, UpdatedAt: now, CreationSource: "api"}
+		CreatedAt: now, UpdatedAt: now, CreationSource: "api", Annotations: spec.annotations}
 	if b.Name == "" {
 		b.Name = b.ID
 	}
+	e.copyRolesAndDatabases(b, parent, now)
 	p.branches[b.ID] = b
 	steps := []opStep{{action: api.ActionCreateBranch, branchID: b.ID}}
 	var eps []*endpoint
-	for _, cs := range spec.computes {
+	for _, cs := range computes {
 		cs.branchID = b.ID
 		ep := e.newEndpoint(p, cs, now)
 		p.addEndpoint(ep)
@@ -254,6 +301,23 @@ func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branc
 	}
 	p.UpdatedAt = now
 	return b, eps, ops, nil
+}
+
+// annotation is the branch's AnnotationData: the labels tools attach to it.
+func (b *branch) annotation() *api.Annotation {
+	value := b.Annotations
+	if value == nil {
+		value = map[string]string{}
+	}
+	return &api.Annotation{Object: api.AnnotationObject{Type: "console/branch", ID: b.ID}, Value: value}
+}
+
+// checkAnnotations holds a branch's labels to AnnotationValueData: 50 at most.
+func checkAnnotations(value map[string]string) error {
+	if len(value) > 50 {
+		return badRequest("annotation_value has %d properties; a branch takes at most 50", len(value))
+	}
+	return nil
 }
 
 func (e *Emulator) newBranchID(projectID string) string {

@@ -9,11 +9,17 @@
 //   - Projects with their account tier (paid or free), branches, endpoints and the per-project
 //     operation chain. A mutation while an operation of the project runs gets 423.
 //   - States by lazy time: nothing ticks. An operation runs from its start until start+OpDelay;
-//     a compute is active once its start operation finished, and idle once its last activity
-//     plus its suspend timeout has passed. Every read derives the state from the Clock, so a
-//     FakeClock drives all of it deterministically.
-//   - Faults (5xx, 429, 423, added latency, dropped connections after processing), a rate
-//     limit, and request counters at /_emulator/stats.
+//     a compute is active once its start operation finished; once its last activity plus its
+//     suspend timeout has passed, the control plane's suspend_compute operation is recorded
+//     (when the project is next looked at) and the compute is idle when it finishes. Every
+//     read derives the state from the Clock, so a FakeClock drives all of it deterministically.
+//   - Beside the computes, what the service's CLI needs: the user and their organizations,
+//     and the roles, databases and connection URIs of branches (read-only).
+//   - Faults (5xx, 429, 423, added latency, dropped connections after processing), the
+//     service's rate limit (per account, bursts per route), and request counters at
+//     /_emulator/stats.
+//   - Request bodies are checked against what it models: a field it does not model is a 400
+//     that names it, never accepted and dropped.
 //
 // What it must not do: talk to the real service, log or write an API key secret anywhere
 // (only hashes reach the data file), or import any package of ours but api (wire types) and

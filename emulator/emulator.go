@@ -34,10 +34,12 @@ type Options struct {
 	Faults Faults
 	// Clock is nil for real time; tests pass a *FakeClock.
 	Clock Clock
-	// RatePerMinute is the rate limit per key and route: 0 is the service's 700 a
-	// minute with bursts of Burst (default 40); < 0 turns it off.
+	// RatePerMinute is how many requests an account (all its keys, all routes) may
+	// send in any minute: 0 is the service's 700; < 0 turns the rate limit off.
 	RatePerMinute int
-	Burst         int
+	// Burst is how many requests an account may send to one route in any second: 0
+	// is the service's 40.
+	Burst int
 	// Log, if set, gets one line per API request. It never holds a key.
 	Log io.Writer
 }
@@ -80,6 +82,9 @@ func New(opts Options) (*Emulator, error) {
 	now := e.clock.Now()
 	var err error
 	if opts.DataFile != "" {
+		if err := removeTemps(opts.DataFile); err != nil {
+			return nil, err
+		}
 		e.w, err = loadWorldFile(opts.DataFile, now)
 		if err != nil {
 			return nil, err
@@ -103,7 +108,7 @@ func (e *Emulator) newDefaultWorld(now time.Time) *world {
 	u := &user{ID: e.ids.uuid(), Name: "Console User", Email: "console@example.com", Tier: sizing.Paid}
 	w.users[u.ID] = u
 	w.firstUser = u.ID
-	o := &org{ID: e.ids.orgID(), Name: "My Organization", Tier: sizing.Paid, Members: map[string]orgRole{u.ID: roleAdmin}}
+	o := &org{ID: e.ids.orgID(), Name: "My Organization", Tier: sizing.Paid, Members: map[string]orgRole{u.ID: roleAdmin}, CreatedAt: now}
 	w.orgs[o.ID] = o
 	return w
 }
@@ -221,6 +226,9 @@ func (e *Emulator) EnsureBranch(projectID, name string) (api.Branch, bool, error
 		return api.Branch{}, false, fmt.Errorf("emulator: project %s not found; create it first with EnsureProject", projectID)
 	}
 	now := e.clock.Now()
+	if err := e.catchUp(p, now); err != nil {
+		return api.Branch{}, false, err
+	}
 	p.mu.Lock()
 	if b := p.branchByName(name); b != nil {
 		out := b.wire(now, false)

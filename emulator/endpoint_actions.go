@@ -3,6 +3,7 @@ package emulator
 import (
 	"maps"
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/neonform/neonform/api"
@@ -13,13 +14,14 @@ import (
 //   - branch_id to another branch, or disabled false -> true, suspends it: a
 //     suspend_compute operation (scheduling) follows, and the answer shows current and
 //     pending state idle. It stays idle until started (a disabled one until enabled).
-//   - a new size (min or max CU), new pg_settings or provisioner restart an active
-//     compute: current active, pending active until apply_config finishes; connections
-//     drop. An idle compute stays idle and takes the change at its next start.
-//   - name, suspend_timeout_seconds, pooler and passwordless settings, disabled
-//     true -> false change nothing for running clients.
-// On an idle compute, any accepted change shows current and pending idle while
-// apply_config runs, as the seed observed.
+//   - on an idle compute, any accepted change does the same: the compute becomes active
+//     for a short time to apply it and the control plane suspends it again (the
+//     OpenAPI description of the call, its example answer, and seed section 3).
+//   - a new size (min or max CU), new pg_settings, preload_libraries or provisioner
+//     restart an active compute: current active, pending active until apply_config
+//     finishes; connections drop.
+//   - name, suspend_timeout_seconds, pooler and passwordless settings,
+//     pgbouncer_settings, disabled true -> false change nothing for running clients.
 
 func (e *Emulator) updateEndpoint(c *call) (int, any, error) {
 	var body endpointBody
@@ -92,11 +94,12 @@ func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now ti
 	setIf(&next.PasswordlessAccess, f.PasswordlessAccess)
 	setIf(&next.Disabled, f.Disabled)
 	if f.Settings != nil {
-		next.PgSettings = maps.Clone(f.Settings.PgSettings)
+		next.applySettings(f.Settings)
 	}
-	suspends := moves || (next.Disabled && !ep.Disabled)
+	wasIdle := ep.view(now, false).current == api.EndpointStateIdle
+	suspends := moves || (next.Disabled && !ep.Disabled) || wasIdle
 	restarts := next.MinCU != ep.MinCU || next.MaxCU != ep.MaxCU || next.Provisioner != ep.Provisioner ||
-		!maps.Equal(next.PgSettings, ep.PgSettings)
+		!maps.Equal(next.PgSettings, ep.PgSettings) || !reflect.DeepEqual(next.PreloadLibraries, ep.PreloadLibraries)
 
 	steps := []opStep{{action: api.ActionApplyConfig, branchID: next.BranchID, endpointID: ep.ID}}
 	if suspends {
@@ -104,8 +107,8 @@ func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now ti
 	}
 	ops := e.startChain(p, now, steps...)
 	end := chainEnd(ops, now)
-	switch cur := ep.view(now, false).current; {
-	case suspends, cur == api.EndpointStateIdle:
+	switch {
+	case suspends:
 		next.transition(now, api.EndpointStateIdle, api.EndpointStateIdle, end)
 	case restarts:
 		next.transition(now, api.EndpointStateActive, api.EndpointStateActive, end)
@@ -114,6 +117,21 @@ func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now ti
 	*ep = next
 	p.UpdatedAt = now
 	return api.EndpointOperations{Endpoint: ep.wire(now, true, true), Operations: wireOps(ops, now, true)}, nil
+}
+
+// applySettings takes the parts of an update's settings that were sent: "settings": {}
+// changes nothing (the Terraform provider sends back the {} it read with every update),
+// and pg_settings, pgbouncer_settings or preload_libraries each replace the compute's.
+func (ep *endpoint) applySettings(in *settingsBody) {
+	if in.PgSettings != nil {
+		ep.PgSettings = maps.Clone(in.PgSettings)
+	}
+	if in.PgbouncerSettings != nil {
+		ep.PgbouncerSettings = maps.Clone(in.PgbouncerSettings)
+	}
+	if in.PreloadLibraries != nil {
+		ep.PreloadLibraries = in.PreloadLibraries.wire()
+	}
 }
 
 // deleteEndpoint removes a compute at once: 200 with its last record and no
@@ -192,7 +210,8 @@ func (e *Emulator) activity(p *project, ep *endpoint, now time.Time) error {
 	if ep.Disabled {
 		return conflict(codeDisabled, "endpoint %s is disabled and refuses connections", ep.ID)
 	}
-	if ep.view(now, false).current != api.EndpointStateIdle {
+	// A compute being suspended (pending idle) is woken after the suspend, as an idle one.
+	if v := ep.view(now, false); v.current != api.EndpointStateIdle && v.pending != api.EndpointStateIdle {
 		ep.touch(now)
 		return nil
 	}

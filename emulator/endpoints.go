@@ -24,23 +24,15 @@ func (e *Emulator) listEndpoints(c *call) (int, any, error) {
 }
 
 func (e *Emulator) listBranchEndpoints(c *call) (int, any, error) {
-	p, err := e.project(c)
-	if err != nil {
-		return 0, nil, err
-	}
-	id := c.param("branch_id")
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	if p.branches[id] == nil {
-		return 0, nil, branchNotFound(id)
-	}
-	eps := []api.Endpoint{}
-	for _, ep := range p.endpointOrder {
-		if ep.BranchID == id {
-			eps = append(eps, ep.wire(c.now, false, false))
+	return e.readBranch(c, func(p *project, b *branch) (any, error) {
+		eps := []api.Endpoint{}
+		for _, ep := range p.endpointOrder {
+			if ep.BranchID == b.ID {
+				eps = append(eps, ep.wire(c.now, false, false))
+			}
 		}
-	}
-	return http.StatusOK, api.EndpointsResponse{Endpoints: eps}, nil
+		return api.EndpointsResponse{Endpoints: eps}, nil
+	})
 }
 
 func (e *Emulator) getEndpoint(c *call) (int, any, error) {
@@ -73,9 +65,11 @@ func (e *Emulator) lockProject(c *call) (*project, error) {
 }
 
 // createEndpoint adds a compute to a branch (201): init, pending active, with a
-// start_compute operation. The checks run in this order: the body (400), the size for
-// the account's plan (400), the branch (404, 422 while it is being created), running
-// operations (423), one read_write per branch (409).
+// start_compute operation. What the body leaves out comes from the project's
+// default_endpoint_settings, then the service's defaults. The checks run in this order:
+// the body (400), the project (404), the size for the account's plan (400), the branch
+// (404, 422 while it is being created), running operations (423), one read_write per
+// branch (409).
 func (e *Emulator) createEndpoint(c *call) (int, any, error) {
 	var body endpointBody
 	if err := decodeBody(c, &body, true); err != nil {
@@ -84,15 +78,16 @@ func (e *Emulator) createEndpoint(c *call) (int, any, error) {
 	if body.Endpoint == nil {
 		return 0, nil, badRequest(`the body needs an "endpoint" object, e.g. {"endpoint":{"branch_id":"br-...","type":"read_write"}}`)
 	}
-	spec, err := body.Endpoint.createSpec()
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := checkAutoscalingProvisioner(spec.provisioner, spec.minCU, spec.maxCU); err != nil {
+	if _, err := body.Endpoint.createSpec(nil); err != nil {
 		return 0, nil, err
 	}
 	p, err := e.lockProject(c)
 	if err != nil {
+		return 0, nil, err
+	}
+	spec, err := body.Endpoint.createSpec(p.Defaults)
+	if err != nil {
+		p.mu.Unlock()
 		return 0, nil, err
 	}
 	out, err := e.createEndpointLocked(p, body.Endpoint.RegionID, spec, c.now)
@@ -108,6 +103,9 @@ func (e *Emulator) createEndpointLocked(p *project, region *string, spec compute
 		return api.EndpointOperations{}, badRequest("region_id %q is not the project's region; only %s is permitted (or leave region_id out)", *region, p.RegionID)
 	}
 	if err := checkSize(spec.minCU, spec.maxCU, p.Tier); err != nil {
+		return api.EndpointOperations{}, err
+	}
+	if err := checkAutoscalingProvisioner(spec.provisioner, spec.minCU, spec.maxCU); err != nil {
 		return api.EndpointOperations{}, err
 	}
 	b := p.branches[spec.branchID]
@@ -148,6 +146,7 @@ func (e *Emulator) newEndpoint(p *project, s computeSpec, now time.Time) *endpoi
 	return &endpoint{
 		ID: id, ProjectID: p.ID, BranchID: s.branchID, Name: s.name, Type: s.typ, RegionID: p.RegionID,
 		Host: id + "." + proxy, ProxyHost: proxy, MinCU: s.minCU, MaxCU: s.maxCU, PgSettings: s.pgSettings,
+		PgbouncerSettings: s.pgbouncerSettings, PreloadLibraries: s.preloadLibraries,
 		PoolerEnabled: s.poolerEnabled, PoolerMode: s.poolerMode, Disabled: s.disabled, PasswordlessAccess: s.passwordless,
 		Provisioner: s.provisioner, SuspendTimeout: s.suspendTimeout, CreationSource: "api", CreatedAt: now, UpdatedAt: now,
 		Life: lifecycle{From: api.EndpointStateInit, To: api.EndpointStateInit, At: now},

@@ -10,6 +10,8 @@ import (
 // tell the cases apart without parsing messages.
 const (
 	codeBadRequest       = "BAD_REQUEST"
+	codeUnsupportedField = "UNSUPPORTED_FIELD"
+	codeTooLarge         = "REQUEST_TOO_LARGE"
 	codeUnauthorized     = "UNAUTHORIZED"
 	codeForbidden        = "FORBIDDEN"
 	codeNotFound         = "NOT_FOUND"
@@ -17,6 +19,8 @@ const (
 	codeBranchNotFound   = "BRANCH_NOT_FOUND"
 	codeEndpointNotFound = "ENDPOINT_NOT_FOUND"
 	codeOperationMissing = "OPERATION_NOT_FOUND"
+	codeRoleNotFound     = "ROLE_NOT_FOUND"
+	codeDatabaseNotFound = "DATABASE_NOT_FOUND"
 	codeKeyNotFound      = "API_KEY_NOT_FOUND"
 	codeMethodNotAllowed = "METHOD_NOT_ALLOWED"
 	codeConflict         = "CONFLICT"

@@ -22,27 +22,44 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// The spec is a verbatim copy of /work/shared/api/neon-openapi-v2-computes.json, kept
-// here so the tests need nothing outside the repository.
-const specFile = "testdata/neon-openapi-v2-computes.json"
+// The specs are verbatim extracts of the service's OpenAPI description, kept here so
+// the tests need nothing outside the repository: specFile is a copy of
+// /work/shared/api/neon-openapi-v2-computes.json (what neonform manages), sandboxSpecFile
+// the paths served so that the official CLI works beside it (current user, shared
+// projects, roles, databases, connection URI), taken from neon-openapi-v2.json with
+// every component they reference (its info.x-note says so).
+const (
+	specFile        = "testdata/neon-openapi-v2-computes.json"
+	sandboxSpecFile = "testdata/neon-openapi-v2-sandbox.json"
+)
 
 // specHost is the spec's server; requests are matched against it whatever port the
 // test server got.
 const specHost = "console.neon.tech"
 
-var spec = sync.OnceValues(func() (routers.Router, error) {
+// specs are the routers of both descriptions, tried in order: the sandbox paths first,
+// because /projects/shared would otherwise match /projects/{project_id}.
+var specs = sync.OnceValues(func() ([]routers.Router, error) {
 	// Formats the spec uses that kin-openapi does not check by default.
 	openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC4122))
 	openapi3.DefineStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail))
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromFile(specFile)
-	if err != nil {
-		return nil, err
+	var out []routers.Router
+	for _, file := range []string{sandboxSpecFile, specFile} {
+		loader := openapi3.NewLoader()
+		doc, err := loader.LoadFromFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("loading %s: %v", file, err)
+		}
+		if err := doc.Validate(loader.Context); err != nil {
+			return nil, fmt.Errorf("%s: %v", file, err)
+		}
+		router, err := gorillamux.NewRouter(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", file, err)
+		}
+		out = append(out, router)
 	}
-	if err := doc.Validate(loader.Context); err != nil {
-		return nil, err
-	}
-	return gorillamux.NewRouter(doc)
+	return out, nil
 })
 
 var t0 = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
@@ -186,15 +203,21 @@ func (s *service) validate(req *http.Request, r reply) {
 // checkAnswer validates an answer to req against the spec. It returns the spec's
 // "METHOD /template" of the request, or "" when the spec does not have the path.
 func checkAnswer(req *http.Request, r reply) (string, error) {
-	router, err := spec()
+	all, err := specs()
 	if err != nil {
-		return "", fmt.Errorf("loading %s: %v", specFile, err)
+		return "", err
 	}
 	probe := req.Clone(context.Background())
 	probe.URL.Scheme, probe.URL.Host, probe.Host = "https", specHost, specHost
 	probe.Body = http.NoBody
-	route, params, err := router.FindRoute(probe)
-	if err != nil {
+	var route *routers.Route
+	var params map[string]string
+	for _, router := range all {
+		if route, params, err = router.FindRoute(probe); err == nil {
+			break
+		}
+	}
+	if route == nil {
 		return "", nil
 	}
 	in := &openapi3filter.ResponseValidationInput{

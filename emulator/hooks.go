@@ -69,6 +69,10 @@ func (e *Emulator) hookActivity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := e.clock.Now()
+	if err := e.catchUp(p, now); err != nil {
+		hookError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
 	p.mu.Lock()
 	ep := p.endpoints[id]
 	if ep == nil || p.deleted {

@@ -101,6 +101,26 @@ func (s *idSource) requestID() string {
 	return s.uuid()
 }
 
+// newRolePassword returns a fresh password for a Postgres role from crypto/rand, in
+// the service's current form: "npg_" and 12 letters and digits.
+func newRolePassword() string {
+	const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	var raw [12]byte
+	_, _ = crand.Read(raw[:])
+	b := []byte("npg_")
+	for _, c := range raw {
+		b = append(b, chars[int(c)%len(chars)])
+	}
+	return string(b)
+}
+
+// databaseID returns an id for a database, a number like the service's.
+func (s *idSource) databaseID() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return 1_000_000 + s.rng.Int64N(9_000_000)
+}
+
 // newSecret returns a fresh API key secret from crypto/rand: "napi_" + 64 lowercase
 // letters and digits, like the service's current keys.
 func newSecret() string {

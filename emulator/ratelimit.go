@@ -3,32 +3,35 @@ package emulator
 import (
 	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
-// The service allows 700 requests a minute with bursts of 40 per route, per account
-// (FACTS.md section 6). The emulator keeps one token bucket per key and route.
+// The service allows 700 requests a minute for the whole account, with bursts of up
+// to 40 requests a second per route (FACTS.md section 6). The emulator counts both,
+// per account, over sliding windows: at most perMinute requests in any 60 seconds on
+// all routes together, and at most burst in any second on one route. Every key of an
+// account draws on the same budget: a personal key's account is its user, an
+// organization or project-scoped key's is the organization.
 const (
 	defaultRatePerMinute = 700
 	defaultBurst         = 40
 )
 
-type limitKey struct {
-	keyID int64
-	route string
+type routeOf struct {
+	account string
+	route   string
 }
 
 // limiter is the service's rate limit. It reads the emulator's clock, so with a FakeClock
-// tokens come back only when the test advances time.
+// requests leave the windows only when the test advances time.
 type limiter struct {
-	mu      sync.Mutex
-	every   rate.Limit
-	burst   int
-	buckets map[limitKey]*rate.Limiter
+	mu        sync.Mutex
+	perMinute int
+	burst     int
+	accounts  map[string]*window
+	routes    map[routeOf]*window
 }
 
-// newLimiter returns nil when the limit is off (perMinute < 0).
+// newLimiter returns nil when the limit is off (perMinute < 0); 0 is the service's.
 func newLimiter(perMinute, burst int) *limiter {
 	if perMinute < 0 {
 		return nil
@@ -39,26 +42,68 @@ func newLimiter(perMinute, burst int) *limiter {
 	if burst <= 0 {
 		burst = defaultBurst
 	}
-	return &limiter{every: rate.Limit(float64(perMinute) / 60), burst: burst, buckets: map[limitKey]*rate.Limiter{}}
+	return &limiter{perMinute: perMinute, burst: burst, accounts: map[string]*window{}, routes: map[routeOf]*window{}}
 }
 
-// allow takes a token for this key and route at now, or says how long to wait for one.
-func (l *limiter) allow(keyID int64, route string, now time.Time) (bool, time.Duration) {
+// Which limit refused a request, for its message.
+const (
+	limitNone = iota
+	limitMinute
+	limitBurst
+)
+
+// allow counts a request of an account on a route at now, or says which limit it
+// would pass and how long until it would not. A refused request is not counted.
+func (l *limiter) allow(account, route string, now time.Time) (bool, int, time.Duration) {
 	if l == nil {
-		return true, 0
+		return true, limitNone, 0
 	}
-	k := limitKey{keyID, route}
 	l.mu.Lock()
-	b := l.buckets[k]
-	if b == nil {
-		b = rate.NewLimiter(l.every, l.burst)
-		l.buckets[k] = b
+	defer l.mu.Unlock()
+	acc := l.accounts[account]
+	if acc == nil {
+		acc = &window{size: l.perMinute}
+		l.accounts[account] = acc
 	}
-	l.mu.Unlock()
-	r := b.ReserveN(now, 1)
-	if d := r.DelayFrom(now); d > 0 {
-		r.CancelAt(now)
-		return false, d
+	rk := routeOf{account, route}
+	rt := l.routes[rk]
+	if rt == nil {
+		rt = &window{size: l.burst}
+		l.routes[rk] = rt
 	}
-	return true, 0
+	wait, which := acc.wait(now, time.Minute), limitMinute
+	if d := rt.wait(now, time.Second); d > wait {
+		wait, which = d, limitBurst
+	}
+	if wait > 0 {
+		return false, which, wait
+	}
+	acc.add(now)
+	rt.add(now)
+	return true, limitNone, 0
+}
+
+// window holds the times of the last size requests, oldest at next once full.
+type window struct {
+	size  int
+	times []time.Time // grows to size, then is a ring
+	next  int
+}
+
+// wait is how long until one more request fits in span: 0 while fewer than size
+// requests came in the span before now.
+func (w *window) wait(now time.Time, span time.Duration) time.Duration {
+	if len(w.times) < w.size {
+		return 0
+	}
+	return max(0, w.times[w.next].Add(span).Sub(now))
+}
+
+func (w *window) add(now time.Time) {
+	if len(w.times) < w.size {
+		w.times = append(w.times, now)
+		return
+	}
+	w.times[w.next] = now
+	w.next = (w.next + 1) % w.size
 }

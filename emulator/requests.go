@@ -1,8 +1,8 @@
 package emulator
 
 import (
-	"encoding/json"
 	"maps"
+	"slices"
 
 	"github.com/neonform/neonform/api"
 )
@@ -11,10 +11,25 @@ import (
 // out and an attribute set to its zero value differ. Checks follow the constraints of
 // the OpenAPI file (EndpointCreateRequest, EndpointUpdateRequest) and FACTS.md.
 
+// settingsBody is EndpointSettingsData. Each of its parts is optional: on update, a
+// part left out keeps what the compute has.
 type settingsBody struct {
 	PgSettings        map[string]string `json:"pg_settings"`
 	PgbouncerSettings map[string]string `json:"pgbouncer_settings"`
-	PreloadLibraries  json.RawMessage   `json:"preload_libraries"`
+	PreloadLibraries  *preloadBody      `json:"preload_libraries"`
+}
+
+// preloadBody is PreloadLibraries.
+type preloadBody struct {
+	UseDefaults      *bool    `json:"use_defaults"`
+	EnabledLibraries []string `json:"enabled_libraries"`
+}
+
+func (b *preloadBody) wire() *api.PreloadLibraries {
+	if b == nil {
+		return nil
+	}
+	return &api.PreloadLibraries{UseDefaults: b.UseDefaults, EnabledLibraries: slices.Clone(b.EnabledLibraries)}
 }
 
 // endpointFields are the attributes both create and update accept.
@@ -57,9 +72,6 @@ func (f *endpointFields) check() error {
 			return badRequest("compute units must be at least 0.25, got %g", *v)
 		}
 	}
-	if f.Settings != nil && f.Settings.PgSettings == nil {
-		return badRequest(`settings must not be nil: send "settings": {"pg_settings": {...}} ({} for none)`)
-	}
 	if f.PoolerMode != nil && *f.PoolerMode != "transaction" {
 		return badRequest("pooler_mode %q is not supported; the only mode is transaction", *f.PoolerMode)
 	}
@@ -87,17 +99,19 @@ func checkProvisioner(p string) error {
 
 // computeSpec is a checked compute to create.
 type computeSpec struct {
-	branchID       string
-	typ            api.EndpointType
-	name           string
-	minCU, maxCU   float64
-	pgSettings     map[string]string
-	poolerEnabled  bool
-	poolerMode     string
-	disabled       bool
-	passwordless   bool
-	provisioner    string
-	suspendTimeout int64
+	branchID          string
+	typ               api.EndpointType
+	name              string
+	minCU, maxCU      float64
+	pgSettings        map[string]string
+	pgbouncerSettings map[string]string
+	preloadLibraries  *api.PreloadLibraries
+	poolerEnabled     bool
+	poolerMode        string
+	disabled          bool
+	passwordless      bool
+	provisioner       string
+	suspendTimeout    int64
 }
 
 // defaultCompute is what the service gives a compute when the request says nothing:
@@ -120,35 +134,67 @@ func sizeWithDefaults(minCU, maxCU *float64) (float64, float64) {
 	return 1, 1
 }
 
-// createSpec turns a create body into a compute spec (sizes are checked later, against
-// the project's tier).
-func (f *endpointFields) createSpec() (computeSpec, error) {
+// createSpec turns a create body into a compute spec, with the project's defaults for
+// what the body leaves out (d may be nil). Sizes are checked later, against the
+// project's tier.
+func (f *endpointFields) createSpec(d *api.DefaultEndpointSettings) (computeSpec, error) {
 	if f.BranchID == nil {
 		return computeSpec{}, badRequest(`endpoint.branch_id is required: the branch the compute serves`)
 	}
-	s, err := f.spec()
+	s, err := f.spec(d)
 	s.branchID = *f.BranchID
 	return s, err
 }
 
-// spec turns the attributes of a new compute into a spec; the branch is set by the caller.
-func (f *endpointFields) spec() (computeSpec, error) {
+// spec checks the attributes of a new compute and turns them into a spec, with the
+// project's defaults d (may be nil) for what they leave out; the branch is set by the
+// caller.
+func (f *endpointFields) spec(d *api.DefaultEndpointSettings) (computeSpec, error) {
 	if err := f.check(); err != nil {
 		return computeSpec{}, err
 	}
 	if f.Type == nil {
 		return computeSpec{}, badRequest(`endpoint.type is required: read_write (the branch's primary) or read_only`)
 	}
-	s := defaultCompute()
+	// The service refuses a new compute's settings without pg_settings (FACTS.md
+	// section 5); an update may leave them out to keep the compute's own.
+	if f.Settings != nil && f.Settings.PgSettings == nil {
+		return computeSpec{}, badRequest(`settings must not be nil: send "settings": {"pg_settings": {...}} ({} for none)`)
+	}
+	s := f.resolve(d)
 	switch api.EndpointType(*f.Type) {
 	case api.EndpointTypeReadWrite, api.EndpointTypeReadOnly:
 		s.typ = api.EndpointType(*f.Type)
 	default:
 		return computeSpec{}, badRequest("endpoint type %q is neither read_write nor read_only", *f.Type)
 	}
-	s.minCU, s.maxCU = sizeWithDefaults(f.AutoscalingLimitMinCU, f.AutoscalingLimitMaxCU)
-	if f.Settings != nil {
-		s.pgSettings = maps.Clone(f.Settings.PgSettings)
+	return s, nil
+}
+
+// resolve is the compute the attributes ask for: each one given, else the project's
+// default (d, may be nil), else the service's (defaultCompute). Nothing is checked.
+func (f *endpointFields) resolve(d *api.DefaultEndpointSettings) computeSpec {
+	if d == nil {
+		d = &api.DefaultEndpointSettings{}
+	}
+	s := defaultCompute()
+	minCU, maxCU := f.AutoscalingLimitMinCU, f.AutoscalingLimitMaxCU
+	if minCU == nil {
+		minCU = d.AutoscalingLimitMinCU
+	}
+	if maxCU == nil {
+		maxCU = d.AutoscalingLimitMaxCU
+	}
+	s.minCU, s.maxCU = sizeWithDefaults(minCU, maxCU)
+	s.pgSettings = maps.Clone(d.PgSettings)
+	s.pgbouncerSettings = maps.Clone(d.PgbouncerSettings)
+	setIf(&s.suspendTimeout, d.SuspendTimeoutSeconds)
+	if in := f.Settings; in != nil {
+		s.pgSettings = maps.Clone(in.PgSettings)
+		if in.PgbouncerSettings != nil {
+			s.pgbouncerSettings = maps.Clone(in.PgbouncerSettings)
+		}
+		s.preloadLibraries = in.PreloadLibraries.wire()
 	}
 	setIf(&s.name, f.Name)
 	setIf(&s.provisioner, f.Provisioner)
@@ -157,7 +203,22 @@ func (f *endpointFields) spec() (computeSpec, error) {
 	setIf(&s.disabled, f.Disabled)
 	setIf(&s.passwordless, f.PasswordlessAccess)
 	setIf(&s.suspendTimeout, f.SuspendTimeoutSeconds)
-	return s, nil
+	return s
+}
+
+// checkDefaults checks a project's default endpoint settings as the attributes of a
+// compute are checked: the timeout and the size it would give a compute (whose sizes
+// for the plan the caller checks).
+func checkDefaults(d *api.DefaultEndpointSettings) error {
+	if d == nil {
+		return nil
+	}
+	f := endpointFields{AutoscalingLimitMinCU: d.AutoscalingLimitMinCU, AutoscalingLimitMaxCU: d.AutoscalingLimitMaxCU,
+		SuspendTimeoutSeconds: d.SuspendTimeoutSeconds}
+	if err := f.check(); err != nil {
+		return badRequest("default_endpoint_settings: %s", err.(*apiError).message)
+	}
+	return nil
 }
 
 func setIf[T any](dst *T, v *T) {

@@ -186,7 +186,7 @@ func TestPatchAnswersWithItsOperations(t *testing.T) {
 		{"settings restart", map[string]any{"settings": map[string]any{"pg_settings": map[string]string{"work_mem": "64MB"}}}, "apply_config:running", "active", "active", "active"},
 		{"suspend timeout changes nothing", map[string]any{"suspend_timeout_seconds": 600}, "apply_config:running", "active", "", "active"},
 		{"a move suspends", map[string]any{"branch_id": dev}, "apply_config:running suspend_compute:scheduling", "idle", "idle", "idle"},
-		{"a change to an idle compute", map[string]any{"name": "primary"}, "apply_config:running", "idle", "idle", "idle"},
+		{"a change to an idle compute wakes it briefly", map[string]any{"name": "primary"}, "apply_config:running suspend_compute:scheduling", "idle", "idle", "idle"},
 	} {
 		var out api.EndpointOperations
 		s.patchEndpoint(pid, id, tc.body).want(t, 200).decode(t, &out)
@@ -263,28 +263,48 @@ func TestMutationWhileOperationsRunIs423(t *testing.T) {
 	}
 }
 
-func TestRateLimitIs429WithRetryAfter(t *testing.T) {
-	s := newService(t, Options{RatePerMinute: 60, Burst: 2})
-	for i := range 2 {
-		s.call("GET", "/projects", nil).want(t, 200)
-		_ = i
+// The rate limit is the service's (FACTS.md section 6): a budget a minute for the
+// whole account, all keys and routes together, and bursts a second per route. Past
+// either, 429 with Retry-After and a message that says which.
+func TestRateLimitIsPerAccountWithBurstsPerRoute(t *testing.T) {
+	s := newService(t, Options{RatePerMinute: 5, Burst: 2})
+	// A second key of the same user, and a key of another account, made without a request.
+	s.emu.w.mu.RLock()
+	orgID, user := "", s.emu.w.firstUser
+	for id := range s.emu.w.orgs {
+		orgID = id
 	}
+	s.emu.w.mu.RUnlock()
+	sameAccount := s.emu.issueKey(&apiKey{Name: "laptop", Kind: keyPersonal, UserID: user, CreatedBy: user, CreatedAt: t0}).Key
+	otherAccount := s.emu.issueKey(&apiKey{Name: "ci", Kind: keyOrganization, OrgID: orgID, CreatedBy: user, CreatedAt: t0}).Key
+
+	s.call("GET", "/projects", nil).want(t, 200)
+	s.call("GET", "/projects", nil).want(t, 200)
 	r := s.call("GET", "/projects", nil)
 	ge := wantCode(t, r, 429, codeRateLimited)
-	if r.header.Get("Retry-After") != "1" || !strings.Contains(ge.Message, "retry after 1 s") {
-		t.Errorf("Retry-After %q, message %q: want 1 second, said in both", r.header.Get("Retry-After"), ge.Message)
+	if r.header.Get("Retry-After") != "1" || !strings.Contains(ge.Message, "2 requests to GET /projects in the last second") || !strings.Contains(ge.Message, "retry after 1 s") {
+		t.Errorf("burst: Retry-After %q, message %q: want 1 second and the route's burst, said in both", r.header.Get("Retry-After"), ge.Message)
 	}
-	// Another route, and another key, have buckets of their own.
+	// The burst is the account's, whichever of its keys is used; another route has its own.
+	s.callAs(sameAccount, "GET", "/projects", nil).want(t, 429)
 	s.call("GET", "/api_keys", nil).want(t, 200)
-	var key api.ApiKeyCreateResponse
-	s.call("POST", "/api_keys", map[string]any{"key_name": "other"}).want(t, 200).decode(t, &key)
-	s.callAs(key.Key, "GET", "/projects", nil).want(t, 200)
-	// The bucket refills with the (fake) clock: one token a second.
-	s.call("GET", "/projects", nil).want(t, 429)
 	s.clock.Advance(time.Second)
-	s.call("GET", "/projects", nil).want(t, 200)
-	s.call("GET", "/projects", nil).want(t, 429)
-	if got := s.emu.Stats().Responses["GET /projects 429"]; got != 3 {
-		t.Errorf("stats count %d answers 429, want 3", got)
+	s.callAs(sameAccount, "GET", "/projects", nil).want(t, 200)
+	s.call("GET", "/api_keys", nil).want(t, 200)
+
+	// Five requests in this minute: the account's budget is spent, on every route.
+	r = s.call("GET", "/projects/nope-00000000", nil)
+	ge = wantCode(t, r, 429, codeRateLimited)
+	if r.header.Get("Retry-After") != "59" || !strings.Contains(ge.Message, "5 requests in the last minute") {
+		t.Errorf("minute budget: Retry-After %q, message %q; want 59 s (the first request leaves the window then) and the budget named", r.header.Get("Retry-After"), ge.Message)
+	}
+	// Another account has a budget of its own.
+	s.callAs(otherAccount, "GET", "/projects", nil).want(t, 200)
+	s.clock.Advance(58 * time.Second)
+	s.call("GET", "/api_keys", nil).want(t, 429)
+	s.clock.Advance(time.Second)
+	s.call("GET", "/api_keys", nil).want(t, 200)
+	if got := s.emu.Stats().Statuses["429"]; got != 4 {
+		t.Errorf("stats count %d answers 429, want 4", got)
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -114,13 +116,13 @@ func (e *Emulator) answer(c *call, fault string, allowed []string) int {
 		}
 		return c.fail(errorf(http.StatusNotFound, codeNotFound, "no such path in the API: %s", c.r.URL.Path))
 	}
-	if ok, wait := e.limits.allow(key.ID, c.route.name, c.now); !ok {
-		return c.fail(&apiError{status: http.StatusTooManyRequests, code: codeRateLimited,
-			message: fmt.Sprintf("rate limit exceeded for %s: the service allows %s; retry after %d s",
-				c.route.name, e.rateText(), retryAfterSeconds(wait)),
-			retryAfter: retryAfterSeconds(wait)})
+	if ok, which, wait := e.limits.allow(key.account(), c.route.name, c.now); !ok {
+		return c.fail(e.rateLimited(c.route.name, which, wait))
 	}
 
+	if c.r.ContentLength > maxBody {
+		return c.fail(bodyTooLarge())
+	}
 	c.r.Body = http.MaxBytesReader(c.w, c.r.Body, maxBody)
 	status, body, err := c.route.h(c)
 	if err != nil {
@@ -138,15 +140,17 @@ func retryAfterSeconds(d time.Duration) int {
 	return max(1, int(math.Ceil(d.Seconds())))
 }
 
-func (e *Emulator) rateText() string {
-	per, burst := e.opts.RatePerMinute, e.opts.Burst
-	if per == 0 {
-		per = defaultRatePerMinute
+// rateLimited is the 429 of a request past the limit, saying which limit and when to
+// come back.
+func (e *Emulator) rateLimited(route string, which int, wait time.Duration) *apiError {
+	limits := e.limits
+	after := retryAfterSeconds(wait)
+	what := fmt.Sprintf("this account sent %d requests in the last minute, the most the service allows (on all routes, with all its keys)", limits.perMinute)
+	if which == limitBurst {
+		what = fmt.Sprintf("this account sent %d requests to %s in the last second, the largest burst the service allows on one route", limits.burst, route)
 	}
-	if burst <= 0 {
-		burst = defaultBurst
-	}
-	return fmt.Sprintf("%d requests a minute with bursts of %d per route", per, burst)
+	return &apiError{status: http.StatusTooManyRequests, code: codeRateLimited, retryAfter: after,
+		message: fmt.Sprintf("rate limit exceeded: %s; retry after %d s", what, after)}
 }
 
 // fail writes an error answer with the GeneralError body and returns its status.
@@ -179,24 +183,43 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 	_, _ = w.Write(b)
 }
 
-// decodeBody reads a JSON request body into v; a body that is not JSON is a 400.
+// bodyTooLarge is the answer to a body over maxBody, whether its Content-Length says so
+// or it is found while reading a body of unknown length.
+func bodyTooLarge() *apiError {
+	return errorf(http.StatusRequestEntityTooLarge, codeTooLarge,
+		"the request body is larger than %d bytes (1 MiB); the API's bodies are a few hundred bytes", maxBody)
+}
+
+// decodeBody reads a JSON request body into v; a body that is not JSON for this call is
+// a 400, and so is a field v has no place for (fields.go).
 func decodeBody(c *call, v any, required bool) error {
-	dec := json.NewDecoder(c.r.Body)
-	if err := dec.Decode(v); err != nil {
-		if err.Error() == "EOF" {
-			if !required {
-				return nil
-			}
-			return badRequest("the request needs a JSON body")
-		}
+	raw, err := io.ReadAll(c.r.Body)
+	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return badRequest("the request body is larger than %d bytes", maxBody)
+			return bodyTooLarge()
 		}
+		return badRequest("the request body could not be read: %v", err)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		if !required {
+			return nil
+		}
+		return badRequest("the request needs a JSON body")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(v); err != nil {
 		return badRequest("the request body is not valid JSON for this call: %v", err)
 	}
 	if dec.More() {
 		return badRequest("the request body holds more than one JSON value")
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err == nil {
+		if field := unknownField(generic, reflect.TypeOf(v), ""); field != "" {
+			return errorf(http.StatusBadRequest, codeUnsupportedField,
+				"the request sets %s, which the emulator does not model; it refuses the field rather than accept and drop it. Leave it out (emulator/README.md says what the emulator serves)", field)
+		}
 	}
 	return nil
 }

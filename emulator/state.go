@@ -71,8 +71,9 @@ func (ep *endpoint) view(now time.Time, fresh bool) stateView {
 		last = l.At
 	}
 	v.lastActive = &last
-	if d, ok := suspendAfter(ep.SuspendTimeout); ok && !last.Add(d).After(now) {
-		at := last.Add(d)
+	// Only a path that skipped catchUp gets here with the suspend due; it sees the
+	// compute idle from the moment its timeout passed.
+	if at, ok := ep.autoSuspendAt(); ok && !at.After(now) {
 		v.current = api.EndpointStateIdle
 		v.suspendedAt = &at
 		return v
@@ -115,7 +116,7 @@ func (ep *endpoint) wire(now time.Time, fresh, withPending bool) api.Endpoint {
 		RegionID:              ep.RegionID,
 		Type:                  ep.Type,
 		CurrentState:          v.current,
-		Settings:              api.EndpointSettings{PgSettings: ep.PgSettings},
+		Settings:              api.EndpointSettings{PgSettings: ep.PgSettings, PgbouncerSettings: ep.PgbouncerSettings, PreloadLibraries: ep.PreloadLibraries},
 		PoolerEnabled:         ep.PoolerEnabled,
 		PoolerMode:            ep.PoolerMode,
 		Disabled:              ep.Disabled,

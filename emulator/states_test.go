@@ -129,9 +129,9 @@ func TestActivityKeepsComputeActiveAndWakesIt(t *testing.T) {
 	if got := s.endpoint(p.Project.ID, id).CurrentState; got != "active" {
 		t.Fatalf("200 s after a query: %s, want active", got)
 	}
-	s.clock.Advance(100 * time.Second)
+	s.clock.Advance(100*time.Second + 2*time.Second) // the timeout, then the suspend_compute operation
 	if got := s.endpoint(p.Project.ID, id).CurrentState; got != "idle" {
-		t.Fatalf("300 s after the last query: %s, want idle", got)
+		t.Fatalf("300 s after the last query and the suspend: %s, want idle", got)
 	}
 	var woken api.EndpointResponse
 	s.hook("POST", "/activity/"+id).want(t, 200).decode(t, &woken)
@@ -141,6 +141,77 @@ func TestActivityKeepsComputeActiveAndWakesIt(t *testing.T) {
 	s.clock.Advance(2 * time.Second)
 	if got := s.endpoint(p.Project.ID, id).CurrentState; got != "active" {
 		t.Errorf("after the wake: %s, want active", got)
+	}
+}
+
+// Scale to zero is the control plane's suspend_compute operation (DESIGN.md section 7):
+// dated when the timeout passed, running for OpDelay, locking the project meanwhile,
+// with the compute active pending idle until it finishes.
+func TestScaleToZeroIsASuspendOperation(t *testing.T) {
+	s := newService(t, Options{OpDelay: 10 * time.Second})
+	p := s.newProject("shop")
+	pid, id := p.Project.ID, p.Endpoints[0].ID
+	s.clock.Advance(20 * time.Second) // create_timeline, start_compute
+	active := t0.Add(20 * time.Second)
+	s.clock.Advance(300 * time.Second)
+
+	got := s.endpoint(pid, id)
+	if got.CurrentState != "active" || got.PendingState != "idle" {
+		t.Errorf("when the timeout passes: %s pending %q, want active pending idle", got.CurrentState, got.PendingState)
+	}
+	var ops api.OperationsResponse
+	s.call("GET", "/projects/"+pid+"/operations", nil).want(t, 200).decode(t, &ops)
+	if len(ops.Operations) != 3 || actions(ops.Operations[:1]) != "suspend_compute:running" {
+		t.Fatalf("operations %s, want suspend_compute running, newest first", actions(ops.Operations))
+	}
+	op := ops.Operations[0]
+	if op.EndpointID != id || op.BranchID != p.Branch.ID || !op.CreatedAt.Equal(active.Add(300*time.Second)) {
+		t.Errorf("suspend operation %+v, want endpoint %s, branch %s, created when the timeout passed", op, id, p.Branch.ID)
+	}
+	// Its id is stable: it was recorded once, not made up for each read.
+	s.call("GET", "/projects/"+pid+"/operations/"+op.ID, nil).want(t, 200)
+	ge := wantCode(t, s.patchEndpoint(pid, id, map[string]any{"name": "x"}), 423, codeLocked)
+	if ge.Message != msgLocked {
+		t.Errorf("423 message %q, want the service's", ge.Message)
+	}
+	s.call("POST", "/projects/"+pid+"/endpoints/"+id+"/start", nil).want(t, 423)
+
+	s.clock.Advance(10 * time.Second)
+	got = s.endpoint(pid, id)
+	want := active.Add(310 * time.Second)
+	if got.CurrentState != "idle" || got.SuspendedAt == nil || !got.SuspendedAt.Equal(want) || got.LastActive == nil || !got.LastActive.Equal(active) {
+		t.Errorf("after the suspend: %s suspended_at %v last_active %v, want idle since %v, last active %v", got.CurrentState, got.SuspendedAt, got.LastActive, want, active)
+	}
+	s.call("GET", "/projects/"+pid+"/operations", nil).want(t, 200).decode(t, &ops)
+	if len(ops.Operations) != 3 || actions(ops.Operations[:1]) != "suspend_compute:finished" {
+		t.Errorf("operations %s, want the one suspend, finished", actions(ops.Operations))
+	}
+	s.patchEndpoint(pid, id, map[string]any{"name": "x"}).want(t, 200)
+}
+
+// A world file keeps the suspend operations, and a compute whose timeout passed while
+// the emulator was stopped gets its operation when it is next looked at.
+func TestScaleToZeroAcrossARestart(t *testing.T) {
+	file := t.TempDir() + "/world.json"
+	clock := NewFakeClock(t0)
+	s := newService(t, Options{DataFile: file, Clock: clock, OpDelay: 10 * time.Second})
+	p := s.newProject("shop")
+	pid := p.Project.ID
+	s.clock.Advance(time.Hour)
+	s.endpoint(pid, p.Endpoints[0].ID)
+	must(t, s.emu.Close())
+
+	again := newService(t, Options{DataFile: file, Clock: clock, APIKey: s.key, OpDelay: 10 * time.Second})
+	var ops api.OperationsResponse
+	again.call("GET", "/projects/"+pid+"/operations", nil).want(t, 200).decode(t, &ops)
+	if got := actions(ops.Operations); got != "suspend_compute:finished start_compute:finished create_timeline:finished" {
+		t.Errorf("operations after a restart: %s", got)
+	}
+	p2 := again.newProject("later")
+	again.clock.Advance(2 * time.Hour) // both time out while nobody looks
+	again.call("GET", "/projects/"+p2.Project.ID+"/operations", nil).want(t, 200).decode(t, &ops)
+	if got := actions(ops.Operations[:1]); got != "suspend_compute:finished" {
+		t.Errorf("operations of a compute that timed out unobserved: %s", actions(ops.Operations))
 	}
 }
 
@@ -200,6 +271,41 @@ func TestSuspendMakesActiveComputeIdle(t *testing.T) {
 	s.settle()
 	if got := s.endpoint(p.Project.ID, id).CurrentState; got != "idle" {
 		t.Errorf("after suspend: %s, want idle", got)
+	}
+}
+
+// An accepted PATCH of an idle compute wakes it for a short time to apply the change,
+// and the control plane suspends it again: apply_config running, then suspend_compute
+// (the OpenAPI description of the call and its example, seed section 3). The project
+// is busy until both are over.
+func TestPatchOfIdleComputeAppliesThenSuspends(t *testing.T) {
+	s := newService(t, Options{OpDelay: 10 * time.Second})
+	p := s.newProject("shop")
+	pid, id := p.Project.ID, p.Endpoints[0].ID
+	s.clock.Advance(time.Hour)
+	if got := s.endpoint(pid, id).CurrentState; got != "idle" {
+		t.Fatalf("after an hour: %s, want idle", got)
+	}
+	for _, body := range []map[string]any{{"suspend_timeout_seconds": 600}, {"autoscaling_limit_max_cu": 2}} {
+		var out api.EndpointOperations
+		s.patchEndpoint(pid, id, body).want(t, 200).decode(t, &out)
+		if got := actions(out.Operations); got != "apply_config:running suspend_compute:scheduling" {
+			t.Errorf("PATCH %v of an idle compute: operations %s, want apply_config running and suspend_compute scheduling", body, got)
+		}
+		if out.Endpoint.CurrentState != "idle" || out.Endpoint.PendingState != "idle" {
+			t.Errorf("PATCH %v: %s pending %q, want idle pending idle", body, out.Endpoint.CurrentState, out.Endpoint.PendingState)
+		}
+		s.clock.Advance(15 * time.Second)
+		wantCode(t, s.patchEndpoint(pid, id, map[string]any{"name": "x"}), 423, codeLocked)
+		s.clock.Advance(5 * time.Second)
+		var ops api.OperationsResponse
+		s.call("GET", "/projects/"+pid+"/operations?limit=2", nil).want(t, 200).decode(t, &ops)
+		if got := actions(ops.Operations); got != "suspend_compute:finished apply_config:finished" {
+			t.Errorf("operations after 20 s: %s, want both finished", got)
+		}
+		if got := s.endpoint(pid, id).CurrentState; got != "idle" {
+			t.Errorf("after the PATCH: %s, want idle again", got)
+		}
 	}
 }
 

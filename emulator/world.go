@@ -71,10 +71,11 @@ const (
 )
 
 type org struct {
-	ID      string
-	Name    string
-	Tier    sizing.Tier
-	Members map[string]orgRole // user id -> role
+	ID        string
+	Name      string
+	Tier      sizing.Tier
+	Members   map[string]orgRole // user id -> role
+	CreatedAt time.Time
 }
 
 type keyKind string
@@ -137,7 +138,10 @@ type project struct {
 	HistoryRetentionSeconds int32
 	CreationSource          string
 	UpdatedAt               time.Time
-	deleted                 bool
+	// Defaults are the project's default_endpoint_settings: what a compute created
+	// without values of its own gets. nil when the project has none.
+	Defaults *api.DefaultEndpointSettings
+	deleted  bool
 
 	branches      map[string]*branch
 	endpoints     map[string]*endpoint
@@ -210,31 +214,38 @@ type branch struct {
 	// before that it is in state init and computes cannot be created on it (422).
 	ReadyAt        time.Time `json:"ready_at"`
 	CreationSource string    `json:"creation_source"`
+	// Roles and Databases are the branch's Postgres roles and databases (roles.go).
+	Roles     []role     `json:"roles,omitempty"`
+	Databases []database `json:"databases,omitempty"`
+	// Annotations are the labels tools attach to the branch (annotation_value).
+	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
 // endpoint is a compute as stored. Its state is not stored: see lifecycle.
 type endpoint struct {
-	ID                 string            `json:"id"`
-	ProjectID          string            `json:"-"`
-	BranchID           string            `json:"branch_id"`
-	Name               string            `json:"name,omitempty"`
-	Type               api.EndpointType  `json:"type"`
-	RegionID           string            `json:"region_id"`
-	Host               string            `json:"host"`
-	ProxyHost          string            `json:"proxy_host"`
-	MinCU              float64           `json:"autoscaling_limit_min_cu"`
-	MaxCU              float64           `json:"autoscaling_limit_max_cu"`
-	PgSettings         map[string]string `json:"pg_settings,omitempty"` // replaced, never changed in place
-	PoolerEnabled      bool              `json:"pooler_enabled"`
-	PoolerMode         string            `json:"pooler_mode"`
-	Disabled           bool              `json:"disabled"`
-	PasswordlessAccess bool              `json:"passwordless_access"`
-	Provisioner        string            `json:"provisioner"`
-	SuspendTimeout     int64             `json:"suspend_timeout_seconds"`
-	CreationSource     string            `json:"creation_source"`
-	CreatedAt          time.Time         `json:"created_at"`
-	UpdatedAt          time.Time         `json:"updated_at"`
-	Life               lifecycle         `json:"lifecycle"`
+	ID                 string                `json:"id"`
+	ProjectID          string                `json:"-"`
+	BranchID           string                `json:"branch_id"`
+	Name               string                `json:"name,omitempty"`
+	Type               api.EndpointType      `json:"type"`
+	RegionID           string                `json:"region_id"`
+	Host               string                `json:"host"`
+	ProxyHost          string                `json:"proxy_host"`
+	MinCU              float64               `json:"autoscaling_limit_min_cu"`
+	MaxCU              float64               `json:"autoscaling_limit_max_cu"`
+	PgSettings         map[string]string     `json:"pg_settings,omitempty"`        // replaced, never changed in place
+	PgbouncerSettings  map[string]string     `json:"pgbouncer_settings,omitempty"` // likewise
+	PreloadLibraries   *api.PreloadLibraries `json:"preload_libraries,omitempty"`  // likewise
+	PoolerEnabled      bool                  `json:"pooler_enabled"`
+	PoolerMode         string                `json:"pooler_mode"`
+	Disabled           bool                  `json:"disabled"`
+	PasswordlessAccess bool                  `json:"passwordless_access"`
+	Provisioner        string                `json:"provisioner"`
+	SuspendTimeout     int64                 `json:"suspend_timeout_seconds"`
+	CreationSource     string                `json:"creation_source"`
+	CreatedAt          time.Time             `json:"created_at"`
+	UpdatedAt          time.Time             `json:"updated_at"`
+	Life               lifecycle             `json:"lifecycle"`
 }
 
 // operation is one step of a project's chain. Its status is derived from the clock:

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -40,10 +41,11 @@ type memberDoc struct {
 }
 
 type orgDoc struct {
-	ID      string      `json:"id"`
-	Name    string      `json:"name"`
-	Tier    sizing.Tier `json:"tier,omitempty"`
-	Members []memberDoc `json:"members"`
+	ID        string      `json:"id"`
+	Name      string      `json:"name"`
+	Tier      sizing.Tier `json:"tier,omitempty"`
+	Members   []memberDoc `json:"members"`
+	CreatedAt time.Time   `json:"created_at,omitzero"`
 }
 
 type keyDoc struct {
@@ -85,6 +87,8 @@ type projectHead struct {
 	CreationSource          string      `json:"creation_source,omitempty"`
 	CreatedAt               time.Time   `json:"created_at"`
 	UpdatedAt               time.Time   `json:"updated_at"`
+	// DefaultEndpointSettings is the project's default_endpoint_settings.
+	DefaultEndpointSettings *api.DefaultEndpointSettings `json:"default_endpoint_settings,omitempty"`
 }
 
 // snapshot copies the world into its file form. Values are copied under the locks and
@@ -104,7 +108,7 @@ func (w *world) snapshot() worldDoc {
 	}
 	for _, id := range sortedKeys(w.orgs) {
 		o := w.orgs[id]
-		od := orgDoc{ID: o.ID, Name: o.Name, Tier: o.Tier, Members: []memberDoc{}}
+		od := orgDoc{ID: o.ID, Name: o.Name, Tier: o.Tier, Members: []memberDoc{}, CreatedAt: o.CreatedAt}
 		for _, uid := range sortedKeys(o.Members) {
 			od.Members = append(od.Members, memberDoc{uid, o.Members[uid]})
 		}
@@ -129,7 +133,7 @@ func (p *project) doc() projectDoc {
 	defer p.mu.RUnlock()
 	d := projectDoc{projectHead: projectHead{ID: p.ID, Name: p.Name, OwnerID: p.OwnerID, OrgID: p.OrgID, RegionID: p.RegionID,
 		Tier: p.Tier, PgVersion: p.PgVersion, HistoryRetentionSeconds: p.HistoryRetentionSeconds, CreationSource: p.CreationSource,
-		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt},
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, DefaultEndpointSettings: p.Defaults},
 		Branches: []branch{}, Endpoints: make([]endpoint, 0, len(p.endpointOrder)), Operations: make([]operation, 0, len(p.ops))}
 	for _, id := range sortedKeys(p.branches) {
 		d.Branches = append(d.Branches, *p.branches[id])
@@ -181,7 +185,7 @@ func parseWorld(b []byte, now time.Time) (*world, error) {
 		return nil, fmt.Errorf("format_version is %d; this emulator reads version %d", doc.FormatVersion, worldFormat)
 	}
 	w := newWorld()
-	if err := loadAccounts(w, &doc); err != nil {
+	if err := loadAccounts(w, &doc, now); err != nil {
 		return nil, err
 	}
 	for i := range doc.Projects {
@@ -197,7 +201,7 @@ func parseWorld(b []byte, now time.Time) (*world, error) {
 	return w, nil
 }
 
-func loadAccounts(w *world, doc *worldDoc) error {
+func loadAccounts(w *world, doc *worldDoc, now time.Time) error {
 	if len(doc.Users) == 0 {
 		return errors.New(`"users" is empty; the first user owns the console key`)
 	}
@@ -230,7 +234,7 @@ func loadAccounts(w *world, doc *worldDoc) error {
 			}
 			members[m.UserID] = m.Role
 		}
-		w.orgs[o.ID] = &org{ID: o.ID, Name: o.Name, Tier: tier, Members: members}
+		w.orgs[o.ID] = &org{ID: o.ID, Name: o.Name, Tier: tier, Members: members, CreatedAt: defaultTime(o.CreatedAt, now)}
 	}
 	return nil
 }

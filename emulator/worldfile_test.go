@@ -133,6 +133,16 @@ func TestReadmeExamplesLoad(t *testing.T) {
 	wantCode(t, s.patchEndpoint(pid, "ep-little-smoke-a5851426", map[string]any{"autoscaling_limit_max_cu": 4}), 400, codeBadRequest)
 	s.callAs("test", "GET", "/projects/"+pid, nil).want(t, 200) // the project-scoped key, by its hash
 	s.callAs("test", "DELETE", "/projects/"+pid, nil).want(t, 403)
+	var dbs api.DatabasesResponse
+	s.call("GET", "/projects/"+pid+"/branches/br-small-term-a5683261/databases", nil).want(t, 200).decode(t, &dbs)
+	if len(dbs.Databases) != 1 || dbs.Databases[0].Name != "reports" || dbs.Databases[0].OwnerName != "reports_owner" {
+		t.Errorf("main's databases: %+v", dbs.Databases)
+	}
+	var ro api.EndpointOperations
+	s.createEndpoint(pid, map[string]any{"branch_id": "br-small-term-a5683261", "type": "read_only"}).want(t, 201).decode(t, &ro)
+	if ro.Endpoint.SuspendTimeoutSeconds != 600 {
+		t.Errorf("a new compute's suspend timeout %d, want the project's default 600", ro.Endpoint.SuspendTimeoutSeconds)
+	}
 	// Ten minutes after its last activity, the primary has scaled to zero.
 	clock.Advance(10 * time.Minute)
 	if ep := s.endpoint(pid, "ep-little-smoke-a5851426"); ep.CurrentState != "idle" {
@@ -214,4 +224,43 @@ func TestConcurrentChangesAreAllSaved(t *testing.T) {
 			t.Errorf("project %s is missing from the data file", id)
 		}
 	}
+}
+
+// Temporary files of -data writes are removed on start (a process killed between
+// writing and renaming one leaves it behind), and a failed write removes its own; other
+// files are left alone (issue 9).
+func TestTemporaryFilesOfWritesDoNotStay(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "world.json")
+	for _, name := range []string{".world.json.tmp-123456", ".world.json.tmp-abc", ".other.json.tmp-1", "world.json.tmp-1"} {
+		must(t, os.WriteFile(filepath.Join(dir, name), []byte("{"), 0o600))
+	}
+	s := newService(t, Options{DataFile: file})
+	if got := dirNames(t, dir); got != ".other.json.tmp-1 world.json world.json.tmp-1" {
+		t.Errorf("after start the directory holds %s; want the two temporary files of world.json gone, the others kept", got)
+	}
+
+	// A write that fails (the file became a directory, so the rename fails) answers
+	// 500 and leaves no temporary file behind.
+	must(t, os.Remove(file))
+	must(t, os.Mkdir(file, 0o700))
+	r := s.call("POST", "/projects", map[string]any{"project": map[string]any{"name": "shop"}})
+	if r.status != 500 || !strings.Contains(string(r.body), "writing") {
+		t.Errorf("a change whose write fails: %d %s, want 500 saying the write failed", r.status, r.body)
+	}
+	if got := dirNames(t, dir); got != ".other.json.tmp-1 world.json world.json.tmp-1" {
+		t.Errorf("after a failed write the directory holds %s", got)
+	}
+	must(t, os.Remove(file)) // let the emulator write its last state when the test ends
+}
+
+func dirNames(t *testing.T, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	must(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
 }

@@ -42,6 +42,16 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 		p.PgVersion = defaultPgVersion
 	}
 	p.HistoryRetentionSeconds = d.HistoryRetentionSeconds
+	if d.DefaultEndpointSettings != nil {
+		if err := checkDefaults(d.DefaultEndpointSettings); err != nil {
+			return nil, errors.New(err.(*apiError).message)
+		}
+		cs := (&endpointFields{}).resolve(d.DefaultEndpointSettings)
+		if err := checkSize(cs.minCU, cs.maxCU, p.Tier); err != nil {
+			return nil, fmt.Errorf("default_endpoint_settings: %s", err.(*apiError).message)
+		}
+		p.Defaults = d.DefaultEndpointSettings
+	}
 	p.CreationSource = defaultString(d.CreationSource, "console")
 	p.CreatedAt = defaultTime(d.CreatedAt, now)
 	p.UpdatedAt = defaultTime(d.UpdatedAt, p.CreatedAt)
@@ -59,6 +69,9 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 		b.CreatedAt = defaultTime(b.CreatedAt, p.CreatedAt)
 		b.UpdatedAt = defaultTime(b.UpdatedAt, b.CreatedAt)
 		b.CreationSource = defaultString(b.CreationSource, "console")
+		if err := loadRolesAndDatabases(&b); err != nil {
+			return nil, fmt.Errorf("branch %s: %w", b.ID, err)
+		}
 		p.branches[b.ID] = &b
 	}
 	defaults := 0
@@ -98,6 +111,35 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 		}
 	}
 	return p, nil
+}
+
+// loadRolesAndDatabases checks a branch's roles and databases and fills what a seed
+// may leave out: a role's password (generated, then kept), times, database ids.
+func loadRolesAndDatabases(b *branch) error {
+	for i := range b.Roles {
+		r := &b.Roles[i]
+		if r.Name == "" || b.role(r.Name) != r {
+			return fmt.Errorf("role %q: the name is empty or used twice", r.Name)
+		}
+		r.Password = defaultString(r.Password, newRolePassword())
+		r.CreatedAt = defaultTime(r.CreatedAt, b.CreatedAt)
+		r.UpdatedAt = defaultTime(r.UpdatedAt, r.CreatedAt)
+	}
+	for i := range b.Databases {
+		d := &b.Databases[i]
+		if d.Name == "" || b.database(d.Name) != d {
+			return fmt.Errorf("database %q: the name is empty or used twice", d.Name)
+		}
+		if b.role(d.OwnerName) == nil {
+			return fmt.Errorf("database %s: owner_name %q is not a role of the branch", d.Name, d.OwnerName)
+		}
+		if d.ID == 0 {
+			d.ID = int64(1_000_001 + i)
+		}
+		d.CreatedAt = defaultTime(d.CreatedAt, b.CreatedAt)
+		d.UpdatedAt = defaultTime(d.UpdatedAt, d.CreatedAt)
+	}
+	return nil
 }
 
 func loadEndpoint(w *world, p *project, ep *endpoint) error {

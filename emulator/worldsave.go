@@ -3,9 +3,12 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -136,7 +139,7 @@ func writeRecords[T any](b *bytes.Buffer, indent, name string, items []T, sep st
 // directory. Mode 0600: the file holds key hashes.
 func writeFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {
 		return fmt.Errorf("emulator: writing %s: %w", path, err)
 	}
@@ -164,6 +167,30 @@ func writeFileAtomic(path string, data []byte) error {
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// tempPrefix starts the names of the temporary files writeFileAtomic makes for path:
+// .world.json.tmp-123456 for world.json.
+func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
+
+// removeTemps removes the temporary files that writes of path left behind: a write
+// removes its own when it fails, but not when the process is killed before the rename.
+// Called at start, before anything writes path.
+func removeTemps(path string) error {
+	dir, prefix := filepath.Dir(path), tempPrefix(path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // no directory yet: nothing left behind, and the first write says why it fails
+	}
+	for _, entry := range entries {
+		if !entry.Type().IsRegular() || !strings.HasPrefix(entry.Name(), prefix) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, entry.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("emulator: removing %s, left behind by an interrupted write of %s: %w", entry.Name(), path, err)
+		}
 	}
 	return nil
 }
