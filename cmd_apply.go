@@ -140,11 +140,13 @@ func applyDir(ctx context.Context, o applyOptions) error {
 			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n"+
 			"  neonform plan -out plan.json %[1]s\n  neonform apply plan.json %[1]s", displayPath(o.Dir))
 	}
-	p, err := makePlan(ctx, o.planInputs, o.Env, o.Stdout, o.Stderr)
+	in := o.planInputs
+	in.Lock = true
+	p, err := makePlan(ctx, in, o.Env, o.Stdout, o.Stderr)
 	if err != nil {
 		return err
 	}
-	defer p.Close()
+	defer p.Close(o.Stderr)
 	if err := renderPlan(o.Stdout, p, "human", o.Color, false, ""); err != nil {
 		return err
 	}
@@ -159,7 +161,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		}
 	}
 	fmt.Fprintln(o.Stdout)
-	return carryOut(ctx, o, p.plan, p.conn.client, p.backend)
+	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, true)
 }
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.
@@ -199,14 +201,16 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		return nil
 	}
 	fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
-	return carryOut(ctx, o, plan, conn.client, backend)
+	return carryOut(ctx, o, plan, conn.client, backend, false)
 }
 
-// carryOut runs the plan and prints how it ended.
-func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend) error {
+// carryOut runs the plan and prints how it ended. locked: the caller holds
+// the state lock already.
+func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend, locked bool) error {
 	rep, err := apply.Apply(ctx, plan, apply.Options{
 		Client:      client,
 		State:       backend,
+		Locked:      locked,
 		Parallelism: o.Parallelism,
 		Progress:    o.Stdout,
 		Live:        o.Live,

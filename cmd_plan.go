@@ -115,11 +115,17 @@ func runPlan(ctx context.Context, o planOptions) error {
 	if o.Format == "json" {
 		notes = o.Stderr
 	}
+	if o.Out != "" {
+		// Before any call: a plan that cannot be saved is not worth making.
+		if err := diff.CheckWritable(o.Out); err != nil {
+			return err
+		}
+	}
 	p, err := makePlan(ctx, o.planInputs, o.Env, notes, o.Stderr)
 	if err != nil {
 		return err
 	}
-	defer p.Close()
+	defer p.Close(o.Stderr)
 	if o.Out != "" {
 		if err := diff.WriteFile(o.Out, p.plan); err != nil {
 			return err

@@ -24,6 +24,11 @@ type planInputs struct {
 	// SettingsOnly: read only the neonform block (applying a saved plan needs
 	// the service and the state, not the projects).
 	SettingsOnly bool
+	// Lock: take the state lock before reading the state or the service, and
+	// hold it until Close (apply DIR: nobody changes the state between the
+	// plan it shows and the apply, and a locked state is refused before any
+	// call or any output).
+	Lock bool
 }
 
 // planned is a plan and everything it was made from, for the command to show,
@@ -35,9 +40,18 @@ type planned struct {
 	state   *state.State
 	plan    *diff.Plan
 	reads   int // API reads made to plan
+	// unlock releases the state lock when planInputs.Lock took it.
+	unlock func() error
 }
 
-func (p *planned) Close() {
+// Close releases the state lock, if it was taken, and what the plan held
+// open; a lock that could not be released cleanly is a warning on w.
+func (p *planned) Close(w io.Writer) {
+	if p.unlock != nil {
+		if err := p.unlock(); err != nil {
+			fmt.Fprintf(w, "Warning: %v\n", err)
+		}
+	}
 	if p.conn != nil {
 		p.conn.Close()
 	}
@@ -78,11 +92,16 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 	ok := false
 	defer func() {
 		if !ok {
-			out.Close()
+			out.Close(stderr)
 		}
 	}()
 	if out.backend, err = openState(ctx, cfg, env); err != nil {
 		return nil, err
+	}
+	if in.Lock {
+		if out.unlock, err = out.backend.Lock(state.WithOperation(ctx, "apply"), ""); err != nil {
+			return nil, err
+		}
 	}
 	if out.state, err = out.backend.Read(ctx); err != nil {
 		return nil, err

@@ -26,6 +26,9 @@ type Options struct {
 	Client *api.Client
 	// State is where the state lives; apply locks it for the whole run.
 	State state.Backend
+	// Locked: the caller took the state lock already (apply DIR takes it
+	// before it plans) and releases it; Apply only checks that it is held.
+	Locked bool
 	// Parallelism is how many projects change at once: 0 = 4.
 	Parallelism int
 	// Progress gets one line when a step starts and one when it ends; nil
@@ -77,15 +80,17 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (*Report, error) {
 		return &Report{Elapsed: time.Since(start)}, nil
 	}
 
-	unlock, err := opts.State.Lock(state.WithOperation(ctx, "apply"), opts.Who)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err := unlock(); err != nil {
-			fmt.Fprintf(opts.Progress, "Warning: %v\n", err)
+	if !opts.Locked {
+		unlock, err := opts.State.Lock(state.WithOperation(ctx, "apply"), opts.Who)
+		if err != nil {
+			return nil, err
 		}
-	}()
+		defer func() {
+			if err := unlock(); err != nil {
+				fmt.Fprintf(opts.Progress, "Warning: %v\n", err)
+			}
+		}()
+	}
 	st, err := opts.State.Read(ctx)
 	if err != nil {
 		return nil, err

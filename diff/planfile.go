@@ -66,6 +66,21 @@ func WriteFile(path string, p *Plan) error {
 	return nil
 }
 
+// CheckWritable makes sure a plan can be saved at path before anything is
+// read from the service: path is not a directory, and its directory exists
+// and takes a new file.
+func CheckWritable(path string) error {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return fmt.Errorf("cannot save the plan to %s: it is a directory", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("cannot save the plan to %s: %w", path, err)
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
+}
+
 // ReadFile loads a plan file. It refuses a file from a newer neonform (whose
 // format this one might misread) and says clearly when the file is not a plan.
 func ReadFile(path string) (*Plan, error) {
