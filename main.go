@@ -29,6 +29,12 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
+	// That eagerness has a ceiling: past 768 MiB the collector works harder
+	// instead, so that the largest configuration neonform reads (config.MaxBytes)
+	// stays under 1 GB (docs/PERFORMANCE.md). A GOMEMLIMIT set in the environment wins.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(768 << 20)
+	}
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
