@@ -49,8 +49,12 @@ func (e *exitError) Error() string { return e.msg }
 
 // run is main without os.Exit, so testscript and tests can call it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
+	// A write to a closed standard output returns an error instead of killing
+	// the process: an apply piped into head must finish its step and release
+	// the lock, not die between two API calls.
+	signal.Ignore(syscall.SIGPIPE)
 
 	app := newApp(stdin, stdout, stderr)
 	err := app.RunContext(ctx, interspersed(app, args))
