@@ -57,9 +57,9 @@ fails stops the rest of its project; other projects go on. The end says what
 was done, what failed and why, and what was not attempted; "neonform plan"
 then shows exactly what remains.
 
-Interrupt (Ctrl-C or SIGTERM): no new step starts, the steps in flight finish
-and are recorded, and apply exits 1 saying what is left. A second interrupt
-exits at once.
+Interrupt (Ctrl-C, SIGTERM or SIGHUP): no new step starts, the steps in flight
+finish and are recorded, and apply exits 1 saying what is left. A second
+interrupt exits at once. At the question, an interrupt cancels at once.
 
 Examples:
    neonform apply                                  # plan, show, ask, apply
@@ -157,6 +157,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	if !o.AutoApprove && !askToApply(ctx, o.Stdin, o.Stdout) {
 		return &exitError{code: 1, msg: "Apply cancelled: nothing was changed."}
 	}
+	startApplying(ctx)
 	fmt.Fprintln(o.Stdout)
 	return carryOut(ctx, o, p.plan, p.conn.client, p.backend)
 }
@@ -197,13 +198,13 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
 		return nil
 	}
+	startApplying(ctx)
 	fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	return carryOut(ctx, o, plan, conn.client, backend)
 }
 
 // carryOut runs the plan and prints how it ended.
 func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend) error {
-	startApplying(ctx)
 	rep, err := apply.Apply(ctx, plan, apply.Options{
 		Client:      client,
 		State:       backend,
