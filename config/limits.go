@@ -12,7 +12,7 @@ import (
 // The limits of what neonform reads, so that no file, however odd, can make
 // it run out of memory or stack (README: "Limits"). Each is far above what a
 // real configuration needs: 1,000 projects of 10 computes are 2.2 MB and half
-// a million tokens, nested 8 levels deep.
+// a million tokens, nested 6 levels deep.
 const (
 	// MaxBytes is the size of the configuration's files (variable files
 	// included) together, and so of any one of them.
