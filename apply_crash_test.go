@@ -299,47 +299,52 @@ func TestApplyKilledAtARandomStepConverges(t *testing.T) {
 	}
 }
 
-// TestApplyInterruptFinishesTheStepInFlight: one SIGINT stops new steps, the
-// step in flight is recorded, the lock is released, apply exits 1 saying what
-// is left, and a rerun finishes the job.
+// TestApplyInterruptFinishesTheStepInFlight: one SIGINT, SIGTERM (CI
+// cancelling a job) or SIGHUP (the terminal closed) stops new steps, the step
+// in flight is recorded, the lock is released, apply exits 1 saying what is
+// left, and a rerun finishes the job.
 func TestApplyInterruptFinishesTheStepInFlight(t *testing.T) {
-	w := newCrashWorld(t, 100*time.Millisecond)
-	w.write(crashBefore)
-	if code, out := w.neonform("apply", "-auto-approve", w.dir); code != 0 {
-		t.Fatalf("first apply: %s", out)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			w := newCrashWorld(t, 100*time.Millisecond)
+			w.write(crashBefore)
+			if code, out := w.neonform("apply", "-auto-approve", w.dir); code != 0 {
+				t.Fatalf("first apply: %s", out)
+			}
+			w.write(crashAfter)
+			cmd, sc, stderr := w.start("apply", "-auto-approve", "-parallelism", "1", w.dir)
+			var seen strings.Builder
+			if !waitForStepStart(sc, 2, &seen) {
+				t.Fatalf("apply ended early:\n%s%s", seen.String(), stderr.String())
+			}
+			cmd.Process.Signal(sig)
+			for sc.Scan() {
+				seen.WriteString(sc.Text() + "\n")
+			}
+			err := cmd.Wait()
+			out := seen.String() + stderr.String()
+			if code := cmd.ProcessState.ExitCode(); code != 1 {
+				t.Fatalf("exit %d (%v), want 1:\n%s", code, err, out)
+			}
+			for _, want := range []string{
+				"Received " + sig.String() + ": no new step starts",
+				"Apply interrupted after",
+				"Not attempted:",
+				"The state records every step that was done. Run `neonform plan` to see exactly what remains",
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(w.dir, "neonform.state.json.lock")); !os.IsNotExist(err) {
+				t.Errorf("an interrupted apply must release the lock: %v", err)
+			}
+			if code, out := w.neonform("apply", "-auto-approve", w.dir); code != 0 {
+				t.Fatalf("the rerun failed:\n%s", out)
+			}
+			w.checkConverged("after an interrupt")
+		})
 	}
-	w.write(crashAfter)
-	cmd, sc, stderr := w.start("apply", "-auto-approve", "-parallelism", "1", w.dir)
-	var seen strings.Builder
-	if !waitForStepStart(sc, 2, &seen) {
-		t.Fatalf("apply ended early:\n%s%s", seen.String(), stderr.String())
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	for sc.Scan() {
-		seen.WriteString(sc.Text() + "\n")
-	}
-	err := cmd.Wait()
-	out := seen.String() + stderr.String()
-	if code := cmd.ProcessState.ExitCode(); code != 1 {
-		t.Fatalf("exit %d (%v), want 1:\n%s", code, err, out)
-	}
-	for _, want := range []string{
-		"Received interrupt: no new step starts",
-		"Apply interrupted after",
-		"Not attempted:",
-		"The state records every step that was done. Run `neonform plan` to see exactly what remains",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(w.dir, "neonform.state.json.lock")); !os.IsNotExist(err) {
-		t.Errorf("an interrupted apply must release the lock: %v", err)
-	}
-	if code, out := w.neonform("apply", "-auto-approve", w.dir); code != 0 {
-		t.Fatalf("the rerun failed:\n%s", out)
-	}
-	w.checkConverged("after an interrupt")
 }
 
 // TestApplySecondInterruptExitsAtOnce: while a call is slow to answer, a

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -60,9 +57,9 @@ fails stops the rest of its project; other projects go on. The end says what
 was done, what failed and why, and what was not attempted; "neonform plan"
 then shows exactly what remains.
 
-Interrupt (Ctrl-C or SIGTERM): no new step starts, the steps in flight finish
-and are recorded, and apply exits 1 saying what is left. A second interrupt
-exits at once.
+Interrupt (Ctrl-C, SIGTERM or SIGHUP): no new step starts, the steps in flight
+finish and are recorded, and apply exits 1 saying what is left. A second
+interrupt exits at once. At the question, an interrupt cancels at once.
 
 Examples:
    neonform apply                                  # plan, show, ask, apply
@@ -127,10 +124,16 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 func runApply(ctx context.Context, o applyOptions) error {
 	ctx, stop := watchInterrupts(ctx, o.Stderr)
 	defer stop()
+	// A closed standard output (apply ... | head) must not stop an apply
+	// halfway: what is left to print goes to standard error (interrupt.go).
+	o.Stdout = &fallbackWriter{w: o.Stdout, fallback: o.Stderr}
+	var err error
 	if o.PlanFile != "" {
-		return applyPlanFile(ctx, o)
+		err = applyPlanFile(ctx, o)
+	} else {
+		err = applyDir(ctx, o)
 	}
-	return applyDir(ctx, o)
+	return afterInterrupt(ctx, err)
 }
 
 // applyDir plans, shows the plan, asks, and applies.
@@ -153,13 +156,10 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	if !p.plan.HasChanges() {
 		return nil
 	}
-	if !o.AutoApprove {
-		fmt.Fprint(o.Stdout, "\nApply this plan? Only 'yes' is accepted: ")
-		line, _ := bufio.NewReader(o.Stdin).ReadString('\n')
-		if strings.TrimSpace(line) != "yes" {
-			return &exitError{code: 1, msg: "Apply cancelled: nothing was changed."}
-		}
+	if !o.AutoApprove && !askToApply(ctx, o.Stdin, o.Stdout) {
+		return &exitError{code: 1, msg: "Apply cancelled: nothing was changed."}
 	}
+	startApplying(ctx)
 	fmt.Fprintln(o.Stdout)
 	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, true)
 }
@@ -200,6 +200,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
 		return nil
 	}
+	startApplying(ctx)
 	fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	return carryOut(ctx, o, plan, conn.client, backend, false)
 }
@@ -250,36 +251,4 @@ func displayPath(dir string) string {
 		return "."
 	}
 	return filepath.ToSlash(dir)
-}
-
-// watchInterrupts gives apply its two-step interrupt: the first SIGINT or
-// SIGTERM cancels ctx (no new step starts; those in flight finish and are
-// recorded), a second one exits at once.
-func watchInterrupts(ctx context.Context, stderr io.Writer) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		for n := 1; ; n++ {
-			select {
-			case <-done:
-				return
-			case sig := <-sigs:
-				if n == 1 {
-					fmt.Fprintf(stderr, "\nReceived %s: no new step starts; the steps in flight finish and are recorded in the state. Interrupt again to exit at once.\n", sig)
-					cancel()
-					continue
-				}
-				fmt.Fprintf(stderr, "\nReceived %s again: exiting at once. The state records every step that ended; a step in flight may not be "+
-					"recorded (the next plan finds its endpoint again). The state lock stays behind: the next run says how to remove it.\n", sig)
-				os.Exit(1)
-			}
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel()
-	}
 }

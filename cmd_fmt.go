@@ -104,9 +104,10 @@ func runFmt(o fmtOptions) error {
 		if err != nil {
 			return err
 		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
+		src, rd := config.ReadFile(path, "Configuration file")
+		if rd != nil {
+			printDiagnostics(o.Stderr, hcl.Diagnostics{rd}, nil)
+			return &exitError{code: 1, msg: "Nothing was formatted."}
 		}
 		out, d := config.Format(src, path)
 		diags = append(diags, d...)
@@ -148,7 +149,8 @@ func runFmt(o fmtOptions) error {
 // fmtStdin formats standard input: the result goes to standard output, or
 // with -check/-diff only the verdict or the diff does.
 func fmtStdin(o fmtOptions) error {
-	src, err := io.ReadAll(o.Stdin)
+	// One byte more than a configuration file may hold, for Format to refuse.
+	src, err := io.ReadAll(io.LimitReader(o.Stdin, config.MaxBytes+1))
 	if err != nil {
 		return err
 	}

@@ -169,6 +169,8 @@ type validateJSON struct {
 	ErrorCount    int              `json:"error_count"`
 	WarningCount  int              `json:"warning_count"`
 	Diagnostics   []diagnosticJSON `json:"diagnostics"`
+	// DiagnosticsOmitted counts those left out past the first maxDiagnostics.
+	DiagnosticsOmitted int `json:"diagnostics_omitted,omitempty"`
 }
 
 type diagnosticJSON struct {
@@ -193,12 +195,18 @@ type posJSON struct {
 func writeValidateJSON(w io.Writer, diags hcl.Diagnostics) error {
 	out := validateJSON{FormatVersion: "1.0", Diagnostics: []diagnosticJSON{}}
 	for _, d := range diags {
-		j := diagnosticJSON{Severity: "error", Summary: d.Summary, Detail: d.Detail}
 		if d.Severity == hcl.DiagWarning {
-			j.Severity = "warning"
 			out.WarningCount++
 		} else {
 			out.ErrorCount++
+		}
+	}
+	shown, moreErrors, moreWarnings := firstDiagnostics(diags)
+	out.DiagnosticsOmitted = moreErrors + moreWarnings
+	for _, d := range shown {
+		j := diagnosticJSON{Severity: "error", Summary: clip(d.Summary, maxSummary), Detail: clip(d.Detail, maxDetail)}
+		if d.Severity == hcl.DiagWarning {
+			j.Severity = "warning"
 		}
 		if r := d.Subject; r != nil {
 			j.Range = &rangeJSON{

@@ -1,14 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/neonform/neonform/config"
 )
 
 // printDiagnostics writes config errors and warnings the way a person fixes
@@ -31,6 +33,18 @@ const (
 	ansiReset  = "\x1b[0m"
 )
 
+// Limits of what one run prints, so that a hostile or generated file cannot
+// bury the first mistake under megabytes (README: "Limits").
+const (
+	// maxDiagnostics are printed; the rest are counted: "and 12 more errors".
+	maxDiagnostics = 50
+	// maxLineWidth characters of a source line are quoted, around the mistake.
+	maxLineWidth = 120
+	// maxSummary and maxDetail cut a message that quotes a long value.
+	maxSummary = 200
+	maxDetail  = 2000
+)
+
 func writeDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File, color bool) {
 	paint := func(code, s string) string {
 		if !color {
@@ -39,12 +53,13 @@ func writeDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.
 		return code + s + ansiReset
 	}
 	sources := sourceCache{files: files}
-	for _, d := range diags {
+	shown, moreErrors, moreWarnings := firstDiagnostics(diags)
+	for _, d := range shown {
 		severity, code := "Error", ansiRed
 		if d.Severity == hcl.DiagWarning {
 			severity, code = "Warning", ansiYellow
 		}
-		fmt.Fprintf(w, "%s: %s\n", paint(ansiBold+code, severity), paint(ansiBold, d.Summary))
+		fmt.Fprintf(w, "%s: %s\n", paint(ansiBold+code, severity), paint(ansiBold, clip(d.Summary, maxSummary)))
 		if d.Subject != nil {
 			r := *d.Subject
 			src := sources.get(r.Filename)
@@ -61,10 +76,73 @@ func writeDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.
 			}
 		}
 		if d.Detail != "" {
-			fmt.Fprintf(w, "\n  %s\n", strings.ReplaceAll(d.Detail, "\n", "\n  "))
+			fmt.Fprintf(w, "\n  %s\n", strings.ReplaceAll(clip(d.Detail, maxDetail), "\n", "\n  "))
 		}
 		fmt.Fprintln(w)
 	}
+	if more := moreDiagnostics(moreErrors, moreWarnings); more != "" {
+		fmt.Fprintf(w, "... and %s, not shown: fix the ones above first (some of the others may follow from them).\n\n", more)
+	}
+}
+
+// firstDiagnostics picks the diagnostics to print: up to maxDiagnostics, in
+// order, errors before warnings when there are too many (a warning must not
+// hide an error), and counts the others.
+func firstDiagnostics(diags hcl.Diagnostics) (shown hcl.Diagnostics, moreErrors, moreWarnings int) {
+	if len(diags) <= maxDiagnostics {
+		return diags, 0, 0
+	}
+	errs := 0
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			errs++
+		}
+	}
+	warningRoom := max(maxDiagnostics-errs, 0)
+	for _, d := range diags {
+		switch {
+		case d.Severity == hcl.DiagError && moreErrors == 0 && len(shown) < maxDiagnostics:
+			shown = append(shown, d)
+		case d.Severity == hcl.DiagError:
+			moreErrors++
+		case warningRoom > 0:
+			shown = append(shown, d)
+			warningRoom--
+		default:
+			moreWarnings++
+		}
+	}
+	return shown, moreErrors, moreWarnings
+}
+
+// moreDiagnostics is "12 more errors and 1 more warning", or "".
+func moreDiagnostics(errs, warnings int) string {
+	var parts []string
+	if errs > 0 {
+		parts = append(parts, plural(errs, "more error", "more errors"))
+	}
+	if warnings > 0 {
+		parts = append(parts, plural(warnings, "more warning", "more warnings"))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// clip cuts s to about max bytes, keeping its start and its end (where a
+// message says how to fix things) and saying how much it left out.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	head, tail := max*2/3, max/3
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	tailStart := len(s) - tail
+	for tailStart < len(s) && !utf8.RuneStart(s[tailStart]) {
+		tailStart++
+	}
+	left := utf8.RuneCountInString(s[head:tailStart])
+	return fmt.Sprintf("%s … (%d characters left out) … %s", s[:head], left, s[tailStart:])
 }
 
 // source is one file's bytes and, when it parsed, its syntax tree.
@@ -88,12 +166,15 @@ func (c *sourceCache) get(name string) source {
 	if f, ok := c.files[name]; ok && f != nil {
 		s.bytes = f.Bytes
 		s.body, _ = f.Body.(*hclsyntax.Body)
-	} else if b, err := os.ReadFile(name); err == nil {
+	} else if b, d := config.ReadFile(name, "File"); d == nil {
+		// Within the limits of a configuration file: a diagnostic may name a
+		// file neonform refused to read (too large, or a device).
 		s.bytes = b
 	}
 	if s.body == nil && s.bytes != nil {
-		// Even a file with syntax errors parses far enough to name its blocks.
-		if f, _ := hclsyntax.ParseConfig(s.bytes, name, hcl.InitialPos); f != nil {
+		// Even a file with syntax errors parses far enough to name its blocks;
+		// config.Parse refuses, as Load does, a file too deep to parse.
+		if f, _ := config.Parse(s.bytes, name); f != nil {
 			s.body, _ = f.Body.(*hclsyntax.Body)
 		}
 	}
@@ -106,34 +187,56 @@ func (c *sourceCache) get(name string) source {
 
 // sourceLine returns the first line of r and a marker of carets under the
 // part of it that r covers (one caret for an empty range or the end of a line).
+// A line longer than maxLineWidth characters is cut to a window around the
+// start of r, with "…" where it was cut.
 func sourceLine(src []byte, r hcl.Range) (line, marker string, ok bool) {
-	if src == nil || r.Start.Byte > len(src) {
+	start := r.Start.Byte
+	if src == nil || start > len(src) || start < 0 {
 		return "", "", false
 	}
-	lineStart := r.Start.Byte
-	for lineStart > 0 && src[lineStart-1] != '\n' {
-		lineStart--
+	lineStart := bytes.LastIndexByte(src[:start], '\n') + 1
+	lineEnd := len(src)
+	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+		lineEnd = start + i
 	}
-	lineEnd := r.Start.Byte
-	for lineEnd < len(src) && src[lineEnd] != '\n' {
-		lineEnd++
+	if lineEnd > lineStart && src[lineEnd-1] == '\r' {
+		lineEnd--
 	}
-	text := strings.TrimRight(string(src[lineStart:lineEnd]), "\r")
+	start = min(start, lineEnd)
+	// The window: up to a third of the width before the mistake, the rest after.
+	left := start
+	for n := 0; left > lineStart && n < maxLineWidth/3; n++ {
+		_, size := utf8.DecodeLastRune(src[lineStart:left])
+		left -= size
+	}
+	right := start
+	for n := utf8.RuneCount(src[left:start]); right < lineEnd && n < maxLineWidth; n++ {
+		_, size := utf8.DecodeRune(src[right:lineEnd])
+		right += size
+	}
+	var text, indent strings.Builder
+	if left > lineStart {
+		text.WriteString("…")
+		indent.WriteByte(' ')
+	}
+	text.Write(src[left:right])
+	if right < lineEnd {
+		text.WriteString("…")
+	}
 	// Keep tabs in the marker's indent so the carets line up under tabs too.
-	var indent strings.Builder
-	for _, ch := range string(src[lineStart:r.Start.Byte]) {
+	for _, ch := range string(src[left:start]) {
 		if ch == '\t' {
 			indent.WriteByte('\t')
 		} else {
 			indent.WriteByte(' ')
 		}
 	}
-	end := min(r.End.Byte, lineStart+len(text))
+	end := min(r.End.Byte, right)
 	width := 1
-	if end > r.Start.Byte {
-		width = utf8.RuneCount(src[r.Start.Byte:end])
+	if end > start {
+		width = utf8.RuneCount(src[start:end])
 	}
-	return text, indent.String() + strings.Repeat("^", width), true
+	return text.String(), indent.String() + strings.Repeat("^", width), true
 }
 
 // blockPath names the blocks that enclose offset, outermost first:

@@ -29,6 +29,12 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
+	// That eagerness has a ceiling: past 768 MiB the collector works harder
+	// instead, so that the largest configuration neonform reads (config.MaxBytes)
+	// stays under 1 GB (docs/PERFORMANCE.md). A GOMEMLIMIT set in the environment wins.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(768 << 20)
+	}
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -43,8 +49,12 @@ func (e *exitError) Error() string { return e.msg }
 
 // run is main without os.Exit, so testscript and tests can call it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
+	// A write to a closed standard output returns an error instead of killing
+	// the process: an apply piped into head must finish its step and release
+	// the lock, not die between two API calls.
+	signal.Ignore(syscall.SIGPIPE)
 
 	app := newApp(stdin, stdout, stderr)
 	err := app.RunContext(ctx, interspersed(app, args))

@@ -13,6 +13,14 @@ import (
 // of file a person's shell hands neonform.
 func openTerminal(t *testing.T) *os.File {
 	t.Helper()
+	_, tty := openPTY(t)
+	return tty
+}
+
+// openPTY opens a pseudo-terminal: what is written to ptmx is what a person
+// types on tty.
+func openPTY(t *testing.T) (ptmx, tty *os.File) {
+	t.Helper()
 	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
 	if err != nil {
 		t.Fatalf("opening a pseudo-terminal: %v", err)
@@ -25,12 +33,12 @@ func openTerminal(t *testing.T) *os.File {
 	if err != nil {
 		t.Fatalf("numbering the pseudo-terminal: %v", err)
 	}
-	tty, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {
 		t.Fatalf("opening the terminal side: %v", err)
 	}
 	t.Cleanup(func() { tty.Close() })
-	return tty
+	return ptmx, tty
 }
 
 func TestTerminalIsTheOnlyPlaceForColourAndQuestions(t *testing.T) {

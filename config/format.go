@@ -17,6 +17,14 @@ import (
 // because re-spacing broken syntax can make it harder to fix. Formatting a
 // formatted file changes nothing.
 func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
+	// hclwrite's parser is hclsyntax's, with the same limits to respect.
+	b := newBudget()
+	if !b.take(len(src)) {
+		return nil, hcl.Diagnostics{tooLarge(filename)}
+	}
+	if d := b.checkShape(src, filename); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
 	f, diags := hclwrite.ParseConfig(src, filename, hcl.InitialPos)
 	diags = explainSyntax(src, filename, diags)
 	if diags.HasErrors() {

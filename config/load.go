@@ -40,6 +40,7 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	}
 	files := map[string][]byte{}
 	var diags hcl.Diagnostics
+	b := newBudget()
 	for _, e := range entries {
 		name := e.Name()
 		if !configFileName(name) {
@@ -49,18 +50,19 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 		if info, err := os.Stat(path); err != nil || info.IsDir() {
 			continue
 		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Cannot read configuration file",
-				Detail:   fmt.Sprintf("%v. Check the file's permissions.", err),
-			})
+		src, d := b.read(path, "Configuration file")
+		if d != nil {
+			diags = append(diags, d)
 			continue
 		}
 		files[name] = src
 	}
-	if len(files) == 0 && !diags.HasErrors() {
+	if diags.HasErrors() {
+		// A file neonform will not read makes the rest of the configuration
+		// incomplete: checking it would only add errors about what is missing.
+		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, diags
+	}
+	if len(files) == 0 {
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
@@ -68,8 +70,7 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 				displayDir(dir)),
 		}}
 	}
-	cfg, more := LoadSources(dir, files, opts)
-	return cfg, append(diags, more...)
+	return loadSources(dir, files, opts, b)
 }
 
 // configFileName is a *.hcl file that is not hidden or an editor's backup.
@@ -89,7 +90,23 @@ func displayDir(dir string) string {
 // and callers that have the files in memory). A name is joined to dir to make the
 // file name that diagnostics and cfg.Files use.
 func LoadSources(dir string, files map[string][]byte, opts Options) (*Config, hcl.Diagnostics) {
+	return loadSources(dir, files, opts, nil)
+}
+
+// loadSources loads files with what is left of b, the limits of one
+// configuration; with b nil, the files are charged to a new budget first.
+func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (*Config, hcl.Diagnostics) {
+	var tooLargeFile string
+	if b == nil {
+		b = newBudget()
+		for _, name := range sortedNames(files) {
+			if !b.take(len(files[name])) && tooLargeFile == "" {
+				tooLargeFile = name
+			}
+		}
+	}
 	l := &loader{
+		budget:    b,
 		opts:      opts,
 		cfg:       &Config{Dir: dir, Files: map[string]*hcl.File{}},
 		environ:   parseEnviron(opts.Environ),
@@ -100,6 +117,9 @@ func LoadSources(dir string, files map[string][]byte, opts Options) (*Config, hc
 		badBranch: map[*Branch]bool{},
 	}
 	l.functions = functions(l.environ)
+	if tooLargeFile != "" {
+		return l.cfg, hcl.Diagnostics{tooLarge(tooLargeFile)}
+	}
 	l.load(files)
 	sortDiagnostics(l.diags)
 	return l.cfg, l.diags
@@ -109,6 +129,7 @@ func LoadSources(dir string, files map[string][]byte, opts Options) (*Config, hc
 // the one before: variables, then locals, then everything that may use them.
 type loader struct {
 	opts      Options
+	budget    *budget
 	cfg       *Config
 	diags     hcl.Diagnostics
 	environ   map[string]string
@@ -130,20 +151,23 @@ type loader struct {
 	badBranch map[*Branch]bool
 }
 
-func (l *loader) load(files map[string][]byte) {
+func sortedNames(files map[string][]byte) []string {
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	return names
+}
 
+func (l *loader) load(files map[string][]byte) {
 	var bodies []*hclsyntax.Body
-	for _, name := range names {
+	for _, name := range sortedNames(files) {
 		filename := name
 		if l.cfg.Dir != "" && !filepath.IsAbs(name) {
 			filename = filepath.Join(l.cfg.Dir, name)
 		}
-		f, diags := parseFile(files[name], filename)
+		f, diags := l.budget.parse(files[name], filename)
 		l.diags = append(l.diags, diags...)
 		if f == nil {
 			continue

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -217,6 +216,12 @@ func (l *loader) rawValue(v *variable, raw, source string) cty.Value {
 		}
 		return val
 	}
+	if d := l.budget.checkShape([]byte(raw), source); d != nil {
+		d.Subject = nil // the value is not in a file, and may be a secret
+		d.Detail = "The value from " + source + ": " + d.Detail
+		l.diags = append(l.diags, d)
+		return cty.DynamicVal
+	}
 	expr, diags := hclsyntax.ParseExpression([]byte(raw), source, hcl.InitialPos)
 	if diags.HasErrors() {
 		return fail("lists and maps are written in HCL syntax, like [\"a\", \"b\"] or { key = \"value\" }")
@@ -236,16 +241,13 @@ func (l *loader) rawValue(v *variable, raw, source string) cty.Value {
 // Names that no variable declares are warnings, not errors, because one file of
 // values is often shared by several configurations.
 func (l *loader) readVarFile(path string, values map[string]cty.Value) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot read variable file",
-			Detail:   fmt.Sprintf("-var-file %s: %v. A relative path is read from the current directory.", path, err),
-		})
+	src, d := l.budget.read(path, "Variable file")
+	if d != nil {
+		d.Detail = fmt.Sprintf("-var-file %s: %s A relative path is read from the current directory.", path, d.Detail)
+		l.diags = append(l.diags, d)
 		return
 	}
-	f, diags := parseFile(src, path)
+	f, diags := l.budget.parse(src, path)
 	if f != nil {
 		l.cfg.Files[path] = f
 	}

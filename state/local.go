@@ -34,11 +34,12 @@ func NewLocal(path string) *Local {
 // Path is the state file.
 func (l *Local) Path() string { return l.path }
 
-// LockPath is the lock file: present while someone holds the lock.
-func (l *Local) LockPath() string { return l.path + ".lock" }
+// LockPath is the lock file: present while someone holds the lock. Next
+// to the state file, or to its target when Path is a link (local_path.go).
+func (l *Local) LockPath() string { return l.stateFile() + ".lock" }
 
 // BackupPath holds the state as it was before the last write.
-func (l *Local) BackupPath() string { return l.path + ".backup" }
+func (l *Local) BackupPath() string { return l.stateFile() + ".backup" }
 
 // Describe names the backend for messages.
 func (l *Local) Describe() string { return "local file " + l.path }
@@ -48,7 +49,11 @@ func (l *Local) Read(ctx context.Context) (*State, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(l.path)
+	path, err := l.target()
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return New(), nil
 	}
@@ -81,7 +86,15 @@ func (l *Local) Write(ctx context.Context, s *State) error {
 		return err
 	}
 
-	old, err := os.ReadFile(l.path)
+	path, err := l.target()
+	if err != nil {
+		return err
+	}
+	backup, err := follow(l.BackupPath(), "state backup")
+	if err != nil {
+		return err
+	}
+	old, err := os.ReadFile(path)
 	exists := err == nil
 	var stored *State
 	switch {
@@ -106,11 +119,11 @@ func (l *Local) Write(ctx context.Context, s *State) error {
 		return err
 	}
 	if exists {
-		if err := l.writeAtomic(l.BackupPath(), old); err != nil {
+		if err := l.writeAtomic(backup, old); err != nil {
 			return fmt.Errorf("keeping a backup of the state before writing it: %w", err)
 		}
 	}
-	if err := l.writeAtomic(l.path, data); err != nil {
+	if err := l.writeAtomic(path, data); err != nil {
 		return err
 	}
 	s.FormatVersion = FormatVersion

@@ -20,6 +20,14 @@ func (l *Local) Lock(ctx context.Context, who string) (unlock func() error, err 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if _, err := l.target(); err != nil {
+		return nil, err
+	}
+	// A lock file that is a link to nothing would fail O_EXCL forever, and
+	// look like a lock released and taken by others.
+	if _, err := follow(l.LockPath(), "state lock"); err != nil {
+		return nil, err
+	}
 	info := newLockInfo(ctx, who)
 	data, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {

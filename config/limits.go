@@ -1,0 +1,127 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// The limits of what neonform reads, so that no file, however odd, can make
+// it run out of memory or stack (README: "Limits"). Each is far above what a
+// real configuration needs: 1,000 projects of 10 computes are 2.2 MB and half
+// a million tokens, nested 6 levels deep.
+const (
+	// MaxBytes is the size of the configuration's files (variable files
+	// included) together, and so of any one of them.
+	MaxBytes = 8 << 20
+	// MaxTokens is how many tokens (names, numbers, symbols, pieces of
+	// strings) the files may hold together: memory grows with tokens more
+	// than with bytes (a list of 1s costs hcl about 400 bytes a token).
+	MaxTokens = 2_000_000 // messages say "2,000,000"
+	// MaxNesting is how deep brackets, blocks, strings, operators and
+	// conditionals may nest. hcl's parser and evaluator recurse once or more
+	// per level, and a Go program dies when its stack passes 1 GB, at about
+	// 100,000 levels.
+	MaxNesting = 200
+)
+
+// budget is what a configuration has left of MaxBytes and MaxTokens while
+// its files are read, so that many files cannot add up to more than one may hold.
+type budget struct {
+	bytes, tokens int
+}
+
+func newBudget() *budget { return &budget{bytes: MaxBytes, tokens: MaxTokens} }
+
+// ReadFile reads one configuration or variable file (what names it for
+// messages: "Configuration file", "Variable file"): a regular file, or a
+// symbolic link to one, of at most MaxBytes. A device, a pipe or a directory
+// is refused without reading, since /dev/zero or a FIFO would never end.
+func ReadFile(path, what string) ([]byte, *hcl.Diagnostic) {
+	return newBudget().read(path, what)
+}
+
+func (b *budget) read(path, what string) ([]byte, *hcl.Diagnostic) {
+	refuse := func(summary, detail string, args ...any) ([]byte, *hcl.Diagnostic) {
+		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...)}
+	}
+	// Non-blocking, so that opening a named pipe does not wait for a writer;
+	// it changes nothing for the regular files that are read.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return refuse("Cannot read "+lower(what), "%v. Check the path and the file's permissions.", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return refuse("Cannot read "+lower(what), "%v.", err)
+	}
+	if !info.Mode().IsRegular() {
+		return refuse(what+" is not a regular file",
+			"%s is %s, not a regular file: neonform reads configuration and variable files only from regular files (or symbolic links to them), so that reading always ends.",
+			path, fileKind(info.Mode()))
+	}
+	// Read one byte past the budget: the size Stat gives can be wrong (files
+	// in /proc say 0) or change while the file is read.
+	src, err := io.ReadAll(io.LimitReader(f, int64(b.bytes)+1))
+	if err != nil {
+		return refuse("Cannot read "+lower(what), "%v.", err)
+	}
+	if len(src) > b.bytes {
+		if b.bytes == MaxBytes {
+			return refuse(what+" too large",
+				"%s is larger than %s%s; neonform reads configuration and variable files of up to %s. A real configuration is far smaller: is it the right file?",
+				path, mib(MaxBytes), sizeOf(info.Size(), len(src)), mib(MaxBytes))
+		}
+		return refuse("Configuration too large",
+			"With %s, the files of the configuration and the variable files add up to more than %s, the most neonform reads. A real configuration is far smaller: does the directory hold other files named *.hcl?",
+			path, mib(MaxBytes))
+	}
+	b.bytes -= len(src)
+	return src, nil
+}
+
+// take charges src (already in memory) to the budget; false if it does not fit.
+func (b *budget) take(n int) bool {
+	if n > b.bytes {
+		return false
+	}
+	b.bytes -= n
+	return true
+}
+
+func lower(what string) string {
+	if what == "" {
+		return what
+	}
+	return string(what[0]|0x20) + what[1:]
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+func mib(n int) string { return fmt.Sprintf("%d MiB", n>>20) }
+
+// sizeOf is " (it is 9.5 MiB)" when the file system knows the size.
+func sizeOf(stat int64, read int) string {
+	if stat > int64(read) {
+		return fmt.Sprintf(" (it is %.1f MiB)", float64(stat)/(1<<20))
+	}
+	return ""
+}
