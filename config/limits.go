@@ -1,12 +1,12 @@
 package config
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
-	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/internal/bounded"
 )
 
 // The limits of what neonform reads, so that no file, however odd, can make
@@ -48,37 +48,24 @@ func (b *budget) read(path, what string) ([]byte, *hcl.Diagnostic) {
 	refuse := func(summary, detail string, args ...any) ([]byte, *hcl.Diagnostic) {
 		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...)}
 	}
-	// Non-blocking, so that opening a named pipe does not wait for a writer;
-	// it changes nothing for the regular files that are read.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return refuse("Cannot read "+lower(what), "%v. Check the path and the file's permissions.", err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return refuse("Cannot read "+lower(what), "%v.", err)
-	}
-	if !info.Mode().IsRegular() {
+	src, err := bounded.Read(path, b.bytes)
+	var notRegular *bounded.NotRegularError
+	var tooLarge *bounded.TooLargeError
+	switch {
+	case errors.As(err, &notRegular):
 		return refuse(what+" is not a regular file",
 			"%s is %s, not a regular file: neonform reads configuration and variable files only from regular files (or symbolic links to them), so that reading always ends.",
-			path, fileKind(info.Mode()))
-	}
-	// Read one byte past the budget: the size Stat gives can be wrong (files
-	// in /proc say 0) or change while the file is read.
-	src, err := io.ReadAll(io.LimitReader(f, int64(b.bytes)+1))
-	if err != nil {
-		return refuse("Cannot read "+lower(what), "%v.", err)
-	}
-	if len(src) > b.bytes {
-		if b.bytes == MaxBytes {
-			return refuse(what+" too large",
-				"%s is larger than %s%s; neonform reads configuration and variable files of up to %s. A real configuration is far smaller: is it the right file?",
-				path, mib(MaxBytes), sizeOf(info.Size(), len(src)), mib(MaxBytes))
-		}
+			path, bounded.Kind(notRegular.Mode))
+	case errors.As(err, &tooLarge) && b.bytes == MaxBytes:
+		return refuse(what+" too large",
+			"%v; neonform reads configuration and variable files of up to %s. A real configuration is far smaller: is it the right file?",
+			tooLarge, bounded.MiB(MaxBytes))
+	case errors.As(err, &tooLarge):
 		return refuse("Configuration too large",
 			"With %s, the files of the configuration and the variable files add up to more than %s, the most neonform reads. A real configuration is far smaller: does the directory hold other files named *.hcl?",
-			path, mib(MaxBytes))
+			path, bounded.MiB(MaxBytes))
+	case err != nil:
+		return refuse("Cannot read "+lower(what), "%v. Check the path and the file's permissions.", err)
 	}
 	b.bytes -= len(src)
 	return src, nil
@@ -98,30 +85,4 @@ func lower(what string) string {
 		return what
 	}
 	return string(what[0]|0x20) + what[1:]
-}
-
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
-}
-
-func mib(n int) string { return fmt.Sprintf("%d MiB", n>>20) }
-
-// sizeOf is " (it is 9.5 MiB)" when the file system knows the size.
-func sizeOf(stat int64, read int) string {
-	if stat > int64(read) {
-		return fmt.Sprintf(" (it is %.1f MiB)", float64(stat)/(1<<20))
-	}
-	return ""
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/neonform/neonform/internal/bounded"
 )
 
 // Parse parses one configuration or variable file, after checking that it
@@ -32,7 +34,7 @@ func tooLarge(filename string) *hcl.Diagnostic {
 		Severity: hcl.DiagError,
 		Summary:  "Configuration too large",
 		Detail: fmt.Sprintf("%s makes the configuration larger than %s, the most neonform reads. A real configuration is far smaller: is it the right file?",
-			filename, mib(MaxBytes)),
+			filename, bounded.MiB(MaxBytes)),
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/neonform/neonform/internal/bounded"
 )
 
 // encode is the plan file's bytes: indented JSON (a CI artifact people read
@@ -81,11 +83,19 @@ func CheckWritable(path string) error {
 	return os.Remove(tmp.Name())
 }
 
+// MaxFileSize bounds what is read of a plan file, so that a path pointing at
+// /dev/zero or a huge file cannot exhaust memory: a plan of 1,000 projects
+// of 10 computes is 8 MB.
+const MaxFileSize = 256 << 20
+
 // ReadFile loads a plan file. It refuses a file from a newer neonform (whose
 // format this one might misread) and says clearly when the file is not a plan.
 func ReadFile(path string) (*Plan, error) {
-	b, err := os.ReadFile(path)
+	b, err := bounded.Read(path, MaxFileSize)
 	if err != nil {
+		if bounded.Refused(err) {
+			return nil, fmt.Errorf("reading the plan: %w; a plan file is a regular file of at most %s", err, bounded.MiB(MaxFileSize))
+		}
 		return nil, fmt.Errorf("reading the plan: %w", err)
 	}
 	var head struct {

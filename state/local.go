@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/neonform/neonform/internal/bounded"
 )
 
 // Local keeps the state in a JSON file, with a lock file next to it
@@ -53,15 +55,23 @@ func (l *Local) Read(ctx context.Context) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := bounded.Read(path, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return New(), nil
 	}
 	if err != nil {
+		if bounded.Refused(err) {
+			return nil, fmt.Errorf("reading the state: %w; a state file is a regular file of at most %s", err, bounded.MiB(MaxFileSize))
+		}
 		return nil, fmt.Errorf("reading the state: %w", err)
 	}
 	return decode(data, "state file "+l.path, l.fix())
 }
+
+// MaxFileSize bounds what is read of a state file, so that a state path
+// pointing at /dev/zero or a huge file cannot exhaust memory: 10,000 computes
+// are 2.7 MB.
+const MaxFileSize = 256 << 20
 
 // fix says how to repair a state file neonform cannot read.
 func (l *Local) fix() string {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/neonform/neonform/internal/bounded"
 )
 
 // Lock creates LockPath with O_EXCL, holding this process's LockInfo as JSON.
@@ -109,7 +111,7 @@ func (l *Local) lockedError() (locked *LockedError, gone bool) {
 
 func readLockFile(path string) (LockInfo, error) {
 	var info LockInfo
-	data, err := os.ReadFile(path)
+	data, err := bounded.Read(path, 1<<20) // a lock file is a few hundred bytes
 	if err != nil {
 		return info, err
 	}
