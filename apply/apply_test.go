@@ -79,26 +79,6 @@ func TestCreateLostBeforeTheServiceActedIsSentAgain(t *testing.T) {
 	w.checkConverged(oneReplica, shop)
 }
 
-func TestUpdateWhoseAnswerIsLostIsCheckedNotRepeated(t *testing.T) {
-	w := newWorld(t, worldOptions{projects: []string{shop}})
-	w.mustApply(oneReplica)
-	bigger := strings.Replace(oneReplica, `compute "primary" {}`, `compute "primary" { size = 2 }`, 1)
-	w.emu.ResetStats()
-	w.loseAnswers("PATCH", "/endpoints/", 1)
-	var out bytes.Buffer
-	rep, err := w.apply(context.Background(), w.plan(bigger), &out)
-	if err != nil {
-		t.Fatalf("apply: %v\n%s", err, out.String())
-	}
-	if got := w.emu.Stats().Requests["PATCH /projects/{project_id}/endpoints/{endpoint_id}"]; got != 1 {
-		t.Errorf("the update was sent %d times; the lost answer's change was in place, so once is right (a second would restart again)", got)
-	}
-	if len(rep.Done) != 1 || !rep.Done[0].Unchanged {
-		t.Errorf("the update is not reported as found in place: %+v", rep.Done)
-	}
-	w.checkConverged(bigger, shop)
-}
-
 func TestDeleteWhoseAnswerIsLostIsSentAgainAndCountsAsDone(t *testing.T) {
 	w := newWorld(t, worldOptions{projects: []string{shop}})
 	w.mustApply(oneReplica)
@@ -346,18 +326,6 @@ func TestLockedStateChangesNothing(t *testing.T) {
 }
 
 // devApp is a project whose dev branch holds one compute, "app", of type typ.
-func devApp(typ string) string {
-	return `project "shop" {
-  id = "dark-sun-46453911"
-  branch "main" {
-    compute "primary" {}
-  }
-  branch "dev" {
-    compute "app" {
-      type = "` + typ + `"
-    }
-  }
-}`
-}
+func devApp(typ string) string { return devAppWith(typ, false) }
 
 func ptr[T any](v T) *T { return &v }
