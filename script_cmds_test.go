@@ -20,10 +20,14 @@ import (
 
 // scriptCommands are the custom commands available in testdata/script/*.txtar:
 //
-//	emulator [-op-delay D] [-faults SPEC] [-fake-clock] [-data FILE] [-project ID]...
+//	emulator [-op-delay D] [-faults SPEC] [-fake-clock] [-data FILE] [-rate-limit N/B] [-project ID]...
 //	    starts an emulator on a free loopback port for the rest of the script and
 //	    sets NEON_API_URL and NEON_API_KEY; each -project ID is created (with its
 //	    default branch "main" and primary compute), as the console would.
+//	    The emulator enforces no rate limit, and NEONFORM_RATE_LIMIT=off says so
+//	    to neonform, unless -rate-limit gives the requests a minute and a
+//	    route's burst a second it enforces: then neonform paces as it would
+//	    for the service.
 //	    -data FILE loads the world from FILE (a world file, e.g. inline in the
 //	    script, with fixed ids so golden outputs can name them) and keeps it there.
 //	neonapi METHOD PATH [JSON]
@@ -103,6 +107,9 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 			projects = append(projects, next())
 		case "-data":
 			opts.DataFile = ts.MkAbs(next())
+		case "-rate-limit":
+			_, err := fmt.Sscanf(next(), "%d/%d", &opts.RatePerMinute, &opts.Burst)
+			ts.Check(err)
 		default:
 			ts.Fatalf("emulator: unknown argument %q", args[i])
 		}
@@ -123,6 +130,9 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 	})
 	ts.Setenv("NEON_API_URL", se.baseURL())
 	ts.Setenv("NEON_API_KEY", emu.APIKey())
+	if opts.RatePerMinute < 0 {
+		ts.Setenv("NEONFORM_RATE_LIMIT", "off")
+	}
 }
 
 func cmdNeonAPI(ts *testscript.TestScript, neg bool, args []string) {
