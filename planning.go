@@ -40,7 +40,6 @@ type planInputs struct {
 // planned is a plan and everything it was made from, for the command to show,
 // save or apply it.
 type planned struct {
-	cfg     *config.Config
 	conn    *connection
 	backend state.Backend
 	state   *state.State
@@ -94,7 +93,9 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 	if err != nil {
 		return nil, err
 	}
-	out := &planned{cfg: cfg}
+	// The configuration is not kept: with thousands of projects it is the
+	// most memory a plan holds, and nothing after Build needs it.
+	out := &planned{}
 	ok := false
 	defer func() {
 		if !ok {
