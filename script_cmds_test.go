@@ -36,7 +36,8 @@ import (
 //	emustats [ROUTE COUNT]...
 //	    with no arguments prints the request counts; otherwise checks that each
 //	    route ("GET /projects/{project_id}/endpoints") was called COUNT times
-//	    since the last emustats -reset (or the start). emustats -reset zeroes them.
+//	    since the last emustats -reset (or the start); "total" counts every
+//	    request, "status:429" the answers of that status. emustats -reset zeroes them.
 //	emuclock DURATION
 //	    advances the fake clock (needs emulator -fake-clock).
 //	emuactivity ENDPOINT_ID
@@ -192,6 +193,9 @@ func cmdEmuStats(ts *testscript.TestScript, neg bool, args []string) {
 		got := st.Requests[args[i]]
 		if args[i] == "total" {
 			got = st.Total
+		}
+		if status, ok := strings.CutPrefix(args[i], "status:"); ok {
+			got = st.Statuses[status]
 		}
 		if (got == want) == neg {
 			ts.Fatalf("%s was called %d times, want %d", args[i], got, want)
