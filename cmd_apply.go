@@ -38,7 +38,7 @@ func applyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "apply",
 		Usage: "carry out the changes, in order, waiting for each and recording it in the state",
-		UsageText: `neonform apply [DIR] [-auto-approve] [-parallelism N] [-var NAME=VALUE]... [-var-file FILE]...
+		UsageText: `neonform apply [DIR] [-auto-approve] [-parallelism N] [-refresh-branches] [-var NAME=VALUE]... [-var-file FILE]...
 neonform apply PLANFILE [DIR] [-parallelism N]`,
 		Description: `With a directory (default: the current one), apply makes a plan as "neonform
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
@@ -86,7 +86,8 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 		return applyOptions{}, fmt.Errorf("-parallelism must be at least 1")
 	}
 	o := applyOptions{
-		planInputs:  planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism")},
+		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism"),
+			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)},
 		AutoApprove: c.Bool("auto-approve"),
 		Env:         newEnvironment(os.Environ()),
 		Stdin:       c.App.Reader,
@@ -115,6 +116,9 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 		return o, nil
 	}
 	o.PlanFile = args[0]
+	if o.RefreshBranches {
+		return o, fmt.Errorf("-refresh-branches is for planning: %s was planned already, and apply carries it out as it is. Plan again with -refresh-branches and apply that plan", args[0])
+	}
 	if len(args) == 2 {
 		o.Dir = args[1]
 	}

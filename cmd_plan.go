@@ -34,7 +34,7 @@ func planCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "show what would change, and what each change does to running computes",
-		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-verbose]",
+		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-verbose]",
 		Description: `Reads the configuration in DIR (default: the current directory), the state, and
 the live endpoints, and shows every change that apply would make. Each change is
 marked with what it does to running clients: restart (drops connections),
@@ -87,6 +87,7 @@ func planFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 		&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
 		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once"},
+		&cli.BoolFlag{Name: "refresh-branches", Usage: "list every project's branches, so that each branch block is found by its name again rather than as the state records it"},
 	}
 }
 
@@ -101,7 +102,8 @@ func planInputsFrom(c *cli.Context) (planInputs, error) {
 	if c.Int("parallelism") < 1 {
 		return planInputs{}, fmt.Errorf("-parallelism must be at least 1")
 	}
-	return planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism")}, nil
+	return planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism"),
+		RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)}, nil
 }
 
 func runPlan(ctx context.Context, o planOptions) error {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -80,11 +81,15 @@ func connect(cfg *config.Config, env environment, notes io.Writer) (*connection,
 	}
 	opts := api.Options{BaseURL: base, APIKey: key, UserAgent: "neonform/" + version, HTTPClient: httpClient()}
 	if loopback(base) {
-		// A local emulator answers in microseconds: poll its operations often,
-		// and do not pace requests to the service's 700 a minute (an emulator
-		// that enforces a limit answers 429, and the client waits as told).
+		// A local emulator answers in microseconds: poll its operations often.
 		opts.PollInterval = 50 * time.Millisecond
-		opts.RatePerMinute = -1
+	}
+	if conn.sandbox != nil {
+		opts.RatePerMinute = -1 // the sandbox serves this neonform alone, with no limit
+	}
+	if err := rateLimitFromEnv(env, &opts); err != nil {
+		conn.Close()
+		return nil, err
 	}
 	client, err := api.New(opts)
 	if err != nil {
@@ -93,6 +98,33 @@ func connect(cfg *config.Config, env environment, notes io.Writer) (*connection,
 	}
 	conn.client = client
 	return conn, nil
+}
+
+// rateLimitFromEnv reads NEONFORM_RATE_LIMIT, the limits requests are paced
+// under: "off", "PER_MINUTE" or "PER_MINUTE/BURST" (the service's: 700/40).
+// For an account whose limits differ, two runs that share one account's
+// budget, or an emulator that enforces none.
+func rateLimitFromEnv(env environment, opts *api.Options) error {
+	v := strings.TrimSpace(env.get("NEONFORM_RATE_LIMIT"))
+	if v == "" {
+		return nil
+	}
+	if v == "off" {
+		opts.RatePerMinute = -1
+		return nil
+	}
+	perMinute, burst, hasBurst := strings.Cut(v, "/")
+	m, err := strconv.Atoi(perMinute)
+	b := api.DefaultBurst
+	if err == nil && hasBurst {
+		b, err = strconv.Atoi(burst)
+	}
+	if err != nil || m < 1 || b < 1 {
+		return fmt.Errorf("NEONFORM_RATE_LIMIT=%q: give the requests a minute the account may send, and optionally a route's burst a second, "+
+			"as whole numbers (the service's limits are 700/40), or \"off\" not to pace requests", v)
+	}
+	opts.RatePerMinute, opts.Burst = m, b
+	return nil
 }
 
 // maxIdlePerHost is how many connections to the service stay open between

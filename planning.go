@@ -24,6 +24,12 @@ type planInputs struct {
 	// SettingsOnly: read only the neonform block (applying a saved plan needs
 	// the service and the state, not the projects).
 	SettingsOnly bool
+	// RefreshBranches: list every project's branches, so that every branch
+	// block is found by its name again, not as the state records it.
+	RefreshBranches bool
+	// LiveProgress: stderr is a terminal, where the progress of a long read
+	// is a status line rather than a line every 10 seconds.
+	LiveProgress bool
 	// Lock: take the state lock before reading the state or the service, and
 	// hold it until Close (apply DIR: nobody changes the state between the
 	// plan it shows and the apply, and a locked state is refused before any
@@ -34,7 +40,6 @@ type planInputs struct {
 // planned is a plan and everything it was made from, for the command to show,
 // save or apply it.
 type planned struct {
-	cfg     *config.Config
 	conn    *connection
 	backend state.Backend
 	state   *state.State
@@ -88,7 +93,9 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 	if err != nil {
 		return nil, err
 	}
-	out := &planned{cfg: cfg}
+	// The configuration is not kept: with thousands of projects it is the
+	// most memory a plan holds, and nothing after Build needs it.
+	out := &planned{}
 	ok := false
 	defer func() {
 		if !ok {
@@ -110,7 +117,10 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 		return nil, err
 	}
 	counted := &countingReader{Reader: out.conn.client}
-	live, diags := diff.Fetch(ctx, counted, cfg, in.Parallelism)
+	progress := startReadProgress(stderr, in.LiveProgress)
+	live, diags := diff.Fetch(ctx, counted, cfg, out.state, diff.FetchOptions{
+		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update})
+	progress.finish()
 	if diags.HasErrors() {
 		printDiagnostics(stderr, diags, cfg.Files)
 		return nil, errReported

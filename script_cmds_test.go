@@ -20,10 +20,14 @@ import (
 
 // scriptCommands are the custom commands available in testdata/script/*.txtar:
 //
-//	emulator [-op-delay D] [-faults SPEC] [-fake-clock] [-data FILE] [-project ID]...
+//	emulator [-op-delay D] [-faults SPEC] [-fake-clock] [-data FILE] [-rate-limit N/B] [-project ID]...
 //	    starts an emulator on a free loopback port for the rest of the script and
 //	    sets NEON_API_URL and NEON_API_KEY; each -project ID is created (with its
 //	    default branch "main" and primary compute), as the console would.
+//	    The emulator enforces no rate limit, and NEONFORM_RATE_LIMIT=off says so
+//	    to neonform, unless -rate-limit gives the requests a minute and a
+//	    route's burst a second it enforces: then neonform paces as it would
+//	    for the service.
 //	    -data FILE loads the world from FILE (a world file, e.g. inline in the
 //	    script, with fixed ids so golden outputs can name them) and keeps it there.
 //	neonapi METHOD PATH [JSON]
@@ -32,7 +36,8 @@ import (
 //	emustats [ROUTE COUNT]...
 //	    with no arguments prints the request counts; otherwise checks that each
 //	    route ("GET /projects/{project_id}/endpoints") was called COUNT times
-//	    since the last emustats -reset (or the start). emustats -reset zeroes them.
+//	    since the last emustats -reset (or the start); "total" counts every
+//	    request, "status:429" the answers of that status. emustats -reset zeroes them.
 //	emuclock DURATION
 //	    advances the fake clock (needs emulator -fake-clock).
 //	emuactivity ENDPOINT_ID
@@ -103,6 +108,9 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 			projects = append(projects, next())
 		case "-data":
 			opts.DataFile = ts.MkAbs(next())
+		case "-rate-limit":
+			_, err := fmt.Sscanf(next(), "%d/%d", &opts.RatePerMinute, &opts.Burst)
+			ts.Check(err)
 		default:
 			ts.Fatalf("emulator: unknown argument %q", args[i])
 		}
@@ -123,6 +131,9 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 	})
 	ts.Setenv("NEON_API_URL", se.baseURL())
 	ts.Setenv("NEON_API_KEY", emu.APIKey())
+	if opts.RatePerMinute < 0 {
+		ts.Setenv("NEONFORM_RATE_LIMIT", "off")
+	}
 }
 
 func cmdNeonAPI(ts *testscript.TestScript, neg bool, args []string) {
@@ -182,6 +193,9 @@ func cmdEmuStats(ts *testscript.TestScript, neg bool, args []string) {
 		got := st.Requests[args[i]]
 		if args[i] == "total" {
 			got = st.Total
+		}
+		if status, ok := strings.CutPrefix(args[i], "status:"); ok {
+			got = st.Statuses[status]
 		}
 		if (got == want) == neg {
 			ts.Fatalf("%s was called %d times, want %d", args[i], got, want)

@@ -20,6 +20,7 @@ func scriptParams(t *testing.T) testscript.Params {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("NEON_API_KEY", "")
 			env.Setenv("NEON_API_URL", "")
+			env.Setenv("NEONFORM_RATE_LIMIT", "")
 			return nil
 		},
 		Cmds: scriptCommands(),

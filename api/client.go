@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // DefaultBaseURL is the service's public API.
@@ -46,9 +44,12 @@ type Options struct {
 	// HTTPClient is used as is when set; otherwise a client that refuses
 	// redirects (so the key never follows one) is built.
 	HTTPClient *http.Client
-	// RatePerMinute bounds the requests of this client: 0 = 700, <0 = no limit.
+	// RatePerMinute is the service's limit for the account, requests in any
+	// minute on all routes: 0 = 700 (the documented limit), <0 = not paced.
+	// The client paces itself under it and Burst (see Pacing), so it never
+	// provokes a 429 from a service that enforces exactly those limits.
 	RatePerMinute int
-	// Burst is how many requests may go at once before the rate applies: 0 = 40.
+	// Burst is the service's limit for one route, requests in any second: 0 = 40.
 	Burst int
 	// CallTimeout is the deadline of one attempt when ctx has none shorter: 0 = 30s.
 	CallTimeout time.Duration
@@ -66,7 +67,7 @@ type Options struct {
 }
 
 // Client talks to the service. It is safe for concurrent use; every call of
-// one Client shares its rate limiter.
+// one Client shares its pace (the rate limiter, and the pause after a 429).
 type Client struct {
 	base *url.URL
 	// key is a closure: fmt prints a func as an address, so not even a raw
@@ -74,7 +75,7 @@ type Client struct {
 	key       func() string
 	userAgent string
 	http      *http.Client
-	limiter   *rate.Limiter
+	pace      *pacer
 	timeout   time.Duration
 	retries   int
 	poll      time.Duration
@@ -134,20 +135,14 @@ func New(opts Options) (*Client, error) {
 			},
 		}
 	}
-	switch {
-	case opts.RatePerMinute < 0:
-		c.limiter = rate.NewLimiter(rate.Inf, 0)
-	default:
-		perMinute := opts.RatePerMinute
-		if perMinute == 0 {
-			perMinute = DefaultRatePerMinute
-		}
-		burst := opts.Burst
-		if burst == 0 {
-			burst = DefaultBurst
-		}
-		c.limiter = rate.NewLimiter(rate.Limit(float64(perMinute)/60), burst)
+	perMinute, burst := opts.RatePerMinute, opts.Burst
+	if perMinute == 0 {
+		perMinute = DefaultRatePerMinute
 	}
+	if burst == 0 {
+		burst = DefaultBurst
+	}
+	c.pace = newPacer(perMinute, burst)
 	return c, nil
 }
 

@@ -215,10 +215,12 @@ func TestFailedOperationFailsTheWaitWithItsText(t *testing.T) {
 	}
 }
 
-// Count, not time: at one request a minute with a burst of 3, only 3
-// requests reach the emulator before a deadline a minute away.
+// Count, not time: a client paced for an account of 2 requests a minute
+// sends one at once and the next a minute later, so before a deadline 50
+// seconds away exactly one request reaches the emulator; the other calls
+// fail at once (no token comes before the deadline) instead of being sent.
 func TestLimiterBoundsWhatReachesTheEmulator(t *testing.T) {
-	s := newService(t, emulator.Options{}, func(o *api.Options) { o.RatePerMinute, o.Burst = 1, 3 }, nil)
+	s := newService(t, emulator.Options{}, func(o *api.Options) { o.RatePerMinute, o.Burst = 2, 40 }, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
 	defer cancel()
 	var refused int
@@ -227,8 +229,8 @@ func TestLimiterBoundsWhatReachesTheEmulator(t *testing.T) {
 			refused++
 		}
 	}
-	if got := s.emu.Stats().Total; got != 3 || refused != 7 {
-		t.Errorf("%d requests reached the emulator and %d calls were refused, want 3 and 7", got, refused)
+	if got := s.emu.Stats().Total; got != 1 || refused != 9 {
+		t.Errorf("%d requests reached the emulator and %d calls were refused, want 1 and 9", got, refused)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 )
 
 // ListOperations returns every operation of a project, all pages.
@@ -81,14 +82,35 @@ func (c *Client) WaitOperations(ctx context.Context, projectID string, ops []Ope
 	return nil
 }
 
+// idlePage is how many of a project's newest operations WaitProjectIdle
+// reads. The service runs a project's operations one chain at a time and
+// refuses a mutation while one runs (423), so the operations created after
+// a running one are the few queued behind it: a running operation is always
+// among the newest, and the rest of the history (six months of it) is over.
+const idlePage = 50
+
+// newestOperations is the first page of a project's operations, newest first.
+func (c *Client) newestOperations(ctx context.Context, projectID string) ([]Operation, error) {
+	path, err := projectPath(projectID, lit("operations"))
+	if err != nil {
+		return nil, err
+	}
+	var page OperationsResponse
+	if err := c.Do(ctx, http.MethodGet, path+"?limit="+strconv.Itoa(idlePage), nil, &page); err != nil {
+		return nil, err
+	}
+	return page.Operations, nil
+}
+
 // WaitProjectIdle waits until no operation of the project is running (the
 // state in which the service accepts a mutation instead of answering 423).
-// Failed operations do not count: they are over.
+// Failed operations do not count: they are over. Each poll is one request:
+// the newest page of operations (idlePage).
 func (c *Client) WaitProjectIdle(ctx context.Context, projectID string) error {
 	wctx, cancel := context.WithTimeout(ctx, c.opTimeout)
 	defer cancel()
 	for {
-		ops, err := c.ListOperations(wctx, projectID)
+		ops, err := c.newestOperations(wctx, projectID)
 		if err != nil {
 			return c.waitError(ctx, err, "the operations of project "+projectID)
 		}

@@ -55,8 +55,10 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 			return 0, fmt.Errorf("api: %s %s: encoding the request body: %w", method, path, err)
 		}
 	}
+	// covered is the end of the 429 pause this request already waited out.
+	var covered time.Time
 	for attempt := 0; ; attempt++ {
-		if err := c.limiter.Wait(ctx); err != nil {
+		if err := c.wait(ctx, covered); err != nil {
 			return 0, fmt.Errorf("%s %s: not sent: waiting for this client's rate limit: %w", method, path, err)
 		}
 		r := c.attempt(ctx, method, path, payload)
@@ -70,6 +72,11 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 		wait := backoff(attempt)
 		if v.after > wait {
 			wait = v.after
+		}
+		if r.status == http.StatusTooManyRequests {
+			// The whole client waits, not only this request, and slows down.
+			covered = c.pace.tooMany(time.Now().Add(wait))
+			wait = max(wait, time.Until(covered))
 		}
 		if v.untilIdle && !isRead(method) {
 			// The lock lasts until the project's operations finish: wait for

@@ -113,9 +113,13 @@ func TestWaitProjectIdleWaitsForRunningOperations(t *testing.T) {
 	var lists int
 	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 		lists++
+		if q := r.URL.Query(); q.Get("cursor") != "" || q.Get("limit") != "50" {
+			t.Errorf("poll %d asked for %q: want the newest page only (limit=50, no cursor)", lists, r.URL.RawQuery)
+		}
 		status := map[bool]string{true: "running", false: "finished"}[lists < 3]
+		// Like the service, a cursor to six months of older history: never followed.
 		answer(200, `{"operations":[`+operationJSON(opConfig, "apply_config", "failed", "old failure")+`,`+
-			operationJSON(opStart, "start_compute", status, "")+`]}`)(w, r)
+			operationJSON(opStart, "start_compute", status, "")+`],"pagination":{"cursor":"2025-01-01T00:00:00Z"}}`)(w, r)
 	})
 	c, _ := newClient(t, s.api(), nil)
 	api.RecordSleeps(c)
@@ -123,7 +127,7 @@ func TestWaitProjectIdleWaitsForRunningOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	if lists != 3 {
-		t.Errorf("listed %d times, want 3 (running, running, finished)", lists)
+		t.Errorf("listed %d times, want 3, one page a poll (running, running, finished)", lists)
 	}
 }
 

@@ -106,7 +106,9 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (*Report, error) {
 	}
 	verified := *p
 	verified.Steps = steps
-	live, err := fetchLive(ctx, opts.Client, p, opts.Parallelism)
+	// Only the projects the plan changes are read again: a project without
+	// steps is not touched, so what happened there since does not matter.
+	live, err := fetchLive(ctx, opts.Client, changedProjects(p, steps), opts.Parallelism)
 	if err != nil {
 		return nil, err
 	}

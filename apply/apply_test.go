@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -329,3 +330,44 @@ func TestLockedStateChangesNothing(t *testing.T) {
 func devApp(typ string) string { return devAppWith(typ, false) }
 
 func ptr[T any](v T) *T { return &v }
+
+// Apply reads again only the projects its steps act on: a change in one
+// project of three lists that project's endpoints, and a change in the
+// other projects since the plan does not make it stale.
+func TestApplyReadsOnlyTheProjectsItChanges(t *testing.T) {
+	projects := []string{shop, "hidden-river-50598307", "cold-lake-12345678"}
+	w := newWorld(t, worldOptions{projects: projects})
+	src := ""
+	for i, id := range projects {
+		src += strings.NewReplacer(`"shop"`, fmt.Sprintf(`"p%d"`, i), shop, id).Replace(oneReplica)
+	}
+	w.mustApply(src)
+	p := w.plan(strings.Replace(src, `compute "primary" {}`, `compute "primary" { size = 2 }`, 1))
+	if len(p.Steps) != 1 || p.Steps[0].ProjectID != shop {
+		t.Fatalf("want one step, in %s: %+v", shop, p.Steps)
+	}
+	// Someone adds a replica to another project after the plan.
+	other := w.endpoints(projects[1])[0]
+	if _, err := w.c.CreateEndpoint(context.Background(), projects[1], api.EndpointCreate{BranchID: other.BranchID, Type: api.EndpointTypeReadOnly}); err != nil {
+		t.Fatal(err)
+	}
+	w.emu.ResetStats()
+	if _, err := w.apply(context.Background(), p, nil); err != nil {
+		t.Fatalf("a change in a project the plan does not touch made it stale: %v", err)
+	}
+	st := w.emu.Stats()
+	if got := st.Requests["GET /projects/{project_id}/endpoints"]; got != 1 {
+		t.Errorf("%d lists of endpoints, want 1 (the changed project's): %v", got, st.Requests)
+	}
+	// The changed project is still checked.
+	p = w.plan(strings.Replace(src, `compute "primary" {}`, `compute "primary" { size = 3 }`, 1))
+	primary := p.Steps[0].EndpointID
+	max4 := 4.0
+	if _, err := w.c.UpdateEndpoint(context.Background(), shop, primary, api.EndpointUpdate{AutoscalingLimitMaxCU: &max4}); err != nil {
+		t.Fatal(err)
+	}
+	var stale *StaleError
+	if _, err := w.apply(context.Background(), p, nil); !errors.As(err, &stale) {
+		t.Errorf("a change in the project the plan changes: want a StaleError, got %v", err)
+	}
+}

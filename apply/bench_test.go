@@ -133,7 +133,7 @@ func benchPlan(b *testing.B, c *api.Client, st *state.Local, src string) *diff.P
 	if err != nil {
 		b.Fatal(err)
 	}
-	live, diags := diff.Fetch(context.Background(), c, cfg, 10)
+	live, diags := diff.Fetch(context.Background(), c, cfg, s, diff.FetchOptions{Parallelism: 10})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}

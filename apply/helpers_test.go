@@ -169,7 +169,7 @@ func (w *world) plan(src string) *diff.Plan {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	live, diags := diff.Fetch(context.Background(), w.c, cfg, 4)
+	live, diags := diff.Fetch(context.Background(), w.c, cfg, st, diff.FetchOptions{Parallelism: 4})
 	if diags.HasErrors() {
 		w.t.Fatalf("fetch: %v", diags)
 	}

@@ -68,15 +68,30 @@ func orNone(s string) string {
 	return s
 }
 
-// fetchLive re-reads the endpoints of every planned project, at most
-// parallelism at once.
-func fetchLive(ctx context.Context, c *api.Client, p *diff.Plan, parallelism int) (map[string][]api.Endpoint, error) {
-	out := make(map[string][]api.Endpoint, len(p.Projects))
+// changedProjects are the planned projects that steps act on (by a call
+// or in the state alone), in plan order.
+func changedProjects(p *diff.Plan, steps []diff.Step) []diff.Project {
+	acted := map[string]bool{}
+	for _, s := range steps {
+		acted[s.ProjectID] = true
+	}
+	var out []diff.Project
+	for _, proj := range p.Projects {
+		if acted[proj.ID] {
+			out = append(out, proj)
+		}
+	}
+	return out
+}
+
+// fetchLive re-reads the endpoints of projects, at most parallelism at once.
+func fetchLive(ctx context.Context, c *api.Client, projects []diff.Project, parallelism int) (map[string][]api.Endpoint, error) {
+	out := make(map[string][]api.Endpoint, len(projects))
 	var mu sync.Mutex
 	var firstErr error
 	sem := make(chan struct{}, parallelism)
 	var wg sync.WaitGroup
-	for _, proj := range p.Projects {
+	for _, proj := range projects {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -106,13 +121,13 @@ func projectName(proj diff.Project) string {
 	return proj.ID
 }
 
-// checkLive compares each planned project's live endpoints now with those
-// the plan recorded, and says what changed.
+// checkLive compares the live endpoints now of each project read again
+// (live) with those the plan recorded, and says what changed.
 func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []string {
 	var reasons []string
 	for _, proj := range p.Projects {
-		now := live[proj.ID]
-		if diff.LiveDigest(now) == proj.LiveDigest {
+		now, read := live[proj.ID]
+		if !read || diff.LiveDigest(now) == proj.LiveDigest {
 			continue
 		}
 		reasons = append(reasons, explainProject(p, proj, now)...)

@@ -8,11 +8,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
 )
 
 // Reader is what planning reads from the service. *api.Client satisfies it;
@@ -29,36 +31,60 @@ type Live struct {
 }
 
 // LiveProject is the live endpoints of one project (all branches), and its
-// branches when a branch block names a branch rather than pinning its id.
+// branches when they were listed.
 type LiveProject struct {
 	ID        string
 	Endpoints []api.Endpoint
-	// Branches is nil when it was not fetched (every branch pinned by id).
+	// Branches is nil when they were not listed: every branch block pins its
+	// id, or finds its branch by name as the state records it (Known).
 	Branches []api.Branch
+	// Known are the ids of the branch blocks found by name, by block label,
+	// as the state records them; used only when Branches is nil.
+	Known map[string]string
+}
+
+// FetchOptions say how to read the live endpoints.
+type FetchOptions struct {
+	// Parallelism is how many projects are read at once (at least one).
+	Parallelism int
+	// RefreshBranches lists every project's branches, so that every branch
+	// block is found by its name again.
+	RefreshBranches bool
+	// Progress, when set, is called after each project is read, with how
+	// many are done and how many there are; calls may come from several
+	// goroutines at once.
+	Progress func(done, total int)
 }
 
 // Fetch reads the live endpoints of every configured project: one
 // list-endpoints call per project, plus one list-branches call only when some
-// branch of that project is named rather than pinned by id. Projects are read
-// in parallel, at most parallelism at once (at least one). A project that
+// branch block of that project finds its branch by name and cannot take it
+// from the state (branches.go). Projects are read in parallel. A project that
 // does not exist or is not visible to the key is an error naming the project
 // and pointing at its block.
-func Fetch(ctx context.Context, r Reader, cfg *config.Config, parallelism int) (*Live, hcl.Diagnostics) {
+func Fetch(ctx context.Context, r Reader, cfg *config.Config, st *state.State, opts FetchOptions) (*Live, hcl.Diagnostics) {
 	projects := uniqueProjects(cfg)
-	if parallelism < 1 {
-		parallelism = 1
-	}
+	parallelism := max(opts.Parallelism, 1)
+	recorded := recordedBranches(st)
 	results := make([]*LiveProject, len(projects))
 	diags := make([]*hcl.Diagnostic, len(projects))
 	sem := make(chan struct{}, parallelism)
+	var done atomic.Int64
 	var wg sync.WaitGroup
 	for i, p := range projects {
+		var known map[string]string
+		if !opts.RefreshBranches {
+			known = knownBranches(p, recorded)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i], diags[i] = fetchProject(ctx, r, p)
+			results[i], diags[i] = fetchProject(ctx, r, p, known)
+			if opts.Progress != nil {
+				opts.Progress(int(done.Add(1)), len(projects))
+			}
 		}()
 	}
 	wg.Wait()
@@ -75,22 +101,36 @@ func Fetch(ctx context.Context, r Reader, cfg *config.Config, parallelism int) (
 	return live, out
 }
 
-func fetchProject(ctx context.Context, r Reader, p *config.Project) (*LiveProject, *hcl.Diagnostic) {
+// fetchProject reads a project's endpoints, and its branches when some
+// block finds its branch by name and known (nil: not known) does not say it,
+// or says a branch on which no endpoint is live any more.
+func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[string]string) (*LiveProject, *hcl.Diagnostic) {
 	eps, err := r.ListEndpoints(ctx, p.ID)
 	if err != nil {
 		return nil, readError(p, "endpoints", err)
 	}
 	lp := &LiveProject{ID: p.ID, Endpoints: eps}
-	if needsBranches(p) {
-		brs, err := r.ListBranches(ctx, p.ID)
-		if err != nil {
-			return nil, readError(p, "branches", err)
-		}
-		if brs == nil {
-			brs = []api.Branch{} // fetched, and empty: not the same as "not fetched"
-		}
-		lp.Branches = brs
+	if !needsBranches(p) {
+		return lp, nil
 	}
+	if known != nil {
+		onBranch := make(map[string]bool, 2)
+		for i := range eps {
+			onBranch[eps[i].BranchID] = true
+		}
+		if stillThere(known, onBranch) {
+			lp.Known = known
+			return lp, nil
+		}
+	}
+	brs, err := r.ListBranches(ctx, p.ID)
+	if err != nil {
+		return nil, readError(p, "branches", err)
+	}
+	if brs == nil {
+		brs = []api.Branch{} // fetched, and empty: not the same as "not fetched"
+	}
+	lp.Branches = brs
 	return lp, nil
 }
 

@@ -73,7 +73,7 @@ func TestFetchMakesTheFewestCalls(t *testing.T) {
 		endpoints: map[string][]api.Endpoint{"p-pinned": {endpoint("ep-1", "br-1", rw)}},
 		branches:  map[string][]api.Branch{"p-named": {{ID: "br-4", Name: "dev"}}},
 	}
-	live, diags := Fetch(context.Background(), f, cfg, 4)
+	live, diags := Fetch(context.Background(), f, cfg, nil, FetchOptions{Parallelism: 4})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -89,7 +89,7 @@ func TestFetchMakesTheFewestCalls(t *testing.T) {
 	}
 	// A project whose branch list is empty: fetched and empty, not "not fetched".
 	f.branches = nil
-	live, _ = Fetch(context.Background(), f, cfgOf(project("named", "p-named", branchNamed("dev", "dev"))), 1)
+	live, _ = Fetch(context.Background(), f, cfgOf(project("named", "p-named", branchNamed("dev", "dev"))), nil, FetchOptions{Parallelism: 1})
 	if lp := live.Projects["p-named"]; lp.Branches == nil {
 		t.Errorf("an empty branch list reads as not fetched")
 	}
@@ -103,7 +103,7 @@ func TestFetchIsBoundedByParallelism(t *testing.T) {
 	}
 	for _, n := range []int{1, 3, 8} {
 		f := &fakeReader{delay: 5 * time.Millisecond}
-		if _, diags := Fetch(context.Background(), f, cfgOf(projects...), n); diags.HasErrors() {
+		if _, diags := Fetch(context.Background(), f, cfgOf(projects...), nil, FetchOptions{Parallelism: n}); diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
 		if got := int(f.maxSeen.Load()); got > n || (n > 1 && got < 2) {
@@ -129,7 +129,7 @@ func TestFetchProjectNotFound(t *testing.T) {
 		{http.StatusInternalServerError, "Cannot read project warehouse", []string{`Listing the endpoints of project "warehouse" (id "cold-lake-12345678") failed`, "Nothing was changed"}},
 	} {
 		f := &fakeReader{errs: map[string]error{"cold-lake-12345678": &api.Error{StatusCode: tt.status, Message: "boom", Method: "GET", Path: "/projects/cold-lake-12345678/endpoints"}}}
-		live, diags := Fetch(context.Background(), f, cfg, 2)
+		live, diags := Fetch(context.Background(), f, cfg, nil, FetchOptions{Parallelism: 2})
 		if len(diags) != 1 {
 			t.Fatalf("HTTP %d: diagnostics = %v, want one", tt.status, diags)
 		}
@@ -147,7 +147,7 @@ func TestFetchProjectNotFound(t *testing.T) {
 		}
 	}
 	f := &fakeReader{errs: map[string]error{proj: errors.New("connection refused")}}
-	_, diags := Fetch(context.Background(), f, cfgOf(project("shop", proj, branchNamed("main", "main"))), 1)
+	_, diags := Fetch(context.Background(), f, cfgOf(project("shop", proj, branchNamed("main", "main"))), nil, FetchOptions{Parallelism: 1})
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "connection refused") {
 		t.Errorf("a network error: %v", diags)
 	}

@@ -94,6 +94,8 @@ func (pp *projectPlan) resolveBranches() {
 				"Project %q (id %q) has no branch with id %q. The branch must exist first: neonform manages computes, not branches. Check the id, or find the branch by name with name = \"...\".",
 				pp.p.Label, pp.p.ID, id)
 			continue
+		case id == "" && pp.lp.Branches == nil && pp.lp.Known[b.Label] != "":
+			id = pp.lp.Known[b.Label] // as the state records it: not listed (branches.go)
 		case id == "" && pp.lp.Branches == nil:
 			pp.errorf(&b.DeclRange, "Branches not read",
 				"Branch %q is found by name, but the branches of project %q were not read. This is a bug in neonform; pin the branch with id = \"br-...\" meanwhile.", b.Label, pp.p.Label)

@@ -15,13 +15,15 @@ import (
 // encode is the plan file's bytes: indented JSON (a CI artifact people read
 // and diff), lists never null, a newline at the end. Struct fields and map
 // keys have a fixed order, so the same plan gives the same bytes.
+// The newline that ends the file is written after it, not appended: a large
+// plan's encoding fills its slice, and appending would copy it whole.
 func encode(p *Plan) ([]byte, error) {
 	normalize(p)
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding the plan: %w", err)
 	}
-	return append(b, '\n'), nil
+	return b, nil
 }
 
 // RenderJSON writes the plan as the plan file holds it.
@@ -30,7 +32,10 @@ func RenderJSON(w io.Writer, p *Plan) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(b)
+	if _, err = w.Write(b); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n")
 	return err
 }
 
@@ -52,6 +57,10 @@ func WriteFile(path string, p *Plan) error {
 		return fmt.Errorf("saving the plan: %w", err)
 	}
 	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	if _, err := tmp.WriteString("\n"); err != nil {
 		tmp.Close()
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}

@@ -1,0 +1,121 @@
+package api
+
+import (
+	"context"
+	"math"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// The service counts requests in two windows (FACTS.md section 6): at most
+// 700 in any minute for the whole account, and at most 40 in any second on
+// one route. A client that stays under both never receives a 429 from a
+// service that enforces exactly those limits, whatever way it counts them
+// (sliding windows, fixed windows or a token bucket).
+//
+// The client paces itself with one token bucket: a first burst of b
+// requests, then r a second. Any span of T seconds then holds at most
+// b + r*T of its requests. A request reaches the service a little later than
+// it leaves, and not always equally later, so the spans are stretched by
+// pacingSlack: b + r*(60s + slack) must fit the minute's budget, and
+// b + r*(1s + slack) one route's second. The rate is pacingShare of the
+// minute's budget, which leaves room for the burst: at the documented limits,
+// 22 requests at once, then 11.2 a second (672 a minute), so a long run
+// takes 1.04 times the least time the limits allow, and a short one
+// (22 requests or fewer) does not wait at all.
+const (
+	pacingSlack = 500 * time.Millisecond
+	pacingShare = 0.96
+	// slowdownFloor: after 429s the rate halves each time, down to this
+	// share of the paced rate.
+	slowdownFloor = 1.0 / 16
+)
+
+// Pacing is the token bucket (requests a second, and the first burst) that
+// keeps a client under a service allowing perMinute requests a minute for
+// the account and burst a second on one route.
+func Pacing(perMinute, burst int) (rate.Limit, int) {
+	minute := 60 + pacingSlack.Seconds()
+	second := 1 + pacingSlack.Seconds()
+	r := pacingShare * float64(perMinute) / 60
+	b := math.Floor(min(float64(burst)-r*second, float64(perMinute)-r*minute))
+	if b < 1 {
+		// Limits too small for a burst (only tests set them): one request
+		// at once, and a rate that keeps every window within its limit.
+		b = 1
+		r = min(r, (float64(perMinute)-1)/minute, (float64(burst)-1)/second)
+		if r <= 0 {
+			r = 1 / (minute + 1) // one request a minute, with room to spare
+		}
+	}
+	return rate.Limit(r), int(b)
+}
+
+// pacer is the client's pace: the token bucket every attempt waits for, and
+// the pause that a 429's Retry-After imposes on every request of the client,
+// not only on the one refused.
+type pacer struct {
+	limiter *rate.Limiter // nil: not paced
+	initial rate.Limit
+
+	mu          sync.Mutex
+	pausedUntil time.Time
+	slowdowns   int
+}
+
+func newPacer(perMinute, burst int) *pacer {
+	if perMinute < 0 {
+		return &pacer{}
+	}
+	r, b := Pacing(perMinute, burst)
+	return &pacer{limiter: rate.NewLimiter(r, b), initial: r}
+}
+
+// pause is when the last 429's pause ends (zero: none).
+func (p *pacer) pause() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pausedUntil
+}
+
+// tooMany takes a 429 into account: no request of the client leaves before
+// until, and a paced client halves its rate (down to slowdownFloor of the
+// paced one) and stops bursting for the rest of its life: someone else draws
+// on the account's budget. It returns the pause to wait.
+func (p *pacer) tooMany(until time.Time) time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if until.After(p.pausedUntil) {
+		p.pausedUntil = until
+	}
+	p.slowdowns++
+	if p.limiter != nil {
+		p.limiter.SetLimit(max(p.limiter.Limit()/2, p.initial*slowdownFloor))
+		p.limiter.SetBurst(1)
+	}
+	return p.pausedUntil
+}
+
+// Slowdowns is how many 429 answers slowed this client down.
+func (c *Client) Slowdowns() int {
+	c.pace.mu.Lock()
+	defer c.pace.mu.Unlock()
+	return c.pace.slowdowns
+}
+
+// wait holds an attempt until the pause of a 429 it has not waited out yet
+// is over (covered: the end of the pause this request already waited for),
+// then until the token bucket lets it go.
+func (c *Client) wait(ctx context.Context, covered time.Time) error {
+	if until := c.pace.pause(); until.After(covered) {
+		if err := c.sleep(ctx, time.Until(until)); err != nil {
+			return err
+		}
+	}
+	if c.pace.limiter == nil {
+		return ctx.Err()
+	}
+	return c.pace.limiter.Wait(ctx)
+}

@@ -1,0 +1,98 @@
+package diff
+
+import (
+	"strings"
+
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
+)
+
+// Which branch a branch block means, without listing the project's branches.
+//
+// The state records the branch of every compute neonform manages, by id. A
+// branch block found by name is taken to be the branch its computes are
+// recorded on, so a plan in the steady state reads one list of endpoints a
+// project and no list of branches. A branch renamed outside neonform keeps
+// its id, so its computes stay where they are. The branches are listed, and
+// every block found by its name again, when a block cannot be known this way:
+//
+//   - a block none of whose computes is recorded yet (found for the first time);
+//   - a block whose `name` is not its label: the address of a compute carries
+//     the label, and so says nothing of the name, which may have changed;
+//   - recorded computes of one block on different branches, or of two blocks
+//     on one branch (a `state mv` across branches);
+//   - a recorded branch on which no endpoint is live any more: it may have been
+//     deleted, and the block then means whatever branch has its name now;
+//   - -refresh-branches.
+
+// branchKey is a branch block of a project: the project's id, and the
+// project and branch labels.
+type branchKey struct{ projectID, project, branch string }
+
+// recordedBranches indexes the branch ids the state records by the labels
+// of the addresses they are recorded at: the branch block each compute was
+// planned in. Deposed entries are left out: an interrupted replacement's
+// old endpoint may be on a branch its compute has left. An id of "" marks a
+// block whose computes are recorded on more than one branch.
+func recordedBranches(st *state.State) map[branchKey]string {
+	out := map[branchKey]string{}
+	if st == nil {
+		return out
+	}
+	for addr, c := range st.Computes {
+		if c == nil || c.BranchID == "" {
+			continue
+		}
+		if _, _, deposed := state.Deposed(addr); deposed {
+			continue
+		}
+		project, rest, ok := strings.Cut(addr, ".")
+		branch, _, ok2 := strings.Cut(rest, ".")
+		if !ok || !ok2 {
+			continue
+		}
+		k := branchKey{c.ProjectID, project, branch}
+		if prev, seen := out[k]; seen && prev != c.BranchID {
+			out[k] = ""
+			continue
+		}
+		out[k] = c.BranchID
+	}
+	return out
+}
+
+// knownBranches is the id of every branch block of p that finds its branch
+// by name, as the state records it, or nil when some block's cannot be
+// known that way (see above) and the branches must be listed.
+func knownBranches(p *config.Project, recorded map[branchKey]string) map[string]string {
+	known := map[string]string{}
+	owner := map[string]string{} // branch id -> the block label that means it
+	for _, b := range p.Branches {
+		if b.ID != "" {
+			owner[b.ID] = b.Label
+		}
+	}
+	for _, b := range p.Branches {
+		if b.ID != "" {
+			continue
+		}
+		id := recorded[branchKey{p.ID, p.Label, b.Label}]
+		if id == "" || b.Name != b.Label || owner[id] != "" {
+			return nil
+		}
+		owner[id] = b.Label
+		known[b.Label] = id
+	}
+	return known
+}
+
+// stillThere reports whether every branch in known has a live endpoint, the
+// sign that it still exists (its computes go with a deleted branch).
+func stillThere(known map[string]string, onBranch map[string]bool) bool {
+	for _, id := range known {
+		if !onBranch[id] {
+			return false
+		}
+	}
+	return true
+}

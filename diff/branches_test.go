@@ -1,0 +1,166 @@
+package diff
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
+)
+
+// recordedShop is a project "shop" whose branch block "main" is found by
+// name, with two computes the state records on br-main, and the reader that
+// serves it: endpoints live on br-main and a branch list in which "main" is
+// br-main.
+func recordedShop(mainName string) (*config.Config, *state.State, *fakeReader) {
+	cfg := cfgOf(project("shop", proj, branchNamed("main", mainName, compute("primary"), compute("reports", readOnly))))
+	st := stateWith(proj, map[string]api.Endpoint{
+		"shop.main.primary": endpoint("ep-primary", "br-main", rw, epName("primary")),
+		"shop.main.reports": endpoint("ep-reports", "br-main", ro, epName("reports")),
+	})
+	f := &fakeReader{
+		endpoints: map[string][]api.Endpoint{proj: {endpoint("ep-primary", "br-main", rw, epName("primary")), endpoint("ep-reports", "br-main", ro, epName("reports"))}},
+		branches:  map[string][]api.Branch{proj: {{ID: "br-main", Name: "main"}, {ID: "br-dev", Name: "dev"}}},
+	}
+	return cfg, st, f
+}
+
+func fetchCalls(t *testing.T, f *fakeReader, cfg *config.Config, st *state.State, opts FetchOptions) (*Live, string) {
+	t.Helper()
+	opts.Parallelism = 2
+	live, diags := Fetch(context.Background(), f, cfg, st, opts)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return live, fmt.Sprint(f.calls)
+}
+
+// In the steady state a branch found by name is the branch the state
+// records its computes on: one request, no list of branches, and the plan
+// is the same as with the list.
+func TestRecordedBranchNeedsNoList(t *testing.T) {
+	cfg, st, f := recordedShop("main")
+	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
+	if calls != "map[endpoints "+proj+":1]" {
+		t.Errorf("calls %s: want one list of endpoints and nothing else", calls)
+	}
+	lp := live.Projects[proj]
+	if lp.Branches != nil || lp.Known["main"] != "br-main" {
+		t.Errorf("branches %v, known %v: want not listed, main known as br-main", lp.Branches, lp.Known)
+	}
+	p := mustBuild(t, cfg, st, live)
+	f.calls = nil
+	listed, _ := fetchCalls(t, f, cfg, st, FetchOptions{RefreshBranches: true})
+	if q := mustBuild(t, cfg, st, listed); fmt.Sprint(q.Changes, q.Steps) != fmt.Sprint(p.Changes, p.Steps) || p.HasChanges() {
+		t.Errorf("the plan differs with the branches listed:\n%v\n%v", p.Changes, q.Changes)
+	}
+}
+
+// Every case in which the state cannot say which branch a block means lists
+// the branches, and the block is found by its name.
+func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(cfg *config.Config, st *state.State, f *fakeReader)
+		opts FetchOptions
+	}{
+		{"asked to", func(*config.Config, *state.State, *fakeReader) {}, FetchOptions{RefreshBranches: true}},
+		{"no state", func(_ *config.Config, st *state.State, _ *fakeReader) { st.Computes = nil }, FetchOptions{}},
+		{"a new branch block", func(cfg *config.Config, _ *state.State, _ *fakeReader) {
+			b := branchNamed("dev", "dev", compute("primary"))
+			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, b)
+		}, FetchOptions{}},
+		{"the recorded branch has no live endpoint (deleted?)", func(_ *config.Config, _ *state.State, f *fakeReader) {
+			f.endpoints[proj] = nil
+		}, FetchOptions{}},
+		{"recorded on two branches", func(_ *config.Config, st *state.State, _ *fakeReader) {
+			st.Computes["shop.main.reports"].BranchID = "br-dev"
+		}, FetchOptions{}},
+		{"two blocks recorded on one branch (state mv)", func(cfg *config.Config, st *state.State, _ *fakeReader) {
+			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, branchNamed("dev", "dev", compute("other")))
+			c := *st.Computes["shop.main.reports"]
+			st.Computes["shop.dev.other"] = &c
+		}, FetchOptions{}},
+		{"another block pins the recorded branch", func(cfg *config.Config, _ *state.State, _ *fakeReader) {
+			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, branchID("pinned", "br-main"))
+		}, FetchOptions{}},
+		{"the project block has another id now", func(_ *config.Config, st *state.State, _ *fakeReader) {
+			for _, c := range st.Computes {
+				c.ProjectID = "old-project-11111111"
+			}
+		}, FetchOptions{}},
+		{"only a deposed entry records the block", func(_ *config.Config, st *state.State, _ *fakeReader) {
+			for addr, c := range st.Computes {
+				delete(st.Computes, addr)
+				st.Computes[state.DeposedAddress(addr, c.EndpointID)] = c
+			}
+		}, FetchOptions{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, st, f := recordedShop("main")
+			tc.edit(cfg, st, f)
+			live, calls := fetchCalls(t, f, cfg, st, tc.opts)
+			if calls != "map[branches "+proj+":1 endpoints "+proj+":1]" {
+				t.Errorf("calls %s: want the endpoints and the branches", calls)
+			}
+			if live.Projects[proj].Branches == nil {
+				t.Errorf("branches not kept")
+			}
+		})
+	}
+}
+
+// A block whose name is not its label is found by name every time: the
+// addresses in the state carry the label, and say nothing of a name changed
+// since. Here the name now says "dev": the computes move there.
+func TestABranchNamedOtherThanItsLabelIsLookedUp(t *testing.T) {
+	cfg, st, f := recordedShop("dev")
+	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
+	if calls != "map[branches "+proj+":1 endpoints "+proj+":1]" {
+		t.Errorf("calls %s: want the endpoints and the branches", calls)
+	}
+	p := mustBuild(t, cfg, st, live)
+	if ch := changeAt(t, p, "shop.main.primary"); ch.Action != Update || ch.BranchID != "br-dev" {
+		t.Errorf("shop.main.primary: %v to %s, want an update that moves it to br-dev", ch.Action, ch.BranchID)
+	}
+}
+
+// A branch renamed outside neonform keeps its id: the computes stay where
+// they are, until the branches are listed again (-refresh-branches): then
+// the block means the branch that has its name now.
+func TestARenamedBranchKeepsItsComputesUntilRefreshed(t *testing.T) {
+	cfg, st, f := recordedShop("main")
+	f.branches[proj] = []api.Branch{{ID: "br-main", Name: "legacy"}, {ID: "br-dev", Name: "main"}}
+	live, _ := fetchCalls(t, f, cfg, st, FetchOptions{})
+	if p := mustBuild(t, cfg, st, live); p.HasChanges() {
+		t.Errorf("a rename outside neonform changed the plan: %v", p.Changes)
+	}
+	live, _ = fetchCalls(t, f, cfg, st, FetchOptions{RefreshBranches: true})
+	if ch := changeAt(t, mustBuild(t, cfg, st, live), "shop.main.primary"); ch.BranchID != "br-dev" {
+		t.Errorf("refreshed: shop.main.primary goes to %s, want br-dev (the branch named main now)", ch.BranchID)
+	}
+}
+
+// Progress is told of every project read, once.
+func TestFetchTellsItsProgress(t *testing.T) {
+	var projects []*config.Project
+	for i := range 12 {
+		projects = append(projects, project(fmt.Sprintf("p%d", i), fmt.Sprintf("proj-%02d", i), branchID("main", "br-x")))
+	}
+	var calls, last atomic.Int32
+	_, diags := Fetch(context.Background(), &fakeReader{}, cfgOf(projects...), nil, FetchOptions{Parallelism: 3, Progress: func(done, total int) {
+		calls.Add(1)
+		if total != 12 {
+			t.Errorf("total %d, want 12", total)
+		}
+		if done == 12 {
+			last.Add(1)
+		}
+	}})
+	if diags.HasErrors() || calls.Load() != 12 || last.Load() != 1 {
+		t.Errorf("%d progress calls, %d of them at 12/12: want 12 and 1 (%v)", calls.Load(), last.Load(), diags)
+	}
+}
