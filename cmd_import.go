@@ -145,7 +145,11 @@ func runImport(ctx context.Context, o importOptions) error {
 	// What is live now is what neonform takes as applied: the next plan
 	// compares it with the configuration and shows the difference as changes,
 	// not as drift.
-	st.Computes[o.Address] = diff.LiveValues(ep).Record(ep.ID, proj.ID, comp.PreventDestroy)
+	rec := diff.LiveValues(ep).Record(ep.ID, proj.ID, comp.PreventDestroy)
+	if branch.ID == "" {
+		rec.BranchName = branch.Name // found by name: the next plan needs no list of branches
+	}
+	st.Computes[o.Address] = rec
 	if err := backend.Write(ctx, st); err != nil {
 		return err
 	}

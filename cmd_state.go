@@ -188,6 +188,9 @@ func runStateShow(ctx context.Context, o stateOptions) error {
 	row("  ", "endpoint_id", c.EndpointID)
 	row("  ", "project_id", c.ProjectID)
 	row("  ", "prevent_destroy", c.PreventDestroy)
+	if c.BranchName != "" {
+		row("  ", "branch_name", c.BranchName)
+	}
 	fmt.Fprintln(w, "  applied:")
 	for _, r := range diff.AppliedValues(c).Rows() {
 		row("    ", r.Name, r.Value)

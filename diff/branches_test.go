@@ -12,15 +12,18 @@ import (
 )
 
 // recordedShop is a project "shop" whose branch block "main" is found by
-// name, with two computes the state records on br-main, and the reader that
-// serves it: endpoints live on br-main and a branch list in which "main" is
-// br-main.
+// the name mainName, with two computes the state records on br-main, found
+// by the name "main", and the reader that serves it: endpoints live on
+// br-main and a branch list in which "main" is br-main.
 func recordedShop(mainName string) (*config.Config, *state.State, *fakeReader) {
 	cfg := cfgOf(project("shop", proj, branchNamed("main", mainName, compute("primary"), compute("reports", readOnly))))
 	st := stateWith(proj, map[string]api.Endpoint{
 		"shop.main.primary": endpoint("ep-primary", "br-main", rw, epName("primary")),
 		"shop.main.reports": endpoint("ep-reports", "br-main", ro, epName("reports")),
 	})
+	for _, c := range st.Computes {
+		c.BranchName = "main"
+	}
 	f := &fakeReader{
 		endpoints: map[string][]api.Endpoint{proj: {endpoint("ep-primary", "br-main", rw, epName("primary")), endpoint("ep-reports", "br-main", ro, epName("reports"))}},
 		branches:  map[string][]api.Branch{proj: {{ID: "br-main", Name: "main"}, {ID: "br-dev", Name: "dev"}}},
@@ -92,6 +95,14 @@ func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
 				c.ProjectID = "old-project-11111111"
 			}
 		}, FetchOptions{}},
+		{"recorded before the state kept the name, or found by id then", func(_ *config.Config, st *state.State, _ *fakeReader) {
+			for _, c := range st.Computes {
+				c.BranchName = ""
+			}
+		}, FetchOptions{}},
+		{"recorded under two names", func(_ *config.Config, st *state.State, _ *fakeReader) {
+			st.Computes["shop.main.reports"].BranchName = "production"
+		}, FetchOptions{}},
 		{"only a deposed entry records the block", func(_ *config.Config, st *state.State, _ *fakeReader) {
 			for addr, c := range st.Computes {
 				delete(st.Computes, addr)
@@ -113,10 +124,11 @@ func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
 	}
 }
 
-// A block whose name is not its label is found by name every time: the
-// addresses in the state carry the label, and say nothing of a name changed
-// since. Here the name now says "dev": the computes move there.
-func TestABranchNamedOtherThanItsLabelIsLookedUp(t *testing.T) {
+// A block whose name changed since its computes were recorded (its name or
+// id attribute edited or removed, so that its label means another branch) is
+// found by its name again. Here the name now says "dev": the computes move
+// there.
+func TestABlockWhoseNameChangedIsLookedUp(t *testing.T) {
 	cfg, st, f := recordedShop("dev")
 	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
 	if calls != "map[branches "+proj+":1 endpoints "+proj+":1]" {
@@ -125,6 +137,23 @@ func TestABranchNamedOtherThanItsLabelIsLookedUp(t *testing.T) {
 	p := mustBuild(t, cfg, st, live)
 	if ch := changeAt(t, p, "shop.main.primary"); ch.Action != Update || ch.BranchID != "br-dev" {
 		t.Errorf("shop.main.primary: %v to %s, want an update that moves it to br-dev", ch.Action, ch.BranchID)
+	}
+}
+
+// A block named otherwise than its label needs no list either, once its
+// computes are recorded under that name.
+func TestABlockNamedOtherThanItsLabelIsKnownFromTheState(t *testing.T) {
+	cfg, st, f := recordedShop("production")
+	for _, c := range st.Computes {
+		c.BranchName = "production"
+	}
+	f.branches[proj] = []api.Branch{{ID: "br-main", Name: "production"}}
+	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
+	if calls != "map[endpoints "+proj+":1]" || live.Projects[proj].Known["main"] != "br-main" {
+		t.Errorf("calls %s, known %v: want one list of endpoints, main known as br-main", calls, live.Projects[proj].Known)
+	}
+	if p := mustBuild(t, cfg, st, live); p.HasChanges() {
+		t.Errorf("plan: %v", stepLines(p))
 	}
 }
 

@@ -56,9 +56,12 @@ type projectPlan struct {
 type target struct {
 	c        *config.Compute
 	branchID string
-	entry    *stateEntry
-	ep       *api.Endpoint
-	adopt    bool
+	// byName is the name the branch block finds its branch by; "" when it
+	// pins it by id.
+	byName string
+	entry  *stateEntry
+	ep     *api.Endpoint
+	adopt  bool
 }
 
 // Build plans how to bring the live endpoints to what cfg declares, given what
@@ -226,7 +229,11 @@ func (pl *planner) newProjectPlan(p *config.Project, lp *LiveProject, eff map[st
 	pp.resolveBranches()
 	for _, b := range p.Branches {
 		for _, c := range b.Computes {
-			pp.targets = append(pp.targets, &target{c: c, branchID: pp.branchID[b], entry: eff[c.Address]})
+			t := &target{c: c, branchID: pp.branchID[b], entry: eff[c.Address]}
+			if b.ID == "" {
+				t.byName = b.Name
+			}
+			pp.targets = append(pp.targets, t)
 		}
 	}
 	slices.SortFunc(pp.targets, func(a, b *target) int { return strings.Compare(a.c.Address, b.c.Address) })

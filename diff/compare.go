@@ -19,7 +19,7 @@ func (pp *projectPlan) planTarget(t *target) {
 	}
 	if t.ep == nil {
 		ch := pp.newChange(c.Address, Create, nil)
-		ch.MovedFrom, ch.PreventDestroy = movedFrom, c.PreventDestroy
+		ch.MovedFrom, ch.PreventDestroy, ch.BranchName = movedFrom, c.PreventDestroy, t.byName
 		ch.Attributes = want.every()
 		markSensitive(ch.Attributes, c)
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("new %s on branch %s", kindWords(want.Type), pp.branchName(t.branchID)))
@@ -31,7 +31,7 @@ func (pp *projectPlan) planTarget(t *target) {
 
 	ep := t.ep
 	ch := pp.newChange(c.Address, NoOp, ep)
-	ch.Adopt, ch.MovedFrom, ch.PreventDestroy = t.adopt, movedFrom, c.PreventDestroy
+	ch.Adopt, ch.MovedFrom, ch.PreventDestroy, ch.BranchName = t.adopt, movedFrom, c.PreventDestroy, t.byName
 	ch.Attributes = Differences(LiveValues(ep), want)
 	markSensitive(ch.Attributes, c)
 	switch {

@@ -243,7 +243,7 @@ func moved(holder string, ch *Change) string {
 // adoption, its rename, taking back a deposed endpoint, or recording what is
 // live and applied when the state says otherwise.
 func (d *deriver) addRecord(ch *Change, live *LiveEndpoint, want Values, holder string) error {
-	rec := want.Record(live.ID, ch.ProjectID, ch.PreventDestroy)
+	rec := recordOf(ch, want, live.ID)
 	from := moved(holder, ch)
 	var note string
 	switch {
@@ -259,6 +259,10 @@ func (d *deriver) addRecord(ch *Change, live *LiveEndpoint, want Values, holder 
 		}
 	case sameRecord(d.st.Computes[holder], rec):
 		return nil
+	case sameRecord(withBranchName(d.st.Computes[holder], rec.BranchName), rec) && rec.BranchName != "":
+		// A state written before it kept the name; from now on the plan
+		// knows the branch without listing the project's branches.
+		note = fmt.Sprintf("record that branch %q is %s", rec.BranchName, rec.BranchID)
 	default:
 		note = "record what is live and applied"
 	}
@@ -322,12 +326,30 @@ func (d *deriver) drift(changes []*Change) []Drift {
 	return out
 }
 
+// recordOf is the state entry of a change's compute once it has the values
+// want, on endpoint endpointID ("" for a create: the answer gives it).
+func recordOf(ch *Change, want Values, endpointID string) *state.Compute {
+	rec := want.Record(endpointID, ch.ProjectID, ch.PreventDestroy)
+	rec.BranchName = ch.BranchName
+	return rec
+}
+
+// withBranchName is a copy of c with another branch name.
+func withBranchName(c *state.Compute, name string) *state.Compute {
+	if c == nil {
+		return nil
+	}
+	cc := *c
+	cc.BranchName = name
+	return &cc
+}
+
 // sameRecord reports whether the state entry already says what r would
 // record, by the attribute table's equality rules, so no state-only step is
 // needed.
 func sameRecord(c *state.Compute, r *state.Compute) bool {
 	return c != nil && c.EndpointID == r.EndpointID && c.ProjectID == r.ProjectID && c.PreventDestroy == r.PreventDestroy &&
-		len(Differences(AppliedValues(c), AppliedValues(r))) == 0
+		c.BranchName == r.BranchName && len(Differences(AppliedValues(c), AppliedValues(r))) == 0
 }
 
 // branchName is a branch as people know it, when the plan knows its name.

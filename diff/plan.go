@@ -97,6 +97,9 @@ type Change struct {
 	// PreventDestroy is the compute's lifecycle.prevent_destroy, which the
 	// state records with it.
 	PreventDestroy bool `json:"prevent_destroy"`
+	// BranchName is the name the compute's branch block finds its branch by
+	// ("" when it pins it by id), which the state records with it.
+	BranchName string `json:"branch_name,omitempty"`
 }
 
 // Attribute is one attribute that changes: its value before (live) and after

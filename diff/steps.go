@@ -40,7 +40,7 @@ func (d *deriver) addCreate(ch *Change, want Values) *op {
 	o := &op{change: ch, step: Step{
 		Kind: StepCreate, Address: ch.Address, Method: "POST", Path: endpointsPath(d.project, ""),
 		Body: mustJSON(api.EndpointCreateRequest{Endpoint: *req}), Create: req,
-		Name: want.Name, Record: want.Record("", ch.ProjectID, ch.PreventDestroy), MovedFrom: ch.MovedFrom,
+		Name: want.Name, Record: recordOf(ch, want, ""), MovedFrom: ch.MovedFrom,
 	}}
 	if want.Type == api.EndpointTypeReadWrite {
 		o.arrives = want.BranchID
@@ -55,7 +55,7 @@ func (d *deriver) addUpdate(ch *Change, live *LiveEndpoint, want Values, movedFr
 	o := &op{change: ch, step: Step{
 		Kind: StepUpdate, Address: ch.Address, Method: "PATCH", Path: endpointsPath(d.project, live.ID),
 		Body: mustJSON(api.EndpointUpdateRequest{Endpoint: req}), Update: &req,
-		EndpointID: live.ID, Record: want.Record(live.ID, ch.ProjectID, ch.PreventDestroy), MovedFrom: movedFrom,
+		EndpointID: live.ID, Record: recordOf(ch, want, live.ID), MovedFrom: movedFrom,
 	}}
 	if live.BranchID != want.BranchID && live.Type == api.EndpointTypeReadWrite {
 		o.leaves, o.arrives = live.BranchID, want.BranchID

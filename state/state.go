@@ -31,7 +31,12 @@ type Compute struct {
 	BranchID       string           `json:"branch_id"`
 	Type           api.EndpointType `json:"type"`
 	PreventDestroy bool             `json:"prevent_destroy"`
-	Applied        Attributes       `json:"applied"`
+	// BranchName is the name by which the compute's branch block found its
+	// branch, when it found it by name rather than by id: a plan takes the
+	// branch from BranchID without listing the project's branches only while
+	// the block still says this name.
+	BranchName string     `json:"branch_name,omitempty"`
+	Applied    Attributes `json:"applied"`
 }
 
 // Attributes are what neonform last applied, in the service's own terms (so
