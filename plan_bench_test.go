@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/state"
 )
 
 // BenchmarkPlan measures `neonform plan` end to end, as CI runs it: the built
@@ -168,21 +170,6 @@ func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
 		MinCU    float64 `json:"autoscaling_limit_min_cu"`
 		MaxCU    float64 `json:"autoscaling_limit_max_cu"`
 	}
-	type applied struct {
-		Name    string  `json:"name"`
-		MinCU   float64 `json:"min_cu"`
-		MaxCU   float64 `json:"max_cu"`
-		Suspend int64   `json:"suspend_timeout_seconds"`
-		Disable bool    `json:"disabled"`
-	}
-	type entry struct {
-		EndpointID     string  `json:"endpoint_id"`
-		ProjectID      string  `json:"project_id"`
-		BranchID       string  `json:"branch_id"`
-		Type           string  `json:"type"`
-		PreventDestroy bool    `json:"prevent_destroy"`
-		Applied        applied `json:"applied"`
-	}
 	type project struct {
 		ID        string           `json:"id"`
 		Name      string           `json:"name"`
@@ -192,7 +179,7 @@ func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
 	world := map[string]any{"format_version": 1, "users": []map[string]string{{"id": "u-bench", "name": "Bench", "email": "bench@example.com"}}}
 	st := map[string]any{"format_version": 1, "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60", "serial": 1}
 	var ps []project
-	entries := map[string]entry{}
+	entries := map[string]*state.Compute{}
 	var hcl strings.Builder
 	files := map[string]string{}
 	for p := range projects {
@@ -206,8 +193,8 @@ func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
 				e.Type, e.Name, e.MinCU, e.MaxCU = "read_write", "primary", 0.25, 2
 				addr = fmt.Sprintf("p%d.main.primary", p)
 			}
-			entries[addr] = entry{EndpointID: e.ID, ProjectID: id, BranchID: branch, Type: e.Type,
-				Applied: applied{Name: e.Name, MinCU: e.MinCU, MaxCU: e.MaxCU}}
+			entries[addr] = &state.Compute{EndpointID: e.ID, ProjectID: id, BranchID: branch, Type: api.EndpointType(e.Type),
+				BranchName: "main", Applied: state.Attributes{Name: e.Name, MinCU: e.MinCU, MaxCU: e.MaxCU}}
 			if c == 0 && p%10 == 0 {
 				e.MaxCU = 4 // drift
 			}
