@@ -101,6 +101,9 @@ Environment:
 		ErrWriter:            stderr,
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
+		// A -var value is one value: urfave/cli would split "-var 'zones=[\"a\", \"b\"]'"
+		// and "-var label=a,b" on their commas. Repeat the flag for several.
+		DisableSliceFlagSeparator: true,
 		// Errors are printed once, by run, with the right exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       commands(),
