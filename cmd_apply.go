@@ -13,6 +13,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/apply"
+	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/state"
 )
@@ -196,9 +197,8 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 			"apply the plan with the configuration and environment it was made with, or make a new plan",
 			o.PlanFile, plan.APIURL, displayPath(o.Dir), conn.apiURL)
 	}
-	if diff.ConfigDigest(sourcesOf(cfg)) != plan.ConfigDigest {
-		fmt.Fprintf(o.Stdout, "Note: the configuration in %s changed since the plan was made; apply carries out the saved plan, not the changed files.\n",
-			displayPath(o.Dir))
+	if note := configChangedNote(plan, cfg, o.Dir); note != "" {
+		fmt.Fprintln(o.Stdout, note)
 	}
 	if !plan.HasChanges() {
 		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
@@ -207,6 +207,35 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	startApplying(ctx)
 	fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	return carryOut(ctx, o, plan, conn.client, backend, false)
+}
+
+// configChangedNote says which configuration files changed since the plan
+// was made, if any: apply carries out the plan, not the files, and whoever
+// edited them should know. "" when none did.
+func configChangedNote(plan *diff.Plan, cfg *config.Config, dir string) string {
+	sources := sourcesOf(cfg)
+	if len(plan.ConfigFiles) == 0 {
+		// A plan from before the files were recorded: only the digest can tell.
+		if diff.ConfigDigest(sources) == plan.ConfigDigest {
+			return ""
+		}
+		return fmt.Sprintf("Note: the configuration in %s changed since the plan was made; apply carries out the saved plan, not the changed files.", displayPath(dir))
+	}
+	c := diff.CompareFiles(plan.ConfigFiles, diff.FileDigests(sources))
+	if c.None() {
+		return ""
+	}
+	var what []string
+	add := func(names []string, verb string) {
+		if len(names) > 0 {
+			what = append(what, strings.Join(names, ", ")+" "+verb)
+		}
+	}
+	add(c.Changed, "changed")
+	add(c.Added, "added")
+	add(c.Removed, "removed")
+	return fmt.Sprintf("Note: the configuration in %s changed since the plan was made (%s); apply carries out the saved plan, not the changed files.",
+		displayPath(dir), strings.Join(what, "; "))
 }
 
 // carryOut runs the plan and prints how it ended. locked: the caller holds

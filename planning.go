@@ -125,11 +125,13 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 		printDiagnostics(stderr, diags, cfg.Files)
 		return nil, errReported
 	}
+	sources := sourcesOf(cfg)
 	plan, bdiags := diff.Build(cfg, out.state, live, diff.Options{
 		ToolVersion:  version,
 		APIURL:       out.conn.apiURL,
 		Now:          time.Now().UTC(),
-		ConfigDigest: diff.ConfigDigest(sourcesOf(cfg)),
+		ConfigDigest: diff.ConfigDigest(sources),
+		ConfigFiles:  diff.FileDigests(sources),
 	})
 	diags = append(diags, bdiags...)
 	if len(diags) > 0 {
@@ -146,9 +148,14 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 
 // sourcesOf is the configuration's files by their path within the
 // directory, so the digest does not depend on where neonform was run from.
+// Variable files are left out: apply PLANFILE is not given them (the plan
+// holds every value they made), so they would always look changed.
 func sourcesOf(cfg *config.Config) map[string][]byte {
 	m := make(map[string][]byte, len(cfg.Files))
 	for name, f := range cfg.Files {
+		if cfg.VarFiles[name] {
+			continue
+		}
 		if rel, err := filepath.Rel(cfg.Dir, name); err == nil {
 			name = filepath.ToSlash(rel)
 		}

@@ -108,7 +108,7 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 	l := &loader{
 		budget:    b,
 		opts:      opts,
-		cfg:       &Config{Dir: dir, Files: map[string]*hcl.File{}},
+		cfg:       &Config{Dir: dir, Files: map[string]*hcl.File{}, VarFiles: map[string]bool{}},
 		environ:   parseEnviron(opts.Environ),
 		vars:      map[string]*variable{},
 		missing:   map[string]bool{},
