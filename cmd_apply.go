@@ -150,7 +150,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	}
 	in := o.planInputs
 	in.Lock = true
-	p, err := makePlan(ctx, in, o.Env, o.Stdout, o.Stderr)
+	p, err := makePlan(ctx, in, o.Env, o.Stderr)
 	if err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		return err
 	}
 	defer closeBackend(backend)
-	conn, err := connect(cfg, o.Env, o.Stdout)
+	conn, err := connect(cfg, o.Env, o.Stderr)
 	if err != nil {
 		return err
 	}

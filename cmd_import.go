@@ -113,7 +113,7 @@ func runImport(ctx context.Context, o importOptions) error {
 		return fmt.Errorf("%s is already in the state as %s; to give it the address %s: neonform state mv %s %s", o.EndpointID, other, o.Address, other, o.Address)
 	}
 
-	conn, err := connect(cfg, o.Env, o.Stdout)
+	conn, err := connect(cfg, o.Env, o.Stderr)
 	if err != nil {
 		return err
 	}

@@ -112,18 +112,13 @@ func runPlan(ctx context.Context, o planOptions) error {
 	default:
 		return fmt.Errorf("-format %q: use human, json or markdown", o.Format)
 	}
-	// In json mode stdout holds the plan alone; notes go to stderr.
-	notes := o.Stdout
-	if o.Format == "json" {
-		notes = o.Stderr
-	}
 	if o.Out != "" {
 		// Before any call: a plan that cannot be saved is not worth making.
 		if err := diff.CheckWritable(o.Out); err != nil {
 			return err
 		}
 	}
-	p, err := makePlan(ctx, o.planInputs, o.Env, notes, o.Stderr)
+	p, err := makePlan(ctx, o.planInputs, o.Env, o.Stderr)
 	if err != nil {
 		return err
 	}

@@ -87,8 +87,10 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 }
 
 // makePlan loads the configuration, reads the state and the live endpoints, and
-// builds the plan. Notes (sandbox creation) go to notes, diagnostics to stderr.
-func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr io.Writer) (*planned, error) {
+// builds the plan. Notes (what the sandbox created) and diagnostics go to
+// stderr: standard output holds the plan alone, in every format, so that a
+// Markdown comment or a JSON plan piped from it has nothing else in it.
+func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Writer) (*planned, error) {
 	cfg, err := loadConfig(in, env, stderr)
 	if err != nil {
 		return nil, err
@@ -113,7 +115,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 	if out.state, err = out.backend.Read(ctx); err != nil {
 		return nil, err
 	}
-	if out.conn, err = connect(cfg, env, notes); err != nil {
+	if out.conn, err = connect(cfg, env, stderr); err != nil {
 		return nil, err
 	}
 	counted := &countingReader{Reader: out.conn.client}
