@@ -112,9 +112,10 @@ func TestMarkdownView(t *testing.T) {
 	p := mustBuild(t, cfg, st, live)
 	out := markdownOf(t, p, 0)
 	if !strings.HasPrefix(out, "### neonform plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete\n\n"+
-		"> **1 restart of an active compute** (drops connections): `shop.main.primary`\n"+
-		"> **1 recreate** (new host, connection strings change): `shop.dev.app`\n"+
-		"> **1 delete**: `shop.main.old`\n\n"+
+		"> - **1 restart of an active compute** (drops connections): `shop.main.primary`\n"+
+		"> - **1 recreate** (new host, connection strings change): `shop.dev.app`\n"+
+		"> - **1 delete**: `shop.main.old`\n"+
+		"> - **1 change made outside neonform is overwritten**: `shop.main.primary` (max_cu 2 -> 4)\n\n"+
 		"| | compute | action | disruption | what changes |\n|---|---|---|---|---|\n"+
 		"| - | `shop.main.old` | delete | **delete** | ep-old |\n"+
 		"| -/+ | `shop.dev.app` | replace | **recreate** | type read_only -> read_write |\n") {
