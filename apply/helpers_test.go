@@ -39,12 +39,17 @@ type world struct {
 type worldOptions struct {
 	opDelay  time.Duration
 	faults   emulator.Faults
-	projects []string // ids; each gets branch main with its primary, and branch dev
+	projects []string            // ids; each gets branch main with its primary, and branch dev
+	clock    *emulator.FakeClock // nil: the emulator runs on real time
 }
 
 func newWorld(t testing.TB, o worldOptions) *world {
 	t.Helper()
-	emu, err := emulator.New(emulator.Options{RatePerMinute: -1, OpDelay: o.opDelay})
+	opts := emulator.Options{RatePerMinute: -1, OpDelay: o.opDelay}
+	if o.clock != nil {
+		opts.Clock = o.clock
+	}
+	emu, err := emulator.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
