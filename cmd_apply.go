@@ -82,11 +82,13 @@ Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
 	}
 }
 
-func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
+func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 	if c.Int("parallelism") < 1 {
 		return applyOptions{}, fmt.Errorf("-parallelism must be at least 1")
 	}
-	o := applyOptions{
+	// Whatever is decided below, the run's suggestions point at its configuration.
+	defer func() { remember(c, o.planInputs) }()
+	o = applyOptions{
 		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism"),
 			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)},
 		AutoApprove: c.Bool("auto-approve"),
@@ -111,10 +113,27 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 	case err != nil:
 		return o, fmt.Errorf("%s is neither a configuration directory nor a plan file: %w", args[0], errors.Unwrap(err))
 	case info.IsDir() && len(args) == 2:
-		return o, fmt.Errorf("apply takes one directory (got %s and %s); to apply a saved plan, pass the plan file first: neonform apply plan.json %s", args[0], args[1], args[0])
+		hint := ""
+		if fi, err := os.Stat(args[1]); err == nil && !fi.IsDir() {
+			in := o.planInputs
+			in.Dir = args[0]
+			hint = fmt.Sprintf("; to apply the saved plan %s, pass it first: `%s`", args[1], configArgsOf(in).command("apply", args[1]))
+		}
+		return o, fmt.Errorf("apply takes one directory (got %s and %s)%s", args[0], args[1], hint)
 	case info.IsDir():
 		o.Dir = args[0]
 		return o, nil
+	case strings.HasSuffix(args[0], ".hcl"):
+		// Not a plan: read as one, it would be refused with advice to make a
+		// plan at this path, which would overwrite the configuration.
+		in := o.planInputs
+		in.Dir = filepath.Dir(args[0])
+		var flags []string
+		if o.AutoApprove {
+			flags = append(flags, "-auto-approve")
+		}
+		return o, fmt.Errorf("%s is a configuration file, not a plan: apply reads every *.hcl file of a directory as one configuration. To apply it: `%s`",
+			args[0], configArgsOf(in).command("apply", flags...))
 	}
 	o.PlanFile = args[0]
 	if o.RefreshBranches {
@@ -144,9 +163,10 @@ func runApply(ctx context.Context, o applyOptions) error {
 // applyDir plans, shows the plan, asks, and applies.
 func applyDir(ctx context.Context, o applyOptions) error {
 	if !o.AutoApprove && !o.Interactive {
+		a := configArgsOf(o.planInputs)
 		return fmt.Errorf("apply cannot ask for confirmation: standard input is not a terminal. Nothing was changed.\n"+
-			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n"+
-			"  neonform plan -out plan.json %[1]s\n  neonform apply plan.json %[1]s", displayPath(o.Dir))
+			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
+			a.command("plan", "-out", "plan.json"), a.command("apply", "plan.json"))
 	}
 	in := o.planInputs
 	in.Lock = true
@@ -155,7 +175,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		return err
 	}
 	defer p.Close(o.Stderr)
-	if err := renderPlan(o.Stdout, p, "human", o.Color, false, ""); err != nil {
+	if err := renderPlan(o.Stdout, p, "human", o.Color, false, "", configArgsOf(o.planInputs)); err != nil {
 		return err
 	}
 	if !p.plan.HasChanges() {
@@ -252,11 +272,12 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 	if rep == nil {
 		return err // refused before the first step: nothing was changed
 	}
+	summary := configArgsOf(o.planInputs).complete(rep.Summary())
 	if err != nil {
-		fmt.Fprintf(o.Stderr, "\n%s\n", rep.Summary())
+		fmt.Fprintf(o.Stderr, "\n%s\n", summary)
 		return &exitError{code: 1}
 	}
-	fmt.Fprintf(o.Stdout, "\n%s\n", rep.Summary())
+	fmt.Fprintf(o.Stdout, "\n%s\n", summary)
 	return nil
 }
 

@@ -130,6 +130,7 @@ func stateOptionsFrom(c *cli.Context, nargs int, names string) (stateOptions, er
 	if len(args) > nargs {
 		o.Dir = args[nargs]
 	}
+	remember(c, o.planInputs)
 	return o, nil
 }
 
@@ -269,8 +270,10 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 		}
 		if fp, _, _, _ := config.ParseAddress(from); fp != "" {
 			if tp, _, _, _ := config.ParseAddress(to); tp != fp {
+				a := configArgsOf(o.planInputs)
 				return fmt.Errorf("cannot move %s to another project (%s): an endpoint belongs to its project. "+
-					"To manage it from another project block, keep the project label, or `neonform state rm` it and import it there", from, to)
+					"To manage it from another project block, keep the project label, or remove it from the state (`%s`) and import it there (`%s`)",
+					from, to, a.command("state", "rm", from), a.command("import", to, c.EndpointID))
 			}
 		}
 		id = c.EndpointID
@@ -279,8 +282,8 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Stdout, "Moved %s to %s (%s; serial %d -> %d). Nothing changed in the service; run `neonform plan` to see what the new address means.\n",
-		from, to, id, before, after)
+	fmt.Fprintf(o.Stdout, "Moved %s to %s (%s; serial %d -> %d). Nothing changed in the service; run `%s` to see what the new address means.\n",
+		from, to, id, before, after, configArgsOf(o.planInputs).command("plan"))
 	return nil
 }
 

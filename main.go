@@ -64,14 +64,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	// The command's suggestions point at the configuration it was given.
+	cfgArgs, _ := app.Metadata[configArgsKey].(configArgs)
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(stderr, ee.msg)
+			fmt.Fprintln(stderr, cfgArgs.complete(ee.msg))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "Error: %v\n", err)
+	fmt.Fprintf(stderr, "Error: %s\n", cfgArgs.complete(err.Error()))
 	return 1
 }
 

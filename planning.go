@@ -78,6 +78,7 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 		files = cfg.Files
 	}
 	if len(diags) > 0 {
+		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, files)
 	}
 	if diags.HasErrors() {
@@ -124,6 +125,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update})
 	progress.finish()
 	if diags.HasErrors() {
+		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, cfg.Files)
 		return nil, errReported
 	}
@@ -137,6 +139,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	})
 	diags = append(diags, bdiags...)
 	if len(diags) > 0 {
+		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, cfg.Files)
 	}
 	if diags.HasErrors() {

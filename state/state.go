@@ -126,7 +126,7 @@ func (s *State) Validate() error {
 			return fmt.Errorf("compute %q in state has type %q; it must be %q or %q", addr, c.Type, api.EndpointTypeReadWrite, api.EndpointTypeReadOnly)
 		}
 		if other, dup := owner[c.EndpointID]; dup {
-			return fmt.Errorf("endpoint %s is in state twice, as %q and %q; remove one with `neonform state rm`", c.EndpointID, other, addr)
+			return fmt.Errorf("endpoint %s is in state twice, as %q and %q; remove one with `neonform state rm %s` or `neonform state rm %s`", c.EndpointID, other, addr, other, addr)
 		}
 		owner[c.EndpointID] = addr
 	}
