@@ -152,6 +152,7 @@ func runImport(ctx context.Context, o importOptions) error {
 	if branch.ID == "" {
 		rec.BranchName = branch.Name // found by name: the next plan needs no list of branches
 	}
+	rec.Host = ep.Host
 	st.Computes[o.Address] = rec
 	if err := backend.Write(ctx, st); err != nil {
 		return err

@@ -22,6 +22,9 @@ type run struct {
 	// atStart are the endpoint ids of each project as apply found them: an
 	// endpoint a lost create may have made is one that was not there.
 	atStart map[string]map[string]bool
+	// hosts are the host names of the endpoints apply found, by id, which
+	// the state records for people (a step's answer has the newest).
+	hosts map[string]string
 	// deletes are the endpoints this plan deletes.
 	deletes map[string]bool
 	// changes by address, for the counts and the progress words.
@@ -43,6 +46,7 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 		c:       opts.Client,
 		opts:    opts,
 		atStart: map[string]map[string]bool{},
+		hosts:   map[string]string{},
 		deletes: map[string]bool{},
 		changes: map[string]*diff.Change{},
 		results: make([]*StepResult, len(p.Steps)),
@@ -51,6 +55,7 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 		ids := make(map[string]bool, len(eps))
 		for _, ep := range eps {
 			ids[ep.ID] = true
+			r.hosts[ep.ID] = ep.Host
 		}
 		r.atStart[id] = ids
 	}

@@ -35,8 +35,13 @@ type Compute struct {
 	// branch, when it found it by name rather than by id: a plan takes the
 	// branch from BranchID without listing the project's branches only while
 	// the block still says this name.
-	BranchName string     `json:"branch_name,omitempty"`
-	Applied    Attributes `json:"applied"`
+	BranchName string `json:"branch_name,omitempty"`
+	// Host is the endpoint's host name as the service last reported it, for
+	// people (state show): what clients connect to. It is never compared: a
+	// plan reads the live endpoint. Empty in entries written before it was
+	// recorded, until the next apply that touches the endpoint.
+	Host    string     `json:"host,omitempty"`
+	Applied Attributes `json:"applied"`
 }
 
 // Attributes are what neonform last applied, in the service's own terms (so
