@@ -68,7 +68,6 @@ Examples:
    neonform plan -out plan.json infra/ && neonform apply plan.json infra/
 
 Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
-		OnUsageError: flagUsageError,
 		Flags: append(planFlags(),
 			&cli.BoolFlag{Name: "auto-approve", Usage: "apply without asking (needed when there is no terminal to ask on)"},
 		),

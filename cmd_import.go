@@ -51,7 +51,6 @@ a replica with another name.
 Examples:
    neonform import shop.main.reports ep-cool-darkness-a5b6c7d8
    neonform import shop.main.reports ep-cool-darkness-a5b6c7d8 infra/`,
-		OnUsageError: flagUsageError,
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},

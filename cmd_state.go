@@ -33,12 +33,11 @@ func stateCommand() *cli.Command {
 			jsonFlag = " [-json]"
 		}
 		return &cli.Command{
-			Name:         name,
-			Usage:        usage,
-			UsageText:    "neonform state " + name + " " + strings.TrimSpace(args+" [DIR]"+jsonFlag+" [-var NAME=VALUE]... [-var-file FILE]..."),
-			Description:  description,
-			OnUsageError: flagUsageError,
-			Flags:        append(stateFlags(), flags...),
+			Name:        name,
+			Usage:       usage,
+			UsageText:   "neonform state " + name + " " + strings.TrimSpace(args+" [DIR]"+jsonFlag+" [-var NAME=VALUE]... [-var-file FILE]..."),
+			Description: description,
+			Flags:       append(stateFlags(), flags...),
 			Action: func(c *cli.Context) error {
 				o, err := stateOptionsFrom(c, nargs, args)
 				if err != nil {
@@ -105,8 +104,7 @@ lock with its ID (the ID must match, so a lock taken since is not removed).
 
 Example:
    neonform force-unlock 6f1c2d3e-4b5a-4c6d-8e7f-8091a2b3c4d5`,
-		OnUsageError: flagUsageError,
-		Flags:        stateFlags(),
+		Flags: stateFlags(),
 		Action: func(c *cli.Context) error {
 			o, err := stateOptionsFrom(c, 1, "LOCK_ID")
 			if err != nil {

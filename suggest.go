@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/urfave/cli/v2"
 )
 
 // Every command neonform suggests must work when pasted: it must point at the
@@ -34,13 +34,9 @@ func configArgsOf(in planInputs) configArgs {
 }
 
 // configArgsKey is where a command leaves its configArgs in the app's
-// metadata, for run to complete the suggestions of the error it returns.
+// metadata (remember, main.go), for run to complete the suggestions of the
+// error it returns.
 const configArgsKey = "configArgs"
-
-// remember records the configuration of the command being run.
-func remember(c *cli.Context, in planInputs) {
-	c.App.Metadata[configArgsKey] = configArgsOf(in)
-}
 
 // completeDiagnostics completes the suggestions in diagnostics' details.
 func (a configArgs) completeDiagnostics(diags hcl.Diagnostics) {
@@ -176,4 +172,23 @@ func shellWord(w string) string {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// closest is the name nearest to given within two edits, or a name that
+// given starts (pla for plan), for "did you mean"; "" when none is near.
+func closest(given string, names []string) string {
+	best, bestDist := "", 3
+	for _, n := range names {
+		if d := levenshtein.Distance(given, n, nil); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	if best == "" && len(given) >= 2 {
+		for _, n := range names {
+			if strings.HasPrefix(n, given) {
+				return n
+			}
+		}
+	}
+	return best
 }
