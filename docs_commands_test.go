@@ -105,3 +105,20 @@ func hasFlag(c *cli.Command, name string) bool {
 	}
 	return false
 }
+
+// The workflow installs neonform with go install ...@$NEONFORM_VERSION: the
+// pin must be a release tag (README, "Getting neonform"), never a branch
+// that moves under a pipeline or a version Go cannot resolve.
+func TestWorkflowPinsARelease(t *testing.T) {
+	b, err := os.ReadFile("examples/ci/neonform.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^\s+NEONFORM_VERSION: (\S+)$`).FindSubmatch(b)
+	if m == nil || !regexp.MustCompile(`^v\d+\.\d+\.\d+$`).Match(m[1]) {
+		t.Fatalf("NEONFORM_VERSION is %q, want a release tag vMAJOR.MINOR.PATCH", m)
+	}
+	if n := strings.Count(string(b), `go install "github.com/neonform/neonform@${NEONFORM_VERSION}"`); n != 3 {
+		t.Errorf("%d jobs install the pinned neonform, want all 3 that run it", n)
+	}
+}
