@@ -166,7 +166,8 @@ func (*lostError) Error() string { return "connection reset by peer (lost by the
 // plan does.
 func (w *world) plan(src string) *diff.Plan {
 	w.t.Helper()
-	cfg, diags := config.LoadSources(w.dir, map[string][]byte{"main.hcl": []byte(src)}, config.Options{})
+	files := map[string][]byte{"main.hcl": []byte(src)}
+	cfg, diags := config.LoadSources(w.dir, files, config.Options{})
 	if diags.HasErrors() {
 		w.t.Fatalf("config: %v", diags)
 	}
@@ -178,7 +179,8 @@ func (w *world) plan(src string) *diff.Plan {
 	if diags.HasErrors() {
 		w.t.Fatalf("fetch: %v", diags)
 	}
-	p, diags := diff.Build(cfg, st, live, diff.Options{ToolVersion: "test", APIURL: w.srv.URL, Now: time.Now()})
+	p, diags := diff.Build(cfg, st, live, diff.Options{ToolVersion: "test", APIURL: w.srv.URL, Now: time.Now(),
+		ConfigDigest: diff.ConfigDigest(files), ConfigFiles: diff.FileDigests(files)})
 	if diags.HasErrors() {
 		w.t.Fatalf("plan: %v", diags)
 	}

@@ -144,6 +144,9 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	}
 	plan.Warnings = pl.warnings
 	normalize(plan)
+	if SchemaCheck != nil {
+		encode(plan) // the tests' check of every plan against the schema (schema.go)
+	}
 	return plan, pl.diags
 }
 

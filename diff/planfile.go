@@ -24,6 +24,7 @@ func encode(p *Plan) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the plan: %w", err)
 	}
+	checkSchema(b)
 	return b, nil
 }
 
