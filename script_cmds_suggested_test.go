@@ -52,7 +52,9 @@ func cmdSuggested(ts *testscript.TestScript, neg bool, args []string) {
 var (
 	backticked = regexp.MustCompile("`(neonform [^`\n]*)`")
 	afterWith  = regexp.MustCompile(`with: (neonform [^\n]*)`)
-	ownLine    = regexp.MustCompile(`(?m)^\s*(neonform [^\n]*)$`)
+	// A line that is a command alone; not a heading of neonform's output
+	// ("neonform plan: 2 projects", "neonform will:").
+	ownLine = regexp.MustCompile(`(?m)^\s*(neonform [a-z-]+(?: [^\n]*)?)$`)
 )
 
 // suggestedCommands are the neonform commands text suggests, in the order
