@@ -330,7 +330,8 @@ func TestApplyInterruptFinishesTheStepInFlight(t *testing.T) {
 				"Received " + sig.String() + ": no new step starts",
 				"Apply interrupted after",
 				"Not attempted:",
-				"The state records every step that was done. Run `neonform plan` to see exactly what remains",
+				// The suggestion names the directory this apply was given.
+				"The state records every step that was done. Run `neonform plan " + shellWord(w.dir) + "` to see exactly what remains",
 			} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)

@@ -1,12 +1,15 @@
 package main
 
-import (
-	"errors"
-	"fmt"
-	"strings"
+import "strings"
 
-	"github.com/urfave/cli/v2"
-)
+// commandShape is what interspersed needs to know of a command: its names,
+// which of its flags take a value, and its subcommands. main.go reads it off
+// the CLI's commands, so that this file does not depend on the CLI library.
+type commandShape struct {
+	names  []string
+	valued map[string]bool // flag name -> takes a value
+	subs   []commandShape
+}
 
 // interspersed moves a command's flags in front of its positional arguments, so
 // flags work anywhere on the line, as with kubectl and gh: "neonform plan infra
@@ -17,30 +20,22 @@ import (
 // A "--" ends the flags: what follows is an argument even if it starts with "-"
 // ("neonform fmt -- -draft.hcl"). The arguments are always passed after a "--"
 // of their own, so one that starts with "-" is never read as a flag.
-func interspersed(app *cli.App, args []string) []string {
+func interspersed(cmds []commandShape, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}
-	cmds := app.Commands
 	i := 1
-	var cmd *cli.Command
+	var cmd *commandShape
 	for i < len(args) {
-		c := findCommand(cmds, args[i])
+		c := findShape(cmds, args[i])
 		if c == nil {
 			break
 		}
-		cmd, cmds = c, c.Subcommands
+		cmd, cmds = c, c.subs
 		i++
 	}
 	if cmd == nil {
 		return args
-	}
-	valued := map[string]bool{}
-	for _, f := range cmd.Flags {
-		_, isBool := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			valued[n] = !isBool
-		}
 	}
 	var flags, positional []string
 	rest := args[i:]
@@ -59,7 +54,7 @@ func interspersed(app *cli.App, args []string) []string {
 		if strings.Contains(name, "=") {
 			continue
 		}
-		if valued[name] && j+1 < len(rest) {
+		if cmd.valued[name] && j+1 < len(rest) {
 			j++
 			flags = append(flags, rest[j])
 		}
@@ -73,34 +68,13 @@ func interspersed(app *cli.App, args []string) []string {
 	return append(out, positional...)
 }
 
-func findCommand(cmds []*cli.Command, name string) *cli.Command {
-	for _, c := range cmds {
-		if c.HasName(name) {
-			return c
+func findShape(cmds []commandShape, name string) *commandShape {
+	for i := range cmds {
+		for _, n := range cmds[i].names {
+			if n == name {
+				return &cmds[i]
+			}
 		}
 	}
 	return nil
-}
-
-// flagUsageError is a command's OnUsageError: instead of urfave/cli's answer to a
-// bad flag (the whole help text on standard output), one line on standard error
-// that names the flag, lists the command's flags, and says how to pass a file
-// whose name starts with "-".
-func flagUsageError(c *cli.Context, err error, _ bool) error {
-	name := c.Command.FullName()
-	var flags []string
-	for _, f := range c.Command.Flags {
-		if n := f.Names()[0]; n != "help" {
-			flags = append(flags, "-"+n)
-		}
-	}
-	list := ""
-	if len(flags) > 0 {
-		list = fmt.Sprintf(" Its flags are %s.", strings.Join(flags, ", "))
-	}
-	if flag, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
-		return fmt.Errorf("neonform %s has no flag %s.%s An argument that starts with - goes after --, as in: neonform %s -- %s",
-			name, flag, list, name, flag)
-	}
-	return errors.New(err.Error() + "." + list + fmt.Sprintf(" Run 'neonform %s --help' for more.", name))
 }

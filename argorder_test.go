@@ -34,7 +34,7 @@ func TestInterspersedMovesFlagsBeforeArguments(t *testing.T) {
 		{"neonform --help", "neonform --help"},
 	}
 	for _, c := range cases {
-		got := strings.Join(interspersed(app, strings.Fields(c.in)), " ")
+		got := strings.Join(interspersed(shapesOf(app.Commands), strings.Fields(c.in)), " ")
 		if got != c.want {
 			t.Errorf("interspersed(%q) = %q, want %q", c.in, got, c.want)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/apply"
+	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/state"
 )
@@ -67,7 +68,6 @@ Examples:
    neonform plan -out plan.json infra/ && neonform apply plan.json infra/
 
 Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
-		OnUsageError: flagUsageError,
 		Flags: append(planFlags(),
 			&cli.BoolFlag{Name: "auto-approve", Usage: "apply without asking (needed when there is no terminal to ask on)"},
 		),
@@ -81,11 +81,13 @@ Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
 	}
 }
 
-func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
+func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 	if c.Int("parallelism") < 1 {
 		return applyOptions{}, fmt.Errorf("-parallelism must be at least 1")
 	}
-	o := applyOptions{
+	// Whatever is decided below, the run's suggestions point at its configuration.
+	defer func() { remember(c, o.planInputs) }()
+	o = applyOptions{
 		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism"),
 			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)},
 		AutoApprove: c.Bool("auto-approve"),
@@ -110,10 +112,27 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 	case err != nil:
 		return o, fmt.Errorf("%s is neither a configuration directory nor a plan file: %w", args[0], errors.Unwrap(err))
 	case info.IsDir() && len(args) == 2:
-		return o, fmt.Errorf("apply takes one directory (got %s and %s); to apply a saved plan, pass the plan file first: neonform apply plan.json %s", args[0], args[1], args[0])
+		hint := ""
+		if fi, err := os.Stat(args[1]); err == nil && !fi.IsDir() {
+			in := o.planInputs
+			in.Dir = args[0]
+			hint = fmt.Sprintf("; to apply the saved plan %s, pass it first: `%s`", args[1], configArgsOf(in).command("apply", args[1]))
+		}
+		return o, fmt.Errorf("apply takes one directory (got %s and %s)%s", args[0], args[1], hint)
 	case info.IsDir():
 		o.Dir = args[0]
 		return o, nil
+	case strings.HasSuffix(args[0], ".hcl"):
+		// Not a plan: read as one, it would be refused with advice to make a
+		// plan at this path, which would overwrite the configuration.
+		in := o.planInputs
+		in.Dir = filepath.Dir(args[0])
+		var flags []string
+		if o.AutoApprove {
+			flags = append(flags, "-auto-approve")
+		}
+		return o, fmt.Errorf("%s is a configuration file, not a plan: apply reads every *.hcl file of a directory as one configuration. To apply it: `%s`",
+			args[0], configArgsOf(in).command("apply", flags...))
 	}
 	o.PlanFile = args[0]
 	if o.RefreshBranches {
@@ -143,18 +162,19 @@ func runApply(ctx context.Context, o applyOptions) error {
 // applyDir plans, shows the plan, asks, and applies.
 func applyDir(ctx context.Context, o applyOptions) error {
 	if !o.AutoApprove && !o.Interactive {
+		a := configArgsOf(o.planInputs)
 		return fmt.Errorf("apply cannot ask for confirmation: standard input is not a terminal. Nothing was changed.\n"+
-			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n"+
-			"  neonform plan -out plan.json %[1]s\n  neonform apply plan.json %[1]s", displayPath(o.Dir))
+			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
+			a.command("plan", "-out", "plan.json"), a.command("apply", "plan.json"))
 	}
 	in := o.planInputs
 	in.Lock = true
-	p, err := makePlan(ctx, in, o.Env, o.Stdout, o.Stderr)
+	p, err := makePlan(ctx, in, o.Env, o.Stderr)
 	if err != nil {
 		return err
 	}
 	defer p.Close(o.Stderr)
-	if err := renderPlan(o.Stdout, p, "human", o.Color, false, ""); err != nil {
+	if err := renderPlan(o.Stdout, p, "human", o.Color, false, "", configArgsOf(o.planInputs)); err != nil {
 		return err
 	}
 	if !p.plan.HasChanges() {
@@ -186,7 +206,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		return err
 	}
 	defer closeBackend(backend)
-	conn, err := connect(cfg, o.Env, o.Stdout)
+	conn, err := connect(cfg, o.Env, o.Stderr)
 	if err != nil {
 		return err
 	}
@@ -196,9 +216,8 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 			"apply the plan with the configuration and environment it was made with, or make a new plan",
 			o.PlanFile, plan.APIURL, displayPath(o.Dir), conn.apiURL)
 	}
-	if diff.ConfigDigest(sourcesOf(cfg)) != plan.ConfigDigest {
-		fmt.Fprintf(o.Stdout, "Note: the configuration in %s changed since the plan was made; apply carries out the saved plan, not the changed files.\n",
-			displayPath(o.Dir))
+	if note := configChangedNote(plan, cfg, o.Dir); note != "" {
+		fmt.Fprintln(o.Stdout, note)
 	}
 	if !plan.HasChanges() {
 		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
@@ -207,6 +226,35 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	startApplying(ctx)
 	fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	return carryOut(ctx, o, plan, conn.client, backend, false)
+}
+
+// configChangedNote says which configuration files changed since the plan
+// was made, if any: apply carries out the plan, not the files, and whoever
+// edited them should know. "" when none did.
+func configChangedNote(plan *diff.Plan, cfg *config.Config, dir string) string {
+	sources := sourcesOf(cfg)
+	if len(plan.ConfigFiles) == 0 {
+		// A plan from before the files were recorded: only the digest can tell.
+		if diff.ConfigDigest(sources) == plan.ConfigDigest {
+			return ""
+		}
+		return fmt.Sprintf("Note: the configuration in %s changed since the plan was made; apply carries out the saved plan, not the changed files.", displayPath(dir))
+	}
+	c := diff.CompareFiles(plan.ConfigFiles, diff.FileDigests(sources))
+	if c.None() {
+		return ""
+	}
+	var what []string
+	add := func(names []string, verb string) {
+		if len(names) > 0 {
+			what = append(what, strings.Join(names, ", ")+" "+verb)
+		}
+	}
+	add(c.Changed, "changed")
+	add(c.Added, "added")
+	add(c.Removed, "removed")
+	return fmt.Sprintf("Note: the configuration in %s changed since the plan was made (%s); apply carries out the saved plan, not the changed files.",
+		displayPath(dir), strings.Join(what, "; "))
 }
 
 // carryOut runs the plan and prints how it ended. locked: the caller holds
@@ -223,11 +271,12 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 	if rep == nil {
 		return err // refused before the first step: nothing was changed
 	}
+	summary := configArgsOf(o.planInputs).complete(rep.Summary())
 	if err != nil {
-		fmt.Fprintf(o.Stderr, "\n%s\n", rep.Summary())
+		fmt.Fprintf(o.Stderr, "\n%s\n", summary)
 		return &exitError{code: 1}
 	}
-	fmt.Fprintf(o.Stdout, "\n%s\n", rep.Summary())
+	fmt.Fprintf(o.Stdout, "\n%s\n", summary)
 	return nil
 }
 

@@ -70,7 +70,6 @@ Examples:
    neonform emulator -addr 127.0.0.1:0 -op-delay 0 -rate-limit 0
    neonform emulator -faults 5xx=0.05,drop=0.05,latency=0.1:300ms,seed=7
    NEON_API_URL=http://127.0.0.1:5454/api/v2 NEON_API_KEY=napi_dev neonform plan`,
-		OnUsageError: flagUsageError,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: defaultEmulatorAddr, Usage: "listen on HOST:PORT, a loopback address unless -allow-remote; port 0 picks a free one"},
 			&cli.BoolFlag{Name: "allow-remote", Usage: "let -addr be an address other machines may reach (keys would cross the network in clear text)"},

@@ -45,7 +45,6 @@ Examples:
    neonform fmt prod.vars                 one file
    neonform fmt - < main.hcl              standard input to standard output
    neonform fmt -- -draft.hcl             a file whose name starts with "-"`,
-		OnUsageError: flagUsageError,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; list the files that are not formatted and exit 3 if there are any"},
 			&cli.BoolFlag{Name: "diff", Usage: "print the changes as a unified diff"},

@@ -51,7 +51,6 @@ a replica with another name.
 Examples:
    neonform import shop.main.reports ep-cool-darkness-a5b6c7d8
    neonform import shop.main.reports ep-cool-darkness-a5b6c7d8 infra/`,
-		OnUsageError: flagUsageError,
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
@@ -69,6 +68,7 @@ Examples:
 			if len(args) == 3 {
 				o.Dir = args[2]
 			}
+			remember(c, o.planInputs)
 			return runImport(c.Context, o)
 		},
 	}
@@ -107,13 +107,15 @@ func runImport(ctx context.Context, o importOptions) error {
 		return err
 	}
 	if c := st.Computes[o.Address]; c != nil {
-		return fmt.Errorf("%s is already in the state, as %s; to manage another endpoint there, first `neonform state rm %s`", o.Address, c.EndpointID, o.Address)
+		return fmt.Errorf("%s is already in the state, as %s; to manage another endpoint there, first `%s`",
+			o.Address, c.EndpointID, configArgsOf(o.planInputs).command("state", "rm", o.Address))
 	}
 	if other, ok := st.ByEndpoint(o.EndpointID); ok {
-		return fmt.Errorf("%s is already in the state as %s; to give it the address %s: neonform state mv %s %s", o.EndpointID, other, o.Address, other, o.Address)
+		return fmt.Errorf("%s is already in the state as %s; to give it the address %s: `%s`",
+			o.EndpointID, other, o.Address, configArgsOf(o.planInputs).command("state", "mv", other, o.Address))
 	}
 
-	conn, err := connect(cfg, o.Env, o.Stdout)
+	conn, err := connect(cfg, o.Env, o.Stderr)
 	if err != nil {
 		return err
 	}
@@ -149,12 +151,13 @@ func runImport(ctx context.Context, o importOptions) error {
 	if branch.ID == "" {
 		rec.BranchName = branch.Name // found by name: the next plan needs no list of branches
 	}
+	rec.Host = ep.Host
 	st.Computes[o.Address] = rec
 	if err := backend.Write(ctx, st); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Stdout, "Imported %s as %s (%s on branch %s). Run `neonform plan` to see how it differs from its compute block.\n",
-		ep.ID, o.Address, ep.Type, branch.Label)
+	fmt.Fprintf(o.Stdout, "Imported %s as %s (%s on branch %s). Run `%s` to see how it differs from its compute block.\n",
+		ep.ID, o.Address, ep.Type, branch.Label, configArgsOf(o.planInputs).command("plan"))
 	return nil
 }
 

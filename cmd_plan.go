@@ -102,8 +102,10 @@ func planInputsFrom(c *cli.Context) (planInputs, error) {
 	if c.Int("parallelism") < 1 {
 		return planInputs{}, fmt.Errorf("-parallelism must be at least 1")
 	}
-	return planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism"),
-		RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)}, nil
+	in := planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism"),
+		RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)}
+	remember(c, in)
+	return in, nil
 }
 
 func runPlan(ctx context.Context, o planOptions) error {
@@ -112,18 +114,13 @@ func runPlan(ctx context.Context, o planOptions) error {
 	default:
 		return fmt.Errorf("-format %q: use human, json or markdown", o.Format)
 	}
-	// In json mode stdout holds the plan alone; notes go to stderr.
-	notes := o.Stdout
-	if o.Format == "json" {
-		notes = o.Stderr
-	}
 	if o.Out != "" {
 		// Before any call: a plan that cannot be saved is not worth making.
 		if err := diff.CheckWritable(o.Out); err != nil {
 			return err
 		}
 	}
-	p, err := makePlan(ctx, o.planInputs, o.Env, notes, o.Stderr)
+	p, err := makePlan(ctx, o.planInputs, o.Env, o.Stderr)
 	if err != nil {
 		return err
 	}
@@ -133,7 +130,7 @@ func runPlan(ctx context.Context, o planOptions) error {
 			return err
 		}
 	}
-	if err := renderPlan(o.Stdout, p, o.Format, o.Color, o.Verbose, o.Out); err != nil {
+	if err := renderPlan(o.Stdout, p, o.Format, o.Color, o.Verbose, o.Out, configArgsOf(o.planInputs)); err != nil {
 		return err
 	}
 	if o.DetailedExitCode && p.plan.HasChanges() {
@@ -142,18 +139,27 @@ func runPlan(ctx context.Context, o planOptions) error {
 	return nil
 }
 
-func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, savedTo string) error {
+// renderPlan prints the plan; savedTo is where it was saved, if it was, and
+// args the configuration it was made from, which the commands it suggests
+// (how to apply the saved plan, the warnings' advice) must point at.
+func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, savedTo string, args configArgs) error {
 	switch format {
 	case "json":
 		return diff.RenderJSON(w, p.plan)
 	case "markdown":
 		return diff.RenderMarkdown(w, p.plan, markdownLimit)
 	}
+	applyWith := ""
 	if savedTo != "" {
 		savedTo = filepath.ToSlash(savedTo)
+		applyWith = args.command("apply", savedTo)
 	}
-	return diff.RenderHuman(w, p.plan, diff.HumanOptions{
-		Color: color, Verbose: verbose, SavedTo: savedTo,
+	cw := args.completing(w)
+	if err := diff.RenderHuman(cw, p.plan, diff.HumanOptions{
+		Color: color, Verbose: verbose, SavedTo: savedTo, ApplyWith: applyWith,
 		Stats: plural(p.reads, "API read", "API reads"),
-	})
+	}); err != nil {
+		return err
+	}
+	return cw.Flush()
 }

@@ -18,21 +18,26 @@ import (
 // stateOptions are the inputs of the state subcommands and force-unlock.
 type stateOptions struct {
 	planInputs
-	Args   []string
+	Args []string
+	// JSON: state list and show print JSON, for scripts.
+	JSON   bool
 	Env    environment
 	Stdout io.Writer
 	Stderr io.Writer
 }
 
 func stateCommand() *cli.Command {
-	sub := func(name, usage, args, description string, nargs int, run func(context.Context, stateOptions) error) *cli.Command {
+	sub := func(name, usage, args, description string, nargs int, run func(context.Context, stateOptions) error, flags ...cli.Flag) *cli.Command {
+		jsonFlag := ""
+		if len(flags) > 0 {
+			jsonFlag = " [-json]"
+		}
 		return &cli.Command{
-			Name:         name,
-			Usage:        usage,
-			UsageText:    "neonform state " + name + " " + strings.TrimSpace(args+" [DIR] [-var NAME=VALUE]... [-var-file FILE]..."),
-			Description:  description,
-			OnUsageError: flagUsageError,
-			Flags:        stateFlags(),
+			Name:        name,
+			Usage:       usage,
+			UsageText:   "neonform state " + name + " " + strings.TrimSpace(args+" [DIR]"+jsonFlag+" [-var NAME=VALUE]... [-var-file FILE]..."),
+			Description: description,
+			Flags:       append(stateFlags(), flags...),
 			Action: func(c *cli.Context) error {
 				o, err := stateOptionsFrom(c, nargs, args)
 				if err != nil {
@@ -55,15 +60,19 @@ block says where the state is.`,
 		Subcommands: []*cli.Command{
 			sub("list", "list the addresses in the state and their endpoints", "",
 				`Prints one line per compute in the state: its address, endpoint id and type.
+With -json, a JSON object whose "computes" list has, for each, its address,
+endpoint, project, branch, type and host.
 
-Example:
-   neonform state list`, 0, runStateList),
+Examples:
+   neonform state list
+   neonform state list -json | jq -r '.computes[].host'`, 0, runStateList, jsonFlag()),
 			sub("show", "show what the state records for one address", "ADDR",
-				`Prints the state entry of ADDR: its endpoint, project, branch, type and what
-neonform last applied to it.
+				`Prints the state entry of ADDR: its endpoint, its host, project, branch, type
+and what neonform last applied to it. With -json, the same as a JSON object.
 
-Example:
-   neonform state show shop.main.primary`, 1, runStateShow),
+Examples:
+   neonform state show shop.main.primary
+   neonform state show -json shop.main.primary | jq -r .host`, 1, runStateShow, jsonFlag()),
 			sub("rm", "stop managing a compute, leaving its endpoint running", "ADDR",
 				`Removes ADDR from the state. The endpoint keeps running; neonform forgets it.
 If the compute block stays in the configuration, the next plan adopts the
@@ -95,8 +104,7 @@ lock with its ID (the ID must match, so a lock taken since is not removed).
 
 Example:
    neonform force-unlock 6f1c2d3e-4b5a-4c6d-8e7f-8091a2b3c4d5`,
-		OnUsageError: flagUsageError,
-		Flags:        stateFlags(),
+		Flags: stateFlags(),
 		Action: func(c *cli.Context) error {
 			o, err := stateOptionsFrom(c, 1, "LOCK_ID")
 			if err != nil {
@@ -105,6 +113,10 @@ Example:
 			return runForceUnlock(c.Context, o)
 		},
 	}
+}
+
+func jsonFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "json", Usage: "print JSON, for scripts"}
 }
 
 func stateFlags() []cli.Flag {
@@ -125,11 +137,13 @@ func stateOptionsFrom(c *cli.Context, nargs int, names string) (stateOptions, er
 		// configuration mid-edit, or variables without values, do not matter.
 		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), SettingsOnly: true},
 		Args:       args[:nargs],
+		JSON:       c.Bool("json"),
 		Env:        newEnvironment(os.Environ()), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 	}
 	if len(args) > nargs {
 		o.Dir = args[nargs]
 	}
+	remember(c, o.planInputs)
 	return o, nil
 }
 
@@ -158,6 +172,15 @@ func runStateList(ctx context.Context, o stateOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.JSON {
+		list := make([]stateEntryJSON, 0, len(st.Computes))
+		for _, addr := range st.Addresses() {
+			list = append(list, entryJSON(addr, st.Computes[addr]))
+		}
+		return writeJSON(o.Stdout, struct {
+			Computes []stateEntryJSON `json:"computes"`
+		}{list})
+	}
 	if len(st.Computes) == 0 {
 		fmt.Fprintf(o.Stderr, "The state (%s) records no computes.\n", where)
 		return nil
@@ -180,12 +203,18 @@ func runStateShow(ctx context.Context, o stateOptions) error {
 	if c == nil {
 		return notInState(addr, st)
 	}
+	if o.JSON {
+		return writeJSON(o.Stdout, entryJSON(addr, c))
+	}
 	w := o.Stdout
 	row := func(indent, name string, value any) {
 		fmt.Fprintf(w, "%s%-*s  %v\n", indent, 21-len(indent), name, value)
 	}
 	fmt.Fprintln(w, addr)
 	row("  ", "endpoint_id", c.EndpointID)
+	if c.Host != "" {
+		row("  ", "host", c.Host)
+	}
 	row("  ", "project_id", c.ProjectID)
 	row("  ", "prevent_destroy", c.PreventDestroy)
 	if c.BranchName != "" {
@@ -269,8 +298,10 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 		}
 		if fp, _, _, _ := config.ParseAddress(from); fp != "" {
 			if tp, _, _, _ := config.ParseAddress(to); tp != fp {
+				a := configArgsOf(o.planInputs)
 				return fmt.Errorf("cannot move %s to another project (%s): an endpoint belongs to its project. "+
-					"To manage it from another project block, keep the project label, or `neonform state rm` it and import it there", from, to)
+					"To manage it from another project block, keep the project label, or remove it from the state (`%s`) and import it there (`%s`)",
+					from, to, a.command("state", "rm", from), a.command("import", to, c.EndpointID))
 			}
 		}
 		id = c.EndpointID
@@ -279,8 +310,8 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Stdout, "Moved %s to %s (%s; serial %d -> %d). Nothing changed in the service; run `neonform plan` to see what the new address means.\n",
-		from, to, id, before, after)
+	fmt.Fprintf(o.Stdout, "Moved %s to %s (%s; serial %d -> %d). Nothing changed in the service; run `%s` to see what the new address means.\n",
+		from, to, id, before, after, configArgsOf(o.planInputs).command("plan"))
 	return nil
 }
 

@@ -48,7 +48,6 @@ Examples:
    neonform validate examples/multi-branch
    neonform validate -var-file prod.vars -var replica_cu=2
    neonform validate -json > validate.json`,
-		OnUsageError: flagUsageError,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON on standard output"},
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable: -var NAME=VALUE (repeatable)"},

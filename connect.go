@@ -49,7 +49,7 @@ func (e environment) get(name string) string { return e.vars[name] }
 
 // apiURLOf is the URL a configuration talks to: NEON_API_URL overrides api_url.
 func apiURLOf(cfg *config.Config, env environment) string {
-	if u := env.get("NEON_API_URL"); u != "" {
+	if u := fromEnvURL(env); u != "" {
 		return u
 	}
 	if cfg.Settings.APIURL != "" {
@@ -58,11 +58,22 @@ func apiURLOf(cfg *config.Config, env environment) string {
 	return config.DefaultAPIURL
 }
 
+// fromEnvURL is NEON_API_URL, "" when unset.
+func fromEnvURL(env environment) string { return env.get("NEON_API_URL") }
+
 // connect builds the client for a configuration. With api_url = "embedded" it
 // starts the sandbox and creates what the configuration names; otherwise a
 // missing NEON_API_KEY is an error before any call.
 func connect(cfg *config.Config, env environment, notes io.Writer) (*connection, error) {
 	apiURL := apiURLOf(cfg, env)
+	if u := fromEnvURL(env); u != "" {
+		// api_url was checked with the configuration, where an error points
+		// at the file; a URL from the environment is checked here, and the
+		// error says it came from there.
+		if summary, detail := config.CheckAPIURL("NEON_API_URL", u); summary != "" {
+			return nil, fmt.Errorf("%s: NEON_API_URL=%s, set in the environment, overrides api_url in the configuration. %s", summary, u, detail)
+		}
+	}
 	conn := &connection{apiURL: apiURL}
 	key := env.get("NEON_API_KEY")
 	base := apiURL

@@ -5,10 +5,18 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/planschema"
 )
 
-// TestMain lets the test binary act as the neonform command inside testscript scripts.
+// TestMain lets the test binary act as the neonform command inside testscript
+// scripts. Every plan made here, by the tests and by the neonform of the CLI
+// scenarios (this binary too), is checked against the plan file's schema.
 func TestMain(m *testing.M) {
+	if !planschema.Benchmarking() {
+		diff.SchemaCheck = planschema.MustChecker(diff.PlanSchema)
+	}
 	testscript.Main(m, map[string]func(){
 		"neonform": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})

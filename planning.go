@@ -78,6 +78,7 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 		files = cfg.Files
 	}
 	if len(diags) > 0 {
+		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, files)
 	}
 	if diags.HasErrors() {
@@ -87,8 +88,10 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 }
 
 // makePlan loads the configuration, reads the state and the live endpoints, and
-// builds the plan. Notes (sandbox creation) go to notes, diagnostics to stderr.
-func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr io.Writer) (*planned, error) {
+// builds the plan. Notes (what the sandbox created) and diagnostics go to
+// stderr: standard output holds the plan alone, in every format, so that a
+// Markdown comment or a JSON plan piped from it has nothing else in it.
+func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Writer) (*planned, error) {
 	cfg, err := loadConfig(in, env, stderr)
 	if err != nil {
 		return nil, err
@@ -113,7 +116,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 	if out.state, err = out.backend.Read(ctx); err != nil {
 		return nil, err
 	}
-	if out.conn, err = connect(cfg, env, notes); err != nil {
+	if out.conn, err = connect(cfg, env, stderr); err != nil {
 		return nil, err
 	}
 	counted := &countingReader{Reader: out.conn.client}
@@ -122,17 +125,21 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update})
 	progress.finish()
 	if diags.HasErrors() {
+		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, cfg.Files)
 		return nil, errReported
 	}
+	sources := sourcesOf(cfg)
 	plan, bdiags := diff.Build(cfg, out.state, live, diff.Options{
 		ToolVersion:  version,
 		APIURL:       out.conn.apiURL,
 		Now:          time.Now().UTC(),
-		ConfigDigest: diff.ConfigDigest(sourcesOf(cfg)),
+		ConfigDigest: diff.ConfigDigest(sources),
+		ConfigFiles:  diff.FileDigests(sources),
 	})
 	diags = append(diags, bdiags...)
 	if len(diags) > 0 {
+		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, cfg.Files)
 	}
 	if diags.HasErrors() {
@@ -146,9 +153,14 @@ func makePlan(ctx context.Context, in planInputs, env environment, notes, stderr
 
 // sourcesOf is the configuration's files by their path within the
 // directory, so the digest does not depend on where neonform was run from.
+// Variable files are left out: apply PLANFILE is not given them (the plan
+// holds every value they made), so they would always look changed.
 func sourcesOf(cfg *config.Config) map[string][]byte {
 	m := make(map[string][]byte, len(cfg.Files))
 	for name, f := range cfg.Files {
+		if cfg.VarFiles[name] {
+			continue
+		}
 		if rel, err := filepath.Rel(cfg.Dir, name); err == nil {
 			name = filepath.ToSlash(rel)
 		}

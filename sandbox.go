@@ -63,7 +63,7 @@ func startSandbox(dir string) (*sandbox, error) {
 // person would in the console before using neonform, and says what it made.
 func (s *sandbox) ensure(cfg *config.Config, notes io.Writer) error {
 	for _, p := range cfg.Projects {
-		created, err := s.emu.EnsureProject(p.ID, p.Label)
+		created, err := s.emu.EnsureIdleProject(p.ID, p.Label)
 		if err != nil {
 			return err
 		}

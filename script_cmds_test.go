@@ -44,6 +44,9 @@ import (
 //	    a client query on the compute: wakes it if idle, counts as activity.
 //	jsonset FILE PATH VALUE
 //	    edits a JSON file (a plan) by hand: sets the value at PATH.
+//	suggested stdout|stderr [TEXT]
+//	    runs, as printed, the first neonform command that the last command's
+//	    output suggests (containing TEXT): every suggestion must work pasted.
 func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"emulator":    cmdEmulator,
@@ -55,6 +58,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"genconfig":   cmdGenConfig, // plan_cmds_test.go
 		"maxchars":    cmdMaxChars,  // plan_cmds_test.go
 		"jsonset":     cmdJSONSet,   // script_cmds_edit_test.go
+		"suggested":   cmdSuggested, // script_cmds_suggested_test.go
 	}
 }
 

@@ -20,8 +20,9 @@ func isTerminal(f any) bool {
 	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
 }
 
-// wantColor reports whether output to w may use colour: w is a terminal and
-// NO_COLOR (https://no-color.org) is unset or empty.
+// wantColor reports whether output to w may use colour: w is a terminal,
+// NO_COLOR (https://no-color.org) is unset or empty, and -no-color was not
+// given.
 func wantColor(w io.Writer) bool {
-	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
+	return !colorOff.Load() && os.Getenv("NO_COLOR") == "" && isTerminal(w)
 }

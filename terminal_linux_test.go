@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -81,5 +83,41 @@ func TestTerminalIsTheOnlyPlaceForColourAndQuestions(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 	if wantColor(tty) {
 		t.Error("colour on a terminal although NO_COLOR is set")
+	}
+}
+
+// -no-color, given to any command, turns colour off on a terminal as
+// NO_COLOR does: an error's diagnostics are plain text.
+func TestNoColorFlagTurnsColourOff(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/main.hcl", []byte("project \"shop\" {\n  id = \"dark-sun-46453911\"\n  branch \"main\" {\n    compute \"primary\" {\n      size = 17\n    }\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args   []string
+		colour bool
+	}{
+		{[]string{"neonform", "validate", dir}, true},
+		{[]string{"neonform", "validate", "-no-color", dir}, false},
+		{[]string{"neonform", "-no-color", "validate", dir}, false},
+	} {
+		ptmx, tty := openPTY(t)
+		if code := run(tc.args, strings.NewReader(""), tty, tty); code != 1 {
+			t.Fatalf("%v: exit %d, want 1 (the configuration is not valid)", tc.args, code)
+		}
+		ptmx.SetReadDeadline(time.Now().Add(5 * time.Second))
+		var out []byte
+		buf := make([]byte, 4096)
+		for !bytes.Contains(out, []byte("not valid")) {
+			n, err := ptmx.Read(buf)
+			if err != nil {
+				t.Fatalf("%v: reading the terminal: %v (so far %q)", tc.args, err, out)
+			}
+			out = append(out, buf[:n]...)
+		}
+		if got := bytes.Contains(out, []byte("\x1b[")); got != tc.colour {
+			t.Errorf("%v: colour codes %v, want %v:\n%q", tc.args, got, tc.colour, out)
+		}
 	}
 }

@@ -39,7 +39,7 @@ type Options struct {
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer <key>" and nowhere else.
 	APIKey string
-	// UserAgent is sent on every request, e.g. "neonform/0.1.0".
+	// UserAgent is sent on every request, e.g. "neonform/v0.1.0".
 	UserAgent string
 	// HTTPClient is used as is when set; otherwise a client that refuses
 	// redirects (so the key never follows one) is built.

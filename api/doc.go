@@ -18,7 +18,8 @@
 //
 // Operations: every mutation starts operations that the service runs one chain
 // per project at a time. WaitOperations polls them until they are terminal;
-// WaitProjectIdle waits until a project has none running.
+// WaitProjectIdle waits until a project has none running (WatchProjectIdle also
+// says, at each poll, how many still run).
 //
 // What this package must not do: import other packages of this module, print
 // anything except through Options.Log, or let the API key reach any output.

@@ -17,6 +17,10 @@ type Error struct {
 	Code       string
 	Message    string
 	RequestID  string
+	// URLHint, on a 404, says that the API URL lacks the /api/v2 the
+	// service's API is under, and what it probably should be: the likelier
+	// cause than a missing project.
+	URLHint string
 }
 
 // Error reads like
@@ -32,6 +36,9 @@ func (e *Error) Error() string {
 	}
 	if hint := statusHint(e.StatusCode); hint != "" {
 		b.WriteString("; " + hint)
+	}
+	if e.URLHint != "" {
+		b.WriteString("; " + e.URLHint)
 	}
 	if e.RequestID != "" {
 		b.WriteString(" (request id " + e.RequestID + ")")
@@ -105,6 +112,24 @@ func operationError(op Operation) *OperationFailedError {
 		ProjectID: op.ProjectID, OperationID: op.ID, Action: op.Action,
 		EndpointID: op.EndpointID, BranchID: op.BranchID, Status: op.Status, Text: op.Error,
 	}
+}
+
+// IsNoAnswer reports whether err is a request that got no answer at all:
+// the service could not be reached (connection refused, a name that does not
+// resolve, TLS), or did not answer in time.
+func IsNoAnswer(err error) bool {
+	var t *transportFailure
+	return errors.As(err, &t)
+}
+
+// URLHintOf is the hint of a 404 that the API URL looks wrong (Error.URLHint),
+// or "".
+func URLHintOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.URLHint
+	}
+	return ""
 }
 
 // IsNotFound reports whether err is the service's 404.

@@ -107,6 +107,14 @@ func (c *Client) newestOperations(ctx context.Context, projectID string) ([]Oper
 // Failed operations do not count: they are over. Each poll is one request:
 // the newest page of operations (idlePage).
 func (c *Client) WaitProjectIdle(ctx context.Context, projectID string) error {
+	return c.WatchProjectIdle(ctx, projectID, nil)
+}
+
+// WatchProjectIdle is WaitProjectIdle that tells running, after each poll
+// that found operations still running, how many: so that a caller waiting
+// for operations it did not start can say what it waits for, instead of
+// being silent for as long as they take. running may be nil.
+func (c *Client) WatchProjectIdle(ctx context.Context, projectID string, running func(n int)) error {
 	wctx, cancel := context.WithTimeout(ctx, c.opTimeout)
 	defer cancel()
 	for {
@@ -114,18 +122,24 @@ func (c *Client) WaitProjectIdle(ctx context.Context, projectID string) error {
 		if err != nil {
 			return c.waitError(ctx, err, "the operations of project "+projectID)
 		}
-		var running *Operation
+		var first *Operation
+		n := 0
 		for i := range ops {
 			if !ops[i].Status.Terminal() {
-				running = &ops[i]
-				break
+				if first == nil {
+					first = &ops[i]
+				}
+				n++
 			}
 		}
-		if running == nil {
+		if first == nil {
 			return nil
 		}
+		if running != nil {
+			running(n)
+		}
 		if err := c.sleep(wctx, c.poll); err != nil {
-			return c.waitError(ctx, err, describe(*running))
+			return c.waitError(ctx, err, describe(*first))
 		}
 	}
 }

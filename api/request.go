@@ -66,6 +66,7 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 			return r.status, decodeAnswer(method, path, r, out)
 		}
 		v := judge(ctx, method, path, r)
+		c.explain(v.err)
 		if !v.retry || attempt >= c.retries {
 			return r.status, v.err
 		}
@@ -99,6 +100,25 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 		}
 	}
 }
+
+// explain adds to an error what only the client knows: the API URL a request
+// that got no answer went to, and, on a 404 from an API URL without the
+// /api/v2 the service's API is under, that the URL is the likely mistake.
+func (c *Client) explain(err error) {
+	var t *transportFailure
+	if errors.As(err, &t) {
+		t.base = c.base.String()
+	}
+	var e *Error
+	if errors.As(err, &e) && e.StatusCode == http.StatusNotFound && !strings.HasSuffix(c.base.Path, apiPath) {
+		base := *c.base
+		base.Path += apiPath
+		e.URLHint = fmt.Sprintf("the API URL %s does not end in %s, where the service's API is: did you mean %s?", c.base, apiPath, base.String())
+	}
+}
+
+// apiPath is where the service serves its API, under any host.
+const apiPath = "/api/v2"
 
 // attempt sends the request once, with its own deadline, and reads the whole answer.
 func (c *Client) attempt(ctx context.Context, method, path string, payload []byte) reply {

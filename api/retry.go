@@ -87,11 +87,18 @@ func isGatewayTimeout(status int) bool {
 // transportFailure is a request that got no answer.
 type transportFailure struct {
 	method, path string
-	err          error
+	// base is the API URL the request went to: with the connection refused
+	// or the name unknown, the URL is what to check.
+	base string
+	err  error
 }
 
 func (e *transportFailure) Error() string {
-	return e.method + " " + e.path + ": no answer from the service: " + e.err.Error()
+	at := ""
+	if e.base != "" {
+		at = " at " + e.base
+	}
+	return e.method + " " + e.path + ": no answer from the service" + at + ": " + e.err.Error()
 }
 
 func (e *transportFailure) Unwrap() error { return e.err }

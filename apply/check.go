@@ -16,7 +16,7 @@ type DamagedPlanError struct {
 
 func (e *DamagedPlanError) Error() string {
 	return "the plan cannot be applied, so nothing was changed: " + e.Reason +
-		". Was the plan file edited or cut short? Make a new one with `neonform plan -out FILE`."
+		". Was the plan file edited or cut short? Make a new one with `neonform plan -out plan.json`."
 }
 
 // checkPlan makes sure every step is a call apply knows how to carry out

@@ -39,12 +39,17 @@ type world struct {
 type worldOptions struct {
 	opDelay  time.Duration
 	faults   emulator.Faults
-	projects []string // ids; each gets branch main with its primary, and branch dev
+	projects []string            // ids; each gets branch main with its primary, and branch dev
+	clock    *emulator.FakeClock // nil: the emulator runs on real time
 }
 
 func newWorld(t testing.TB, o worldOptions) *world {
 	t.Helper()
-	emu, err := emulator.New(emulator.Options{RatePerMinute: -1, OpDelay: o.opDelay})
+	opts := emulator.Options{RatePerMinute: -1, OpDelay: o.opDelay}
+	if o.clock != nil {
+		opts.Clock = o.clock
+	}
+	emu, err := emulator.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +166,8 @@ func (*lostError) Error() string { return "connection reset by peer (lost by the
 // plan does.
 func (w *world) plan(src string) *diff.Plan {
 	w.t.Helper()
-	cfg, diags := config.LoadSources(w.dir, map[string][]byte{"main.hcl": []byte(src)}, config.Options{})
+	files := map[string][]byte{"main.hcl": []byte(src)}
+	cfg, diags := config.LoadSources(w.dir, files, config.Options{})
 	if diags.HasErrors() {
 		w.t.Fatalf("config: %v", diags)
 	}
@@ -173,7 +179,8 @@ func (w *world) plan(src string) *diff.Plan {
 	if diags.HasErrors() {
 		w.t.Fatalf("fetch: %v", diags)
 	}
-	p, diags := diff.Build(cfg, st, live, diff.Options{ToolVersion: "test", APIURL: w.srv.URL, Now: time.Now()})
+	p, diags := diff.Build(cfg, st, live, diff.Options{ToolVersion: "test", APIURL: w.srv.URL, Now: time.Now(),
+		ConfigDigest: diff.ConfigDigest(files), ConfigFiles: diff.FileDigests(files)})
 	if diags.HasErrors() {
 		w.t.Fatalf("plan: %v", diags)
 	}

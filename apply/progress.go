@@ -25,8 +25,9 @@ type progress struct {
 	stillEvery time.Duration
 	total      int
 	ended      int
-	running    map[int]*inFlight // by step id
-	shown      bool              // the status line is on screen
+	running    map[int]*inFlight      // by step id
+	others     map[string]*othersWait // by project id (progress_others.go)
+	shown      bool                   // the status line is on screen
 	stop       chan struct{}
 	stopOnce   sync.Once
 	done       sync.WaitGroup
@@ -39,7 +40,7 @@ type inFlight struct {
 }
 
 func newProgress(w io.Writer, live bool, stillEvery time.Duration, total int) *progress {
-	return &progress{w: w, live: live, stillEvery: stillEvery, total: total, running: map[int]*inFlight{}, stop: make(chan struct{})}
+	return &progress{w: w, live: live, stillEvery: stillEvery, total: total, running: map[int]*inFlight{}, others: map[string]*othersWait{}, stop: make(chan struct{})}
 }
 
 // begin starts the ticker that redraws the status line or says "still".
@@ -129,6 +130,7 @@ func (p *progress) tick() {
 			f.still = age + p.stillEvery // no burst of lines after a pause
 		}
 	}
+	p.othersStill()
 }
 
 func (p *progress) clearStatus() {
@@ -139,10 +141,10 @@ func (p *progress) clearStatus() {
 }
 
 func (p *progress) drawStatus() {
-	if !p.live || len(p.running) == 0 {
+	if !p.live || len(p.running)+len(p.others) == 0 {
 		return
 	}
-	var parts []string
+	parts := p.othersStatus()
 	for _, id := range slices.Sorted(maps.Keys(p.running)) {
 		f := p.running[id]
 		parts = append(parts, fmt.Sprintf("%s %s %s", f.step.Address, verbing(f.step.Kind), formatElapsed(time.Since(f.since))))

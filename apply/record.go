@@ -117,8 +117,10 @@ func (r *recorder) claimed(endpointID string) bool {
 // recordStep records a successful step: what the plan says to record
 // (diff.Step.UpdateState), after deposing an endpoint this plan deletes that
 // its address still holds (see depose; a create deposes before its call),
-// and, for a delete, that no address keeps the deleted endpoint.
-func recordStep(s *diff.Step, createdID string, deletes map[string]bool) func(st *state.State) (bool, error) {
+// and, for a delete, that no address keeps the deleted endpoint. host is the
+// endpoint's host as the service last reported it ("" when the step learnt
+// none: the state keeps the one it had).
+func recordStep(s *diff.Step, createdID, host string, deletes map[string]bool) func(st *state.State) (bool, error) {
 	return func(st *state.State) (bool, error) {
 		if s.Kind != diff.StepCreate {
 			var d *deposal
@@ -126,8 +128,18 @@ func recordStep(s *diff.Step, createdID string, deletes map[string]bool) func(st
 				return false, err
 			}
 		}
+		if host == "" && s.Record != nil {
+			// The plan's record does not carry the host: keep the one the
+			// state had for this endpoint, under whichever address.
+			if addr, ok := st.ByEndpoint(s.Record.EndpointID); ok && s.Record.EndpointID != "" {
+				host = st.Computes[addr].Host
+			}
+		}
 		if err := s.UpdateState(st, createdID); err != nil {
 			return false, err
+		}
+		if c := st.Computes[s.Address]; s.Record != nil && c != nil && host != "" {
+			c.Host = host
 		}
 		if s.Kind == diff.StepDelete {
 			for addr, c := range st.Computes {

@@ -22,10 +22,15 @@ type run struct {
 	// atStart are the endpoint ids of each project as apply found them: an
 	// endpoint a lost create may have made is one that was not there.
 	atStart map[string]map[string]bool
+	// hosts are the host names of the endpoints apply found, by id, which
+	// the state records for people (a step's answer has the newest).
+	hosts map[string]string
 	// deletes are the endpoints this plan deletes.
 	deletes map[string]bool
 	// changes by address, for the counts and the progress words.
 	changes map[string]*diff.Change
+	// labels are the projects' labels by id, for the progress words.
+	labels map[string]string
 	// results by index in plan.Steps; each project writes only its own.
 	results []*StepResult
 
@@ -41,6 +46,7 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 		c:       opts.Client,
 		opts:    opts,
 		atStart: map[string]map[string]bool{},
+		hosts:   map[string]string{},
 		deletes: map[string]bool{},
 		changes: map[string]*diff.Change{},
 		results: make([]*StepResult, len(p.Steps)),
@@ -49,6 +55,7 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 		ids := make(map[string]bool, len(eps))
 		for _, ep := range eps {
 			ids[ep.ID] = true
+			r.hosts[ep.ID] = ep.Host
 		}
 		r.atStart[id] = ids
 	}
@@ -59,6 +66,13 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 	}
 	for i := range p.Changes {
 		r.changes[p.Changes[i].Address] = &p.Changes[i]
+	}
+	r.labels = make(map[string]string, len(p.Projects))
+	for _, pr := range p.Projects {
+		r.labels[pr.ID] = pr.Label
+		if pr.Label == "" {
+			r.labels[pr.ID] = pr.ID
+		}
 	}
 	r.rec = newRecorder(context.Background(), opts.State, st)
 	r.prog = newProgress(opts.Progress, opts.Live, opts.StillEvery, len(p.Steps))
@@ -156,8 +170,13 @@ func (r *run) project(ctx context.Context, steps []int) {
 		}
 		if s.Kind != diff.StepState && !idle {
 			// Someone else's operations (a console click, another tool) would
-			// answer our first mutation with 423: wait them out instead.
-			if err := r.c.WaitProjectIdle(ctx, s.ProjectID); err != nil {
+			// answer our first mutation with 423: wait them out instead, and
+			// say so while it lasts.
+			err := r.c.WatchProjectIdle(ctx, s.ProjectID, func(n int) {
+				r.prog.othersRunning(s.ProjectID, r.labels[s.ProjectID], n)
+			})
+			r.prog.othersDone(s.ProjectID)
+			if err != nil {
 				if ctx.Err() != nil {
 					r.skip(steps[n:], errInterrupted)
 					return

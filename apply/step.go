@@ -20,7 +20,7 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	r.prog.start(s, r.changes[s.Address])
 	switch s.Kind {
 	case diff.StepState:
-		res.Err = r.rec.record(recordStep(s, "", r.deletes))
+		res.Err = r.rec.record(recordStep(s, "", r.hosts[s.EndpointID], r.deletes))
 	case diff.StepCreate:
 		r.create(ctx, s, res)
 	case diff.StepUpdate:
@@ -114,14 +114,17 @@ func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
 		return
 	}
 	res.EndpointID = created.ID
-	r.finish(ctx, s, res, created.ID, ops, res.Adopted)
+	r.finish(ctx, s, res, created.ID, created.Host, ops, res.Adopted)
 }
 
 // finish records a step whose call was carried out, then waits for its
 // operations: those of its answer or, when what the call did was found
 // after its answer was lost, every one of the project's.
-func (r *run) finish(ctx context.Context, s *diff.Step, res *StepResult, createdID string, ops []api.Operation, answerLost bool) {
-	if err := r.rec.record(recordStep(s, createdID, r.deletes)); err != nil {
+func (r *run) finish(ctx context.Context, s *diff.Step, res *StepResult, createdID, host string, ops []api.Operation, answerLost bool) {
+	if host == "" {
+		host = r.hosts[s.EndpointID]
+	}
+	if err := r.rec.record(recordStep(s, createdID, host, r.deletes)); err != nil {
 		res.Err = err
 		return
 	}
@@ -182,10 +185,11 @@ func (r *run) update(ctx context.Context, s *diff.Step, res *StepResult) {
 		return
 	}
 	var ops []api.Operation
+	host := ""
 	if out != nil {
-		ops = out.Operations
+		ops, host = out.Operations, out.Endpoint.Host
 	}
-	r.finish(ctx, s, res, "", ops, lost)
+	r.finish(ctx, s, res, "", host, ops, lost)
 }
 
 // delete sends the plan's DELETE. An endpoint already gone (204 or 404)
@@ -212,7 +216,7 @@ func (r *run) delete(ctx context.Context, s *diff.Step, res *StepResult) {
 	if out != nil {
 		ops = out.Operations
 	}
-	r.finish(ctx, s, res, "", ops, false)
+	r.finish(ctx, s, res, "", "", ops, false)
 }
 
 // settle waits until the project has no running operation before a call is

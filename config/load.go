@@ -108,7 +108,7 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 	l := &loader{
 		budget:    b,
 		opts:      opts,
-		cfg:       &Config{Dir: dir, Files: map[string]*hcl.File{}},
+		cfg:       &Config{Dir: dir, Files: map[string]*hcl.File{}, VarFiles: map[string]bool{}},
 		environ:   parseEnviron(opts.Environ),
 		vars:      map[string]*variable{},
 		missing:   map[string]bool{},
@@ -121,6 +121,7 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 		return l.cfg, hcl.Diagnostics{tooLarge(tooLargeFile)}
 	}
 	l.load(files)
+	l.explainEmptyEnv()
 	sortDiagnostics(l.diags)
 	return l.cfg, l.diags
 }
@@ -149,6 +150,9 @@ type loader struct {
 	bad map[*Compute]map[string]bool
 	// badBranch marks branches whose name or id was invalid.
 	badBranch map[*Branch]bool
+	// emptyEnv are the values that came out empty because env() read an
+	// empty variable, so that errors about them can say which (env_empty.go).
+	emptyEnv []emptyEnvValue
 }
 
 func sortedNames(files map[string][]byte) []string {

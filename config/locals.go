@@ -97,6 +97,9 @@ func (l *loader) evaluateLocals(vars cty.Value) map[string]cty.Value {
 		}
 		v, diags := loc.Attr.Expr.Value(ctx)
 		l.diags = append(l.diags, diags...)
+		if diags.HasErrors() || emptyString(v) {
+			l.noteEmptyEnv(loc.Attr.Expr)
+		}
 		if diags.HasErrors() {
 			v = cty.DynamicVal
 		}

@@ -18,6 +18,10 @@ type Config struct {
 	Moves    []*Move
 	// Files are the parsed files by name, for printing diagnostics with their source lines.
 	Files map[string]*hcl.File
+	// VarFiles names the Files that are -var-file files rather than the
+	// configuration's own: a plan records the configuration's files, and the
+	// values of variables only through what they made.
+	VarFiles map[string]bool
 }
 
 // Settings is the neonform block.

@@ -30,7 +30,7 @@ func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 
 	if a := c.Attributes["api_url"]; a != nil {
 		if v, state := l.stringAttr(a, `a URL such as "https://console.neon.tech/api/v2", or "embedded"`); state == valid {
-			if summary, detail := checkAPIURL(v); summary != "" {
+			if summary, detail := CheckAPIURL("api_url", v); summary != "" {
 				l.errorf(a.Expr.Range(), summary, "%s", detail)
 			} else {
 				s.APIURL = v
@@ -60,16 +60,18 @@ func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 	}
 }
 
-// checkAPIURL accepts "embedded", any https URL, and http only to this machine:
+// CheckAPIURL accepts "embedded", any https URL, and http only to this machine:
 // the API key travels with every request and must not cross a network in clear.
-// It returns a summary and detail when the URL is refused.
-func checkAPIURL(s string) (summary, detail string) {
+// It returns a summary and detail when the URL is refused; name is where the
+// URL came from, as the detail says it: "api_url" in the configuration, or the
+// environment variable "NEON_API_URL" that overrides it.
+func CheckAPIURL(name, s string) (summary, detail string) {
 	if s == EmbeddedAPIURL {
 		return "", ""
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" || u.Opaque != "" {
-		return "Invalid API URL", fmt.Sprintf("api_url must be an https:// URL such as %q, or \"embedded\" for the built-in emulator.", DefaultAPIURL) +
+		return "Invalid API URL", fmt.Sprintf("%s must be an https:// URL such as %q, or \"embedded\" for the built-in emulator.", name, DefaultAPIURL) +
 			didYouMean(s, []string{EmbeddedAPIURL})
 	}
 	switch u.Scheme {
@@ -79,9 +81,9 @@ func checkAPIURL(s string) (summary, detail string) {
 		if loopback(u.Hostname()) {
 			return "", ""
 		}
-		return "Insecure API URL", fmt.Sprintf("api_url uses plain http:// to %s, which is not this machine, so the API key would travel unencrypted. Use https://, or \"embedded\" for the built-in emulator.", u.Hostname())
+		return "Insecure API URL", fmt.Sprintf("%s uses plain http:// to %s, which is not this machine, so the API key would travel unencrypted. Use https://, or \"embedded\" for the built-in emulator.", name, u.Hostname())
 	}
-	return "Invalid API URL", fmt.Sprintf("api_url must use https:// (or http:// to this machine), not %s://; for example %q.", u.Scheme, DefaultAPIURL)
+	return "Invalid API URL", fmt.Sprintf("%s must use https:// (or http:// to this machine), not %s://; for example %q.", name, u.Scheme, DefaultAPIURL)
 }
 
 func loopback(host string) bool {

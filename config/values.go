@@ -34,14 +34,15 @@ const (
 )
 
 // functions are what expressions may call: the go-cty standard library under the
-// names Terraform users know, and env. Nothing here reads files or the network.
+// names Terraform users know (coalesce as Terraform's: coalesce.go), and env.
+// Nothing here reads files or the network.
 func functions(environ map[string]string) map[string]function.Function {
 	return map[string]function.Function{
 		"abs":             stdlib.AbsoluteFunc,
 		"ceil":            stdlib.CeilFunc,
 		"chomp":           stdlib.ChompFunc,
 		"chunklist":       stdlib.ChunklistFunc,
-		"coalesce":        stdlib.CoalesceFunc,
+		"coalesce":        coalesceFunc,
 		"coalescelist":    stdlib.CoalesceListFunc,
 		"compact":         stdlib.CompactFunc,
 		"concat":          stdlib.ConcatFunc,
@@ -140,6 +141,9 @@ func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty
 	}
 	v, diags := a.Expr.Value(l.ctx)
 	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() || emptyString(v) {
+		l.noteEmptyEnv(a.Expr)
+	}
 	if diags.HasErrors() {
 		return cty.NilVal, invalid, false
 	}
@@ -175,6 +179,12 @@ func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty
 		return cty.NilVal, invalid, sensitive
 	}
 	return conv, valid, sensitive
+}
+
+// emptyString reports a known "" (sensitive or not).
+func emptyString(v cty.Value) bool {
+	v, _ = v.Unmark()
+	return v.IsKnown() && !v.IsNull() && v.Type() == cty.String && v.AsString() == ""
 }
 
 // referencesOK checks what an attribute refers to before it is evaluated, and

@@ -250,6 +250,7 @@ func (l *loader) readVarFile(path string, values map[string]cty.Value) {
 	f, diags := l.budget.parse(src, path)
 	if f != nil {
 		l.cfg.Files[path] = f
+		l.cfg.VarFiles[path] = true
 	}
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {

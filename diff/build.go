@@ -19,6 +19,9 @@ type Options struct {
 	APIURL       string
 	Now          time.Time
 	ConfigDigest string
+	// ConfigFiles is each configuration file's digest, by its name in the
+	// directory (FileDigests), for apply to say which changed since.
+	ConfigFiles map[string]string
 }
 
 // planner holds one Build.
@@ -97,6 +100,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		CreatedAt:     opts.Now.UTC().Truncate(time.Second),
 		APIURL:        opts.APIURL,
 		ConfigDigest:  opts.ConfigDigest,
+		ConfigFiles:   opts.ConfigFiles,
 		State:         stateRef(st),
 	}
 	names := branchNames{}
@@ -140,6 +144,9 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	}
 	plan.Warnings = pl.warnings
 	normalize(plan)
+	if SchemaCheck != nil {
+		encode(plan) // the tests' check of every plan against the schema (schema.go)
+	}
 	return plan, pl.diags
 }
 

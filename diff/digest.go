@@ -66,6 +66,46 @@ func ConfigDigest(files map[string][]byte) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
+// FileDigests is "sha256:<hex>" of each file, by name: what a plan records
+// so that apply can say which configuration file changed since.
+func FileDigests(files map[string][]byte) map[string]string {
+	out := make(map[string]string, len(files))
+	for n, b := range files {
+		out[n] = hashOf(b)
+	}
+	return out
+}
+
+// FileChanges are the files that differ between two sets of FileDigests.
+type FileChanges struct {
+	Changed, Added, Removed []string
+}
+
+// None reports that the files are the same.
+func (c FileChanges) None() bool { return len(c.Changed)+len(c.Added)+len(c.Removed) == 0 }
+
+// CompareFiles says which files differ from before to now, each list sorted.
+func CompareFiles(before, now map[string]string) FileChanges {
+	var c FileChanges
+	for n, d := range now {
+		switch old, ok := before[n]; {
+		case !ok:
+			c.Added = append(c.Added, n)
+		case old != d:
+			c.Changed = append(c.Changed, n)
+		}
+	}
+	for n := range before {
+		if _, ok := now[n]; !ok {
+			c.Removed = append(c.Removed, n)
+		}
+	}
+	slices.Sort(c.Changed)
+	slices.Sort(c.Added)
+	slices.Sort(c.Removed)
+	return c
+}
+
 func hashOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])

@@ -2,9 +2,6 @@ package diff
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -67,7 +64,7 @@ func Fetch(ctx context.Context, r Reader, cfg *config.Config, st *state.State, o
 	parallelism := max(opts.Parallelism, 1)
 	recorded := recordedBranches(st)
 	results := make([]*LiveProject, len(projects))
-	diags := make([]*hcl.Diagnostic, len(projects))
+	failures := make([]*readFailure, len(projects))
 	sem := make(chan struct{}, parallelism)
 	var done atomic.Int64
 	var wg sync.WaitGroup
@@ -81,7 +78,7 @@ func Fetch(ctx context.Context, r Reader, cfg *config.Config, st *state.State, o
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i], diags[i] = fetchProject(ctx, r, p, known)
+			results[i], failures[i] = fetchProject(ctx, r, p, known)
 			if opts.Progress != nil {
 				opts.Progress(int(done.Add(1)), len(projects))
 			}
@@ -90,24 +87,24 @@ func Fetch(ctx context.Context, r Reader, cfg *config.Config, st *state.State, o
 	wg.Wait()
 
 	live := &Live{Projects: make(map[string]*LiveProject, len(projects))}
-	var out hcl.Diagnostics
+	var failed []*readFailure
 	for i, lp := range results {
-		if diags[i] != nil {
-			out = append(out, diags[i])
+		if failures[i] != nil {
+			failed = append(failed, failures[i])
 			continue
 		}
 		live.Projects[lp.ID] = lp
 	}
-	return live, out
+	return live, readErrors(failed)
 }
 
 // fetchProject reads a project's endpoints, and its branches when some
 // block finds its branch by name and known (nil: not known) does not say it,
 // or says a branch on which no endpoint is live any more.
-func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[string]string) (*LiveProject, *hcl.Diagnostic) {
+func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[string]string) (*LiveProject, *readFailure) {
 	eps, err := r.ListEndpoints(ctx, p.ID)
 	if err != nil {
-		return nil, readError(p, "endpoints", err)
+		return nil, &readFailure{p, "endpoints", err}
 	}
 	lp := &LiveProject{ID: p.ID, Endpoints: eps}
 	if !needsBranches(p) {
@@ -125,7 +122,7 @@ func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[st
 	}
 	brs, err := r.ListBranches(ctx, p.ID)
 	if err != nil {
-		return nil, readError(p, "branches", err)
+		return nil, &readFailure{p, "branches", err}
 	}
 	if brs == nil {
 		brs = []api.Branch{} // fetched, and empty: not the same as "not fetched"
@@ -145,26 +142,6 @@ func needsBranches(p *config.Project) bool {
 	return false
 }
 
-func readError(p *config.Project, what string, err error) *hcl.Diagnostic {
-	rng := p.DeclRange
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Subject: &rng}
-	switch status := api.StatusOf(err); status {
-	case http.StatusNotFound, http.StatusForbidden:
-		d.Summary = "Project not found"
-		d.Detail = fmt.Sprintf("Project %q (id %q) does not exist, or the API key cannot see it. "+
-			"Check the id in the project block, and that NEON_API_KEY belongs to an account that can see the project "+
-			"(a project-scoped key sees only its own project). The service answered %s.", p.Label, p.ID, serviceAnswer(err))
-	case http.StatusUnauthorized:
-		d.Summary = "API key refused"
-		d.Detail = fmt.Sprintf("Reading project %q (id %q) was refused: set NEON_API_KEY to a valid key that has not been revoked. The service answered %s.",
-			p.Label, p.ID, serviceAnswer(err))
-	default:
-		d.Summary = "Cannot read project " + p.Label
-		d.Detail = fmt.Sprintf("Listing the %s of project %q (id %q) failed: %v. Nothing was changed; run the plan again.", what, p.Label, p.ID, err)
-	}
-	return d
-}
-
 // uniqueProjects returns the configured projects sorted by id, each id once.
 // (The config forbids two blocks with one id; this only keeps Fetch safe.)
 func uniqueProjects(cfg *config.Config) []*config.Project {
@@ -178,22 +155,4 @@ func uniqueProjects(cfg *config.Config) []*config.Project {
 	}
 	slices.SortFunc(out, func(a, b *config.Project) int { return strings.Compare(a.ID, b.ID) })
 	return out
-}
-
-// serviceAnswer is the call and what the service said, without the hint the
-// API error adds (the diagnostic gives its own): "GET /projects/p/endpoints:
-// 404 Not Found: project not found (request id r1)".
-func serviceAnswer(err error) string {
-	var ae *api.Error
-	if !errors.As(err, &ae) {
-		return err.Error()
-	}
-	text := fmt.Sprintf("%s %s: %d %s", ae.Method, ae.Path, ae.StatusCode, http.StatusText(ae.StatusCode))
-	if ae.Message != "" {
-		text += ": " + ae.Message
-	}
-	if ae.RequestID != "" {
-		text += " (request id " + ae.RequestID + ")"
-	}
-	return text
 }

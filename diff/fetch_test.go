@@ -125,7 +125,6 @@ func TestFetchProjectNotFound(t *testing.T) {
 		{http.StatusNotFound, "Project not found", []string{`Project "warehouse" (id "cold-lake-12345678") does not exist, or the API key cannot see it.`,
 			"The service answered GET /projects/cold-lake-12345678/endpoints: 404 Not Found: boom."}},
 		{http.StatusForbidden, "Project not found", []string{"403 Forbidden: boom", "project-scoped key"}},
-		{http.StatusUnauthorized, "API key refused", []string{"GET /projects/cold-lake-12345678/endpoints: 401 Unauthorized: boom", "NEON_API_KEY"}},
 		{http.StatusInternalServerError, "Cannot read project warehouse", []string{`Listing the endpoints of project "warehouse" (id "cold-lake-12345678") failed`, "Nothing was changed"}},
 	} {
 		f := &fakeReader{errs: map[string]error{"cold-lake-12345678": &api.Error{StatusCode: tt.status, Message: "boom", Method: "GET", Path: "/projects/cold-lake-12345678/endpoints"}}}

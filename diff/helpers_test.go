@@ -151,7 +151,7 @@ func stateWith(projectID string, entries map[string]api.Endpoint) *state.State {
 	return st
 }
 
-var testOpts = Options{ToolVersion: "0.1.0-test", APIURL: "https://console.neon.tech/api/v2", Now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC), ConfigDigest: "sha256:test"}
+var testOpts = Options{ToolVersion: "0.1.0-test", APIURL: "https://console.neon.tech/api/v2", Now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC), ConfigDigest: "sha256:" + strings.Repeat("0", 64)}
 
 // mustBuild plans and fails the test on any error.
 func mustBuild(t testing.TB, cfg *config.Config, st *state.State, live *Live) *Plan {

@@ -60,7 +60,8 @@ func (pl *planner) applyMoves() map[string]*stateEntry {
 				// Both ends were in the state before any move: the chain
 				// stops, and the entry stays where it is.
 				pl.warnf("moved block from %s to %s: both addresses are in the state, so the block is ignored. "+
-					"If the move is done, remove the block; otherwise remove one address with `neonform state rm`.", m.From, m.To)
+					"If the move is done, remove the block; otherwise forget the address that is not the compute's, `neonform state rm %s` or `neonform state rm %s`.",
+					m.From, m.To, m.From, m.To)
 				last = nil
 				break
 			}

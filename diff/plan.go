@@ -22,6 +22,10 @@ type Plan struct {
 	CreatedAt     time.Time `json:"created_at"`
 	APIURL        string    `json:"api_url"`
 	ConfigDigest  string    `json:"config_digest"`
+	// ConfigFiles is the digest of each configuration file (not the variable
+	// files), by name within the directory: apply names the files that
+	// changed since. Plans written before it have none.
+	ConfigFiles map[string]string `json:"config_files"`
 	// State is the state the plan was made against; apply refuses the plan
 	// when the state has moved on since.
 	State     StateRef    `json:"state"`
@@ -240,6 +244,9 @@ func normalize(p *Plan) {
 				eps[j].PgSettings = map[string]string{}
 			}
 		}
+	}
+	if p.ConfigFiles == nil {
+		p.ConfigFiles = map[string]string{}
 	}
 	if p.Changes == nil {
 		p.Changes = []Change{}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/neonform/neonform/internal/bounded"
 )
@@ -23,6 +24,7 @@ func encode(p *Plan) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the plan: %w", err)
 	}
+	checkSchema(b)
 	return b, nil
 }
 
@@ -78,11 +80,16 @@ func WriteFile(path string, p *Plan) error {
 }
 
 // CheckWritable makes sure a plan can be saved at path before anything is
-// read from the service: path is not a directory, and its directory exists
-// and takes a new file.
+// read from the service: path is not a directory, nor a file that is not a
+// plan (saving would replace a configuration file, a state, anything else a
+// mistyped -out names), and its directory exists and takes a new file.
 func CheckWritable(path string) error {
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		return fmt.Errorf("cannot save the plan to %s: it is a directory", path)
+	}
+	if what := notAPlan(path); what != "" {
+		return fmt.Errorf("cannot save the plan to %s: it is %s, not a plan file, and saving would replace it. Choose another file for -out, or remove %s first if you mean to replace it",
+			path, what, path)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -118,17 +125,17 @@ func ReadFile(path string) (*Plan, error) {
 	}
 	switch {
 	case head.Computes != nil && head.Steps == nil:
-		return nil, fmt.Errorf("%s is a neonform state file, not a plan; make a plan with `neonform plan -out FILE`", path)
+		return nil, fmt.Errorf("%s is a neonform state file, not a plan; make a plan with %s", path, remake(path))
 	case head.FormatVersion == 0:
-		return nil, fmt.Errorf("%s is not a neonform plan (it has no format_version); make one with `neonform plan -out FILE`", path)
+		return nil, fmt.Errorf("%s is not a neonform plan (it has no format_version); make one with %s", path, remake(path))
 	case head.FormatVersion > FormatVersion:
 		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
-			"apply it with that version or newer, or make a new plan with this one", path, head.ToolVersion, head.FormatVersion, FormatVersion)
+			"apply it with that version or newer, or make a new plan with this one: %s", path, head.ToolVersion, head.FormatVersion, FormatVersion, remake(path))
 	case head.FormatVersion < FormatVersion:
 		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, which this neonform no longer reads (it reads format %d); "+
-			"make a new plan with `neonform plan -out FILE`", path, head.ToolVersion, head.FormatVersion, FormatVersion)
+			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, FormatVersion, remake(path))
 	case head.Steps == nil:
-		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with `neonform plan -out FILE`", path)
+		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with %s", path, remake(path))
 	}
 	// json.Unmarshal above already refused anything after the plan.
 	var p Plan
@@ -148,8 +155,8 @@ func ReadFile(path string) (*Plan, error) {
 	}
 	normalize(&p)
 	if err := Check(&p); err != nil {
-		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with `neonform plan -out %s`",
-			path, err, path)
+		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
+			path, err, remake(path))
 	}
 	return &p, nil
 }
@@ -165,8 +172,62 @@ func corrupt(path string, b []byte, err error) error {
 	case errors.As(err, &typ):
 		where = fmt.Sprintf(" at line %d (field %s)", lineOf(b, typ.Offset), typ.Field)
 	}
-	return fmt.Errorf("%s is not a valid plan file%s: %v. It may be truncated or edited by hand; make a new one with `neonform plan -out %s`",
-		path, where, err, path)
+	return fmt.Errorf("%s is not a valid plan file%s: %v. It may be truncated or edited by hand; make a new one with %s",
+		path, where, err, remake(path))
+}
+
+// remake is the command that makes a new plan in place of the one at path,
+// in backticks: at path itself if a plan may be saved there, otherwise (path
+// is a configuration file, a state, anything but a plan) beside it, in a
+// file -out will take. The caller completes it with the configuration's
+// directory.
+func remake(path string) string {
+	out := path
+	for _, name := range []string{"plan.json", "neonform.plan.json", "new.plan.json"} {
+		if notAPlan(out) == "" {
+			break
+		}
+		out = filepath.Join(filepath.Dir(path), name)
+	}
+	if strings.ContainsAny(out, " \t'\"$`\\;&|<>()*?[]{}~#!") {
+		out = "'" + strings.ReplaceAll(out, "'", `'\''`) + "'"
+	}
+	return "`neonform plan -out " + filepath.ToSlash(out) + "`"
+}
+
+// notAPlan says what the file at path is when it is there and is not a plan
+// file that -out may replace: "a configuration file", "a neonform state
+// file", "a JSON file"... "" when there is no file, it is empty, or it is a
+// plan (of any format version, even one that no longer holds together).
+func notAPlan(path string) string {
+	info, err := os.Stat(path)
+	if err != nil || info.IsDir() || info.Size() == 0 {
+		return ""
+	}
+	if strings.HasSuffix(path, ".hcl") || strings.HasSuffix(path, ".vars") {
+		return "a configuration file"
+	}
+	b, err := bounded.Read(path, MaxFileSize)
+	if err != nil {
+		return "a file neonform cannot read as a plan (" + err.Error() + ")"
+	}
+	var head struct {
+		FormatVersion *int            `json:"format_version"`
+		Steps         json.RawMessage `json:"steps"`
+		Computes      json.RawMessage `json:"computes"`
+	}
+	switch {
+	case json.Unmarshal(b, &head) != nil:
+		if bytes.Contains(b, []byte(`"format_version"`)) && !bytes.Contains(b, []byte(`"computes"`)) {
+			return "" // a plan cut short (a state has computes): what is left of it is no loss
+		}
+		return "a file that is not JSON"
+	case head.FormatVersion != nil && head.Steps != nil:
+		return ""
+	case head.Computes != nil:
+		return "a neonform state file"
+	}
+	return "a JSON file"
 }
 
 func lineOf(b []byte, offset int64) int {

@@ -142,7 +142,7 @@ func TestPlanFileRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"format_version", "tool_version", "created_at", "api_url", "config_digest", "state", "projects", "summary", "changes", "steps", "drift", "unmanaged", "warnings"} {
+	for _, key := range []string{"format_version", "tool_version", "created_at", "api_url", "config_digest", "config_files", "state", "projects", "summary", "changes", "steps", "drift", "unmanaged", "warnings"} {
 		if _, ok := doc[key]; !ok {
 			t.Errorf("plan file has no %q", key)
 		}

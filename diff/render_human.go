@@ -15,6 +15,10 @@ type HumanOptions struct {
 	Verbose bool
 	// SavedTo is the plan file's path when the plan was saved; "" when not.
 	SavedTo string
+	// ApplyWith is the command that applies the saved plan, as the caller
+	// would have it typed (with the configuration's directory, when it is
+	// not the current one): the view cannot know it.
+	ApplyWith string
 	// Stats, when set, is appended to the first line: "3 API reads, 0.4s".
 	Stats string
 }
@@ -100,11 +104,11 @@ func (h *human) render(p *Plan) {
 	}
 	h.printf("%s.\n", h.paint(ansiBold, line))
 	if h.o.SavedTo != "" {
-		path := h.o.SavedTo
-		if strings.ContainsAny(path, " \t'\"$`\\") {
-			path = "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+		h.printf("Saved the plan to %s.", h.o.SavedTo)
+		if h.o.ApplyWith != "" {
+			h.printf(" Apply exactly this plan with: %s", h.o.ApplyWith)
 		}
-		h.printf("Saved the plan to %s. Apply exactly this plan with: neonform apply %s\n", h.o.SavedTo, path)
+		h.printf("\n")
 	}
 }
 

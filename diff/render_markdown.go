@@ -89,15 +89,20 @@ func writeSection(b *strings.Builder, s *section, allowance int) {
 	b.WriteString(s.tail)
 }
 
-// alerts is the block quote of what a reviewer must not miss.
+// alerts is what a reviewer must not miss: a block quote of one list item
+// each. A list, not a line each: GitHub renders single newlines as breaks in
+// a pull-request comment but not in a job summary or a .md file, where lines
+// of a block quote run together into one paragraph.
 func alerts(p *Plan) string {
-	var restarts, suspends, recreates, deletes, downtime []string
+	var restarts, suspends, recreates, activeDeletes, deletes, downtime []string
 	for i := range p.Changes {
 		c := &p.Changes[i]
 		addr := "`" + c.Address + "`"
 		switch {
 		case c.Action == Replace:
 			recreates = append(recreates, addr)
+		case c.Action == Delete && c.Active:
+			activeDeletes = append(activeDeletes, addr)
 		case c.Action == Delete:
 			deletes = append(deletes, addr)
 		case c.Active && c.Disruption == Restart:
@@ -112,25 +117,64 @@ func alerts(p *Plan) string {
 	var b strings.Builder
 	line := func(list []string, one, many, why string) {
 		if len(list) > 0 {
-			fmt.Fprintf(&b, "> **%s**%s: %s\n", plural(len(list), one, many), why, firstFew(list, 10))
+			fmt.Fprintf(&b, "> - **%s**%s: %s\n", plural(len(list), one, many), why, firstFew(list, 10))
 		}
 	}
 	line(restarts, "restart of an active compute", "restarts of active computes", " (drops connections)")
 	line(suspends, "suspend of an active compute", "suspends of active computes", " (drops connections)")
 	line(recreates, "recreate", "recreates", " (new host, connection strings change)")
 	line(downtime, "branch without a read_write compute for a while", "branches without a read_write compute for a while", " (downtime)")
+	line(activeDeletes, "delete of an active compute", "deletes of active computes", " (drops connections, the host goes away)")
 	line(deletes, "delete", "deletes", "")
+	line(overwrittenDrift(p), "change made outside neonform is overwritten", "changes made outside neonform are overwritten", "")
 	for i, w := range p.Warnings {
 		if i == 5 {
-			fmt.Fprintf(&b, "> and %s more\n", plural(len(p.Warnings)-5, "warning", "warnings"))
+			fmt.Fprintf(&b, "> - and %s more\n", plural(len(p.Warnings)-5, "warning", "warnings"))
 			break
 		}
-		fmt.Fprintf(&b, "> **Warning:** %s\n", clip(w, 600))
+		fmt.Fprintf(&b, "> - **Warning:** %s\n", strings.ReplaceAll(clip(w, 600), "\n", " "))
 	}
 	if b.Len() > 0 {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// overwrittenDrift lists the drift that the plan reverts or overwrites, each
+// compute with what its change does to the drifted attributes: someone
+// changed it in the console, and approving the plan discards their change.
+func overwrittenDrift(p *Plan) []string {
+	byAddress := make(map[string]*Change, len(p.Changes))
+	for i := range p.Changes {
+		byAddress[p.Changes[i].Address] = &p.Changes[i]
+	}
+	var out []string
+	for _, d := range p.Drift {
+		c := byAddress[d.Address]
+		if c == nil || c.Action == NoOp {
+			continue
+		}
+		if d.Gone {
+			if c.Action == Create {
+				out = append(out, fmt.Sprintf("`%s` (deleted outside neonform; created again, with a new host)", d.Address))
+			}
+			continue
+		}
+		drifted := make(map[string]bool, len(d.Attributes))
+		for _, a := range d.Attributes {
+			drifted[a.Name] = true
+		}
+		var back []string
+		for _, a := range c.Attributes {
+			if drifted[a.Name] {
+				back = append(back, a.String())
+			}
+		}
+		if len(back) > 0 {
+			out = append(out, fmt.Sprintf("`%s` (%s)", d.Address, clip(strings.Join(back, ", "), 300)))
+		}
+	}
+	return out
 }
 
 func firstFew(list []string, n int) string {
@@ -171,6 +215,8 @@ func disruptionCell(c *Change) string {
 		} else {
 			out = fmt.Sprintf("%s (idle)", c.Disruption)
 		}
+	case c.Action == Delete && c.Active:
+		out = "**delete** (active)"
 	default:
 		out = "**" + c.Disruption.String() + "**"
 	}

@@ -33,7 +33,7 @@ func markdownOf(t *testing.T, p *Plan, limit int) string {
 func TestHumanView(t *testing.T) {
 	cfg, st, live := busyScenario(false)
 	p := mustBuild(t, cfg, st, live)
-	out := humanOf(t, p, HumanOptions{SavedTo: "out dir/plan.json", Stats: "2 API reads"})
+	out := humanOf(t, p, HumanOptions{SavedTo: "out dir/plan.json", ApplyWith: "neonform apply 'out dir/plan.json' infra", Stats: "2 API reads"})
 	for _, want := range []string{
 		"neonform plan: 2 projects, 5 computes (2 API reads)\n",
 		"Changed outside neonform since the last apply:\n   ~ shop.main.primary  ep-primary\n      max_cu            1 -> 2\n   - shop.main.vanished  ep-vanished  deleted outside neonform\n",
@@ -49,7 +49,7 @@ func TestHumanView(t *testing.T) {
 		"neonform will also record in the state (no API call):\n      shop.main.vanished  forget shop.main.vanished: its endpoint ep-vanished was deleted outside neonform\n",
 		"Left alone (not in the configuration): ep-stray on shop.dev (read_only, named \"stray\")\n",
 		"Plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete; 1 change to the state alone.\n",
-		"Saved the plan to out dir/plan.json. Apply exactly this plan with: neonform apply 'out dir/plan.json'\n",
+		"Saved the plan to out dir/plan.json. Apply exactly this plan with: neonform apply 'out dir/plan.json' infra\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("want\n%s\nin\n%s", want, out)
@@ -112,9 +112,10 @@ func TestMarkdownView(t *testing.T) {
 	p := mustBuild(t, cfg, st, live)
 	out := markdownOf(t, p, 0)
 	if !strings.HasPrefix(out, "### neonform plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete\n\n"+
-		"> **1 restart of an active compute** (drops connections): `shop.main.primary`\n"+
-		"> **1 recreate** (new host, connection strings change): `shop.dev.app`\n"+
-		"> **1 delete**: `shop.main.old`\n\n"+
+		"> - **1 restart of an active compute** (drops connections): `shop.main.primary`\n"+
+		"> - **1 recreate** (new host, connection strings change): `shop.dev.app`\n"+
+		"> - **1 delete**: `shop.main.old`\n"+
+		"> - **1 change made outside neonform is overwritten**: `shop.main.primary` (max_cu 2 -> 4)\n\n"+
 		"| | compute | action | disruption | what changes |\n|---|---|---|---|---|\n"+
 		"| - | `shop.main.old` | delete | **delete** | ep-old |\n"+
 		"| -/+ | `shop.dev.app` | replace | **recreate** | type read_only -> read_write |\n") {

@@ -173,6 +173,24 @@ func (e *Emulator) Close() error { return e.save() }
 // one is created as the service creates projects: with a default branch "main" and its
 // read_write compute, started by operations that take OpDelay.
 func (e *Emulator) EnsureProject(id, name string) (bool, error) {
+	return e.ensureProject(id, name, e.clock.Now())
+}
+
+// idleProjectAge is how long ago EnsureIdleProject dates a new project: longer than
+// its operations and the default suspend timeout (5 minutes) together.
+const idleProjectAge = time.Hour
+
+// EnsureIdleProject is EnsureProject for a project made a while ago and not used since,
+// as the embedded sandbox makes them: its operations are over and its primary compute
+// has scaled to zero (nobody connects to a sandbox), as a project created in the console
+// earlier would have. So the first plan of a configuration whose primary may not be
+// restarted while active (lifecycle.allow_restart = false) works at once, instead of
+// after the suspend timeout.
+func (e *Emulator) EnsureIdleProject(id, name string) (bool, error) {
+	return e.ensureProject(id, name, e.clock.Now().Add(-idleProjectAge))
+}
+
+func (e *Emulator) ensureProject(id, name string, at time.Time) (bool, error) {
 	if !validID(id) {
 		return false, fmt.Errorf("emulator: project id %q must be 1 to 60 lowercase letters, digits or dashes", id)
 	}
@@ -190,7 +208,7 @@ func (e *Emulator) EnsureProject(id, name string) (bool, error) {
 	}
 	_, err := e.newProject(projectSpec{id: id, name: name, ownerID: owner.ID, tier: owner.Tier, creationSource: "console",
 		region: defaultRegion, pgVersion: defaultPgVersion, retention: defaultRetention, branchName: "main", compute: defaultCompute()},
-		e.clock.Now())
+		at)
 	if err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) && ae.status == http.StatusConflict {

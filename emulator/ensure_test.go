@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"testing"
+	"time"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/sizing"
@@ -49,4 +50,29 @@ func TestEnsureMakesWhatIsMissingOnce(t *testing.T) {
 	if err := s.emu.SetProjectTier("dark-sun-46453911", "gold"); err == nil {
 		t.Error("SetProjectTier took an unknown tier")
 	}
+}
+
+// The embedded sandbox makes projects as if made a while ago and not used
+// since: nothing runs in them, and the primary has scaled to zero, so the
+// first plan of a primary that must not be restarted while active works.
+func TestEnsureIdleProjectHasScaledToZero(t *testing.T) {
+	s := newService(t, Options{OpDelay: 2 * time.Second})
+	created, err := s.emu.EnsureIdleProject("dark-sun-46453911", "shop")
+	if err != nil || !created {
+		t.Fatalf("EnsureIdleProject: %v, %v", created, err)
+	}
+	var eps api.EndpointsResponse
+	s.call("GET", "/projects/dark-sun-46453911/endpoints", nil).want(t, 200).decode(t, &eps)
+	if len(eps.Endpoints) != 1 || eps.Endpoints[0].CurrentState != api.EndpointStateIdle {
+		t.Fatalf("endpoints %+v, want the primary idle", eps.Endpoints)
+	}
+	var ops api.OperationsResponse
+	s.call("GET", "/projects/dark-sun-46453911/operations", nil).want(t, 200).decode(t, &ops)
+	for _, op := range ops.Operations {
+		if !op.Status.Terminal() {
+			t.Errorf("operation %s (%s) is %s; want every operation over", op.ID, op.Action, op.Status)
+		}
+	}
+	// It takes changes at once: no operation holds the project.
+	s.call("PATCH", "/projects/dark-sun-46453911/endpoints/"+eps.Endpoints[0].ID, map[string]any{"endpoint": map[string]any{"suspend_timeout_seconds": 600}}).want(t, 200)
 }

@@ -34,6 +34,7 @@
 //	      "branch_id": "br-aged-salad-637688",
 //	      "type": "read_write",
 //	      "prevent_destroy": true,
+//	      "host": "ep-cool-darkness-123456.us-east-2.aws.neon.tech",
 //	      "applied": {
 //	        "name": "primary",
 //	        "min_cu": 0.25,
@@ -59,6 +60,9 @@
 //   - computes: one entry per address. An endpoint appears at most once.
 //     applied holds the values in the service's terms: CU as numbers,
 //     suspend_timeout_seconds with 0 for the service default and -1 for never.
+//     host (optional) is the endpoint's host name as the service last
+//     reported it, for people; nothing compares it. An older neonform, which
+//     does not know the field, refuses such a state rather than drop it.
 //
 // # Local backend
 //

@@ -35,8 +35,13 @@ type Compute struct {
 	// branch, when it found it by name rather than by id: a plan takes the
 	// branch from BranchID without listing the project's branches only while
 	// the block still says this name.
-	BranchName string     `json:"branch_name,omitempty"`
-	Applied    Attributes `json:"applied"`
+	BranchName string `json:"branch_name,omitempty"`
+	// Host is the endpoint's host name as the service last reported it, for
+	// people (state show): what clients connect to. It is never compared: a
+	// plan reads the live endpoint. Empty in entries written before it was
+	// recorded, until the next apply that touches the endpoint.
+	Host    string     `json:"host,omitempty"`
+	Applied Attributes `json:"applied"`
 }
 
 // Attributes are what neonform last applied, in the service's own terms (so
@@ -126,7 +131,7 @@ func (s *State) Validate() error {
 			return fmt.Errorf("compute %q in state has type %q; it must be %q or %q", addr, c.Type, api.EndpointTypeReadWrite, api.EndpointTypeReadOnly)
 		}
 		if other, dup := owner[c.EndpointID]; dup {
-			return fmt.Errorf("endpoint %s is in state twice, as %q and %q; remove one with `neonform state rm`", c.EndpointID, other, addr)
+			return fmt.Errorf("endpoint %s is in state twice, as %q and %q; remove one with `neonform state rm %s` or `neonform state rm %s`", c.EndpointID, other, addr, other, addr)
 		}
 		owner[c.EndpointID] = addr
 	}

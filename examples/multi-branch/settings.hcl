@@ -8,7 +8,9 @@
 #   neonform plan -var-file prod.vars -out plan.json
 #   neonform apply plan.json
 #
-# To try it offline against the built-in emulator: NEON_API_URL=embedded
+# To try it offline against the built-in emulator, run the same with
+# NEON_API_URL=embedded (the first plan creates the projects and branches in
+# the sandbox).
 
 neonform {
   account_tier = "paid"

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/agext/levenshtein"
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Every command neonform suggests must work when pasted: it must point at the
+// configuration this run used (its directory, its variable files and -var
+// values), or it would read another directory, or plan with other values.
+//
+// The CLI builds its own suggestions with configArgs.command. The packages
+// below it (diff, apply, state) do not know the directory or the variables;
+// they write their suggestions in backticks, with the command's own
+// arguments only (`neonform state rm shop.main.x`), and complete adds the
+// rest, in the one place their messages pass through on their way out.
+
+// configArgs are the arguments that point a command at the configuration of
+// this run.
+type configArgs struct {
+	dir      string // "" or "." for the current directory
+	vars     []string
+	varFiles []string
+}
+
+// configArgsOf is the configuration a planInputs reads.
+func configArgsOf(in planInputs) configArgs {
+	return configArgs{dir: in.Dir, vars: in.Vars, varFiles: in.VarFiles}
+}
+
+// configArgsKey is where a command leaves its configArgs in the app's
+// metadata (remember, main.go), for run to complete the suggestions of the
+// error it returns.
+const configArgsKey = "configArgs"
+
+// completeDiagnostics completes the suggestions in diagnostics' details.
+func (a configArgs) completeDiagnostics(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		d.Detail = a.complete(d.Detail)
+	}
+}
+
+// suffix is what follows a command's own arguments: " infra -var-file prod.vars".
+func (a configArgs) suffix() string {
+	var words []string
+	if a.dir != "" && a.dir != "." {
+		words = append(words, shellWord(displayPath(a.dir)))
+	}
+	for _, f := range a.varFiles {
+		words = append(words, "-var-file", shellWord(f))
+	}
+	for _, v := range a.vars {
+		words = append(words, "-var", shellWord(v))
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	return " " + strings.Join(words, " ")
+}
+
+// command is "neonform NAME ARGS..." for the configuration of this run, with
+// every word quoted for a POSIX shell where it needs it.
+func (a configArgs) command(name string, args ...string) string {
+	words := []string{"neonform", name}
+	for _, w := range args {
+		words = append(words, shellWord(w))
+	}
+	return strings.Join(words, " ") + a.suffix()
+}
+
+// suggested is a command in backticks: `neonform state rm shop.main.x`.
+var suggested = regexp.MustCompile("`(neonform [^`\n]*)`")
+
+// configArity is how many arguments of its own each command that reads a
+// configuration takes before DIR; a suggestion with fewer is a sentence
+// fragment ("`neonform state rm` it"), left as it is.
+var configArity = map[string]int{
+	"plan": 0, "apply": 0, "validate": 0,
+	"import": 2, "force-unlock": 1,
+	"state list": 0, "state show": 1, "state rm": 1, "state mv": 2,
+}
+
+// complete adds this run's configuration to every suggestion in text that
+// reads one and lacks it.
+func (a configArgs) complete(text string) string {
+	suffix := a.suffix()
+	if suffix == "" {
+		return text
+	}
+	return suggested.ReplaceAllStringFunc(text, func(m string) string {
+		cmd := m[1 : len(m)-1]
+		if strings.HasSuffix(cmd, suffix) {
+			return m // built complete, by the CLI
+		}
+		words := strings.Fields(strings.TrimPrefix(cmd, "neonform "))
+		if len(words) == 0 {
+			return m
+		}
+		name, rest := words[0], words[1:]
+		if name == "state" && len(rest) > 0 {
+			name, rest = "state "+rest[0], rest[1:]
+		}
+		arity, ok := configArity[name]
+		if !ok || positional(rest) < arity {
+			return m
+		}
+		return "`" + cmd + suffix + "`"
+	})
+}
+
+// completing is w with the suggestions of every line completed, for a
+// plan's output, whose warnings may advise a command. Lines are written as
+// they end, so a large plan is not held twice.
+func (a configArgs) completing(w io.Writer) *completingWriter {
+	return &completingWriter{w: w, args: a, pass: a.suffix() == ""}
+}
+
+type completingWriter struct {
+	w    io.Writer
+	args configArgs
+	pass bool // nothing to complete: write through
+	line []byte
+}
+
+func (c *completingWriter) Write(p []byte) (int, error) {
+	if c.pass {
+		return c.w.Write(p)
+	}
+	c.line = append(c.line, p...)
+	if i := bytes.LastIndexByte(c.line, '\n'); i >= 0 {
+		if _, err := io.WriteString(c.w, c.args.complete(string(c.line[:i+1]))); err != nil {
+			return 0, err
+		}
+		c.line = append(c.line[:0], c.line[i+1:]...)
+	}
+	return len(p), nil
+}
+
+// Flush writes what is left after the last newline.
+func (c *completingWriter) Flush() error {
+	if len(c.line) == 0 {
+		return nil
+	}
+	_, err := io.WriteString(c.w, c.args.complete(string(c.line)))
+	c.line = c.line[:0]
+	return err
+}
+
+// positional counts the words that are not flags or their values (the flags
+// of suggestions take a value: -out FILE).
+func positional(words []string) int {
+	n := 0
+	for i := 0; i < len(words); i++ {
+		if strings.HasPrefix(words[i], "-") {
+			i++
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// shellWord quotes w for a POSIX shell when it has anything but the
+// characters that never need it.
+func shellWord(w string) string {
+	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// closest is the name nearest to given within two edits, or a name that
+// given starts (pla for plan), for "did you mean"; "" when none is near.
+func closest(given string, names []string) string {
+	best, bestDist := "", 3
+	for _, n := range names {
+		if d := levenshtein.Distance(given, n, nil); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	if best == "" && len(given) >= 2 {
+		for _, n := range names {
+			if strings.HasPrefix(n, given) {
+				return n
+			}
+		}
+	}
+	return best
+}
