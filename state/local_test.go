@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestLocalFileFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{
-  "format_version": 1,
+  "format_version": 2,
   "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60",
   "serial": 1,
   "computes": {
@@ -120,6 +121,38 @@ func TestLocalFileFormat(t *testing.T) {
 `
 	if diff := cmp.Diff(want, string(data)); diff != "" {
 		t.Errorf("state file text (-want +got):\n%s", diff)
+	}
+}
+
+// A state written in format 1 (before branch_name and host) reads as it is,
+// and is written back in this neonform's format.
+func TestLocalReadsFormatOneAndWritesTheCurrent(t *testing.T) {
+	ctx := context.Background()
+	path := statePath(t)
+	old, err := os.ReadFile(filepath.Join("testdata", "states", "two_computes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l := NewLocal(path)
+	s, err := l.Read(ctx)
+	if err != nil {
+		t.Fatalf("Read of a format-1 state = %v", err)
+	}
+	if s.FormatVersion != 1 || len(s.Computes) != 2 || s.Computes["shop.main.primary"].BranchName != "" {
+		t.Fatalf("read %+v", s)
+	}
+	if err := l.Write(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	again, err := l.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.FormatVersion != FormatVersion || again.Serial != 3 || !reflect.DeepEqual(again.Computes, s.Computes) {
+		t.Errorf("written back: version %d, serial %d, computes equal: %v", again.FormatVersion, again.Serial, reflect.DeepEqual(again.Computes, s.Computes))
 	}
 }
 
@@ -266,7 +299,7 @@ func TestLocalUnreadableFileIsAnErrorAndLeftAlone(t *testing.T) {
 	}{
 		{"corrupt", "{\n  \"format_version\": 1,\n  \"lineage\": oops\n}\n", []string{"not valid JSON", "line 3"}},
 		{"empty", "", []string{"not valid JSON"}},
-		{"newer format", `{"format_version": 2, "lineage": "x", "serial": 3, "computes": {}, "outputs": {}}`, []string{"format_version 2", "newer neonform", "upgrade"}},
+		{"newer format", `{"format_version": 3, "lineage": "x", "serial": 3, "computes": {}, "outputs": {}}`, []string{"format_version 3", "newer neonform", "upgrade"}},
 		{"no format version", `{"lineage": "x", "serial": 3}`, []string{"no format_version"}},
 		{"unknown field", `{"format_version": 1, "lineage": "x", "serial": 3, "computes": {}, "extra": 1}`, []string{`"extra"`}},
 		{"wrong type", `{"format_version": 1, "lineage": "x", "serial": "three", "computes": {}}`, []string{"serial"}},

@@ -13,7 +13,11 @@ import (
 // FormatVersion is the version of the state format this neonform writes and
 // the newest one it reads. Bump it when a change would make an older neonform
 // misread the file; older readers then refuse instead of dropping data.
-const FormatVersion = 1
+//
+// 2: a compute records its branch_name and host. A version-1 state reads as
+// is (both are optional) and is written back as version 2, which a neonform
+// that reads version 1 only refuses as newer rather than as misshapen.
+const FormatVersion = 2
 
 // State maps each compute address (<project>.<branch>.<compute>) to the
 // endpoint it manages and to what was last applied to it.
