@@ -102,7 +102,7 @@ func planInputsFrom(c *cli.Context) (planInputs, error) {
 	if c.Int("parallelism") < 1 {
 		return planInputs{}, fmt.Errorf("-parallelism must be at least 1")
 	}
-	in := planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Parallelism: c.Int("parallelism"),
+	in := planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
 		RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)}
 	remember(c, in)
 	return in, nil

@@ -135,7 +135,7 @@ func stateOptionsFrom(c *cli.Context, nargs int, names string) (stateOptions, er
 	o := stateOptions{
 		// Only the neonform block is read: it says where the state is. A
 		// configuration mid-edit, or variables without values, do not matter.
-		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), SettingsOnly: true},
+		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, SettingsOnly: true},
 		Args:       args[:nargs],
 		JSON:       c.Bool("json"),
 		Env:        newEnvironment(os.Environ()), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,

@@ -35,6 +35,10 @@ type planInputs struct {
 	// plan it shows and the apply, and a locked state is refused before any
 	// call or any output).
 	Lock bool
+	// Secrets learns, once the configuration is read, which variables are
+	// sensitive, so that their -var values are never repeated in a
+	// suggestion. Shared by the copies of a planInputs; nil: nothing learnt.
+	Secrets *sensitiveVars
 }
 
 // planned is a plan and everything it was made from, for the command to show,
@@ -76,6 +80,9 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 	var files map[string]*hcl.File
 	if cfg != nil {
 		files = cfg.Files
+	}
+	if cfg != nil {
+		in.Secrets.learn(cfg.SensitiveVariables)
 	}
 	if len(diags) > 0 {
 		configArgsOf(in).completeDiagnostics(diags)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/config"
 )
 
 // Every command neonform suggests must work when pasted: it must point at the
@@ -26,11 +28,41 @@ type configArgs struct {
 	dir      string // "" or "." for the current directory
 	vars     []string
 	varFiles []string
+	secrets  *sensitiveVars
 }
 
 // configArgsOf is the configuration a planInputs reads.
 func configArgsOf(in planInputs) configArgs {
-	return configArgs{dir: in.Dir, vars: in.Vars, varFiles: in.VarFiles}
+	return configArgs{dir: in.Dir, vars: in.Vars, varFiles: in.VarFiles, secrets: in.Secrets}
+}
+
+// sensitiveVars is which variables are declared sensitive, once the
+// configuration was read. A -var value of a sensitive variable is never
+// repeated in a suggestion, nor any -var value before the run knows which
+// are: a secret passed on the command line must not reach a CI log through
+// an error message.
+type sensitiveVars struct {
+	known bool
+	names map[string]bool
+}
+
+func (s *sensitiveVars) learn(names map[string]bool) {
+	if s != nil {
+		s.known, s.names = true, names
+	}
+}
+
+// shown is a -var argument as a suggestion may repeat it: "NAME=VALUE", or
+// "NAME=(sensitive)" when its value must not be printed.
+func (s *sensitiveVars) shown(arg string) string {
+	name, _, _ := strings.Cut(arg, "=")
+	switch {
+	case s == nil || !s.known:
+		return name + "=(not shown)"
+	case s.names[strings.TrimSpace(name)]:
+		return name + "=(sensitive)"
+	}
+	return arg
 }
 
 // configArgsKey is where a command leaves its configArgs in the app's
@@ -54,8 +86,18 @@ func (a configArgs) suffix() string {
 	for _, f := range a.varFiles {
 		words = append(words, "-var-file", shellWord(f))
 	}
+	if len(a.vars) > 0 && (a.secrets == nil || !a.secrets.known) {
+		// The run stopped before it read the configuration (a mistake in
+		// its arguments): read the variables' declarations now.
+		if a.secrets == nil {
+			a.secrets = &sensitiveVars{}
+		}
+		if cfg, _ := config.Load(a.dir, config.Options{SettingsOnly: true}); cfg != nil {
+			a.secrets.learn(cfg.SensitiveVariables)
+		}
+	}
 	for _, v := range a.vars {
-		words = append(words, "-var", shellWord(v))
+		words = append(words, "-var", shellWord(a.secrets.shown(v)))
 	}
 	if len(words) == 0 {
 		return ""

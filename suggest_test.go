@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // Suggestions written by the packages below the CLI get the directory and
 // the variables of the run; those the CLI built complete, and fragments of
@@ -26,6 +31,28 @@ func TestCompleteSuggestions(t *testing.T) {
 	}
 	if got := (configArgs{dir: "."}).complete("`neonform plan`"); got != "`neonform plan`" {
 		t.Errorf("the current directory with no variables adds nothing, got %q", got)
+	}
+}
+
+// A -var value of a sensitive variable is never repeated in a suggestion:
+// an error message may end up in a CI log. The run knows which variables are
+// sensitive once it read the configuration, and reads their declarations
+// when it stopped before.
+func TestSuggestionsNeverRepeatASensitiveValue(t *testing.T) {
+	dir := t.TempDir()
+	src := "variable \"db_password\" {\n  sensitive = true\n}\nvariable \"label\" {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars := []string{"db_password=hunter2", "label=a b"}
+	for name, a := range map[string]configArgs{
+		"known":        {dir: dir, vars: vars, secrets: &sensitiveVars{known: true, names: map[string]bool{"db_password": true}}},
+		"read at need": {dir: dir, vars: vars, secrets: &sensitiveVars{}},
+	} {
+		got := a.complete("Run `neonform plan` again.")
+		if strings.Contains(got, "hunter2") || !strings.Contains(got, "-var 'db_password=(sensitive)' -var 'label=a b'") {
+			t.Errorf("%s: %s", name, got)
+		}
 	}
 }
 

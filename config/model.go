@@ -22,6 +22,9 @@ type Config struct {
 	// configuration's own: a plan records the configuration's files, and the
 	// values of variables only through what they made.
 	VarFiles map[string]bool
+	// SensitiveVariables names the variables declared sensitive = true: their
+	// values are never repeated in anything neonform prints.
+	SensitiveVariables map[string]bool
 }
 
 // Settings is the neonform block.

@@ -70,6 +70,12 @@ func (l *loader) declareVariables(blocks []*hclsyntax.Block) {
 		l.stringAttr(c.Attributes["description"], "a string")
 		if s, state := l.boolAttr(c.Attributes["sensitive"]); state == valid {
 			v.Sensitive = s
+			if s {
+				if l.cfg.SensitiveVariables == nil {
+					l.cfg.SensitiveVariables = map[string]bool{}
+				}
+				l.cfg.SensitiveVariables[name] = true
+			}
 		}
 		if a := c.Attributes["default"]; a != nil {
 			val, state, _ := l.eval(a, cty.DynamicPseudoType, "a value")
