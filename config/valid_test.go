@@ -158,6 +158,7 @@ func TestValidConfigs(t *testing.T) {
 						},
 					}},
 				}},
+				SensitiveVariables: map[string]bool{"secret": true},
 			},
 		},
 		{
