@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -60,6 +61,13 @@ func runShow(o showOptions) error {
 	}
 	p, err := diff.ReadFile(o.PlanFile)
 	if err != nil {
+		// show reads no configuration, so it cannot name the directory a new
+		// plan is made from: its advice says DIR, not a guess that would plan
+		// the current directory when pasted.
+		text := err.Error()
+		if completed := (configArgs{dir: "DIR"}).complete(text); completed != text {
+			return errors.New(completed + " (DIR: the configuration's directory)")
+		}
 		return err
 	}
 	switch o.Format {

@@ -15,7 +15,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -210,6 +212,10 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	}
 	usage, _, _ = strings.Cut(usage, "\n")
 	help := fmt.Sprintf("\nUsage: %s\nRun '%s --help' for its flags and examples.", usage, name)
+	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+		// urfave/cli says only "parse error": say what the flag takes.
+		return fmt.Errorf("-%s %q: give %s.%s", m[2], m[1], flagTakes(flags, m[2]), help)
+	}
 	flag, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
 	if !ok {
 		return errors.New(err.Error() + "." + help)
@@ -218,6 +224,29 @@ func usageError(c *cli.Context, err error, _ bool) error {
 		return fmt.Errorf("%s has no flag %s. Did you mean -%s?%s", name, flag, near, help)
 	}
 	return fmt.Errorf("%s has no flag %s. An argument that starts with - goes after --, as in: %s -- %s%s", name, flag, name, flag, help)
+}
+
+// badValue is how urfave/cli reports a flag value it cannot parse.
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): parse error$`)
+
+// flagTakes says what kind of value the named flag takes.
+func flagTakes(flags []cli.Flag, name string) string {
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag:
+			return "a whole number"
+		case *cli.DurationFlag:
+			return "a duration, such as 30s or 2m"
+		case *cli.Float64Flag:
+			return "a number"
+		case *cli.BoolFlag:
+			return "true or false"
+		}
+	}
+	return "a value of the flag's kind"
 }
 
 // isCommand reports whether c is a command's context, not the app's (whose
