@@ -77,7 +77,7 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block) *Comp
 	label := b.Labels[0]
 	cp := &Compute{
 		Label:        label,
-		Address:      p.Label + "." + br.Label + "." + label,
+		Address:      AddressOf(p.Label, br.Label, label),
 		ProjectLabel: p.Label,
 		BranchLabel:  br.Label,
 		Type:         ReadWrite,

@@ -294,11 +294,59 @@ func TestParseAddress(t *testing.T) {
 		{"shop..primary", "", "", "", false},
 		{"shop.main.1st", "", "", "", false},
 		{"", "", "", "", false},
+		{`shop.main.reports["eu"]`, "shop", "main", `reports["eu"]`, true},
+		{`tenant["a.b"].previews["preview/pr-1.2"].primary`, `tenant["a.b"]`, `previews["preview/pr-1.2"]`, "primary", true},
+		{`shop.main["x\"].y"].primary`, "shop", `main["x\"].y"]`, "primary", true},
+		{`shop.main.reports[eu]`, "", "", "", false},
+		{`shop.main.reports["eu"`, "", "", "", false},
+		{`shop.main.reports['eu']`, "", "", "", false},
+		{`shop.main.reports["eu"]x`, "", "", "", false},
+		{`shop.main["a"]["b"].primary`, "", "", "", false},
 	}
 	for _, tt := range tests {
 		p, b, c, err := config.ParseAddress(tt.in)
 		if (err == nil) != tt.ok || p != tt.project || b != tt.branch || c != tt.compute {
 			t.Errorf("ParseAddress(%q) = %q, %q, %q, %v; want %q, %q, %q, ok=%v", tt.in, p, b, c, err, tt.project, tt.branch, tt.compute, tt.ok)
+		}
+	}
+}
+
+func TestInstanceLabelsRoundTrip(t *testing.T) {
+	for _, key := range []string{"eu", "preview/pr-12", "a.b", `say "hi"`, `back\slash`, "", "]", "tab\tnewline\n", "ünï"} {
+		part := config.InstanceLabel("reports", key)
+		addr := config.AddressOf("shop", "main", part)
+		p, b, c, err := config.ParseAddress(addr)
+		if err != nil || p != "shop" || b != "main" || c != part {
+			t.Errorf("ParseAddress(%q) = %q, %q, %q, %v; want shop, main, %q", addr, p, b, c, err, part)
+		}
+		label, k, keyed := config.SplitInstance(c)
+		if label != "reports" || k != key || !keyed {
+			t.Errorf("SplitInstance(%q) = %q, %q, %v; want reports, %q, true", c, label, k, keyed, key)
+		}
+	}
+	if label, _, keyed := config.SplitInstance("primary"); label != "primary" || keyed {
+		t.Errorf("SplitInstance(primary) = %q, keyed %v; want primary without a key", label, keyed)
+	}
+}
+
+func TestParsePartialAddress(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int // parts; 0: an error
+	}{
+		{"shop", 1},
+		{"shop.main", 2},
+		{`tenant["acme"]`, 1},
+		{`shop.previews["preview/x"]`, 2},
+		{"shop.main.primary", 3},
+		{"shop.main.primary.x", 0},
+		{"shop.", 0},
+		{"", 0},
+	}
+	for _, tt := range tests {
+		parts, err := config.ParsePartialAddress(tt.in)
+		if got := len(parts); (err == nil) != (tt.want > 0) || (err == nil && got != tt.want) {
+			t.Errorf("ParsePartialAddress(%q) = %q, %v; want %d parts", tt.in, parts, err, tt.want)
 		}
 	}
 }

@@ -2,26 +2,10 @@ package config
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
-
-// ParseAddress splits a compute address, "<project>.<branch>.<compute>", and checks
-// that each part is a valid label.
-func ParseAddress(s string) (project, branch, compute string, err error) {
-	parts := strings.Split(s, ".")
-	if len(parts) != 3 {
-		return "", "", "", fmt.Errorf("%q is not a compute address: an address is <project>.<branch>.<compute>, such as \"shop.main.primary\"", s)
-	}
-	for i, kind := range []string{"project", "branch", "compute"} {
-		if !labelPattern.MatchString(parts[i]) {
-			return "", "", "", fmt.Errorf("%q is not a compute address: %q is not a %s label (lowercase letters, digits, _ and -, starting with a letter)", s, parts[i], kind)
-		}
-	}
-	return parts[0], parts[1], parts[2], nil
-}
 
 // move is a moved block with the ranges its checks point at.
 type move struct {

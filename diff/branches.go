@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"strings"
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/state"
@@ -53,9 +52,8 @@ func recordedBranches(st *state.State) map[branchKey]recordedBranch {
 		if _, _, deposed := state.Deposed(addr); deposed {
 			continue
 		}
-		project, rest, ok := strings.Cut(addr, ".")
-		branch, _, ok2 := strings.Cut(rest, ".")
-		if !ok || !ok2 {
+		project, branch, _, err := config.ParseAddress(addr)
+		if err != nil {
 			continue
 		}
 		k := branchKey{c.ProjectID, project, branch}

@@ -166,8 +166,14 @@ func Deposed(addr string) (base, endpointID string, ok bool) {
 	if !found {
 		return "", "", false
 	}
-	base, endpointID, found = strings.Cut(rest, "[deposed:")
-	if !found || base == "" || endpointID == "" {
+	// The last marker, and an id of the service's alphabet: a for_each key
+	// ends in "] too, and may hold anything.
+	i := strings.LastIndex(rest, "[deposed:")
+	if i <= 0 {
+		return "", "", false
+	}
+	base, endpointID = rest[:i], rest[i+len("[deposed:"):]
+	if endpointID == "" || strings.Trim(endpointID, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
 		return "", "", false
 	}
 	return base, endpointID, true

@@ -96,3 +96,16 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestDeposedAddressesOfKeyedComputes(t *testing.T) {
+	for _, addr := range []string{"shop.main.primary", `shop.main.reports["eu"]`, `shop.main.reports["x[deposed:y"]`, `t["a]"].main.primary`} {
+		d := DeposedAddress(addr, "ep-odd-1234")
+		base, id, ok := Deposed(d)
+		if !ok || base != addr || id != "ep-odd-1234" {
+			t.Errorf("Deposed(%q) = %q, %q, %v; want %q, ep-odd-1234", d, base, id, ok, addr)
+		}
+		if _, _, ok := Deposed(addr); ok {
+			t.Errorf("Deposed(%q) says deposed; it is a compute's own address", addr)
+		}
+	}
+}
