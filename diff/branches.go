@@ -1,7 +1,6 @@
 package diff
 
 import (
-
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/state"
 )
