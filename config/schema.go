@@ -30,17 +30,17 @@ var (
 		Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}},
 	}
 	projectSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "id"}},
+		Attributes: []hcl.AttributeSchema{{Name: "id"}, {Name: "for_each"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "branch", LabelNames: []string{"name"}}},
 	}
 	branchSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "id"}, {Name: "exclusive"}},
+		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "id"}, {Name: "exclusive"}, {Name: "for_each"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "compute", LabelNames: []string{"name"}}},
 	}
 	computeSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{
 			{Name: "type"}, {Name: "min_cu"}, {Name: "max_cu"}, {Name: "size"}, {Name: "suspend_timeout"},
-			{Name: "pg_settings"}, {Name: "disabled"}, {Name: "name"},
+			{Name: "pg_settings"}, {Name: "disabled"}, {Name: "name"}, {Name: "for_each"},
 		},
 		Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 	}
