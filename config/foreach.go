@@ -77,7 +77,7 @@ func (l *loader) instances(b *hclsyntax.Block) []instance {
 	out := make([]instance, 0, len(keys))
 	for _, k := range keys {
 		if k == "" {
-			l.forEachError(a, "for_each has an empty key, and a key names an instance in its address (%s). Give every element or map key a non-empty value.", InstanceLabel(b.Labels[0], "key"))
+			l.forEachError(a, "for_each has an empty key, and a key names an instance in its address, as in %s. Give every element or map key a non-empty value.", InstanceLabel(b.Labels[0], "eu"))
 			return nil
 		}
 		out = append(out, instance{

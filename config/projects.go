@@ -103,8 +103,12 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 			// fight over the same endpoints.
 			if key, ok := l.branchKey(br); ok {
 				if prev := byName[key]; prev != nil {
+					fix := "put its computes in one branch block"
+					if prev.DeclRange == br.DeclRange {
+						fix = "each instance of a block with for_each needs a branch of its own, so make its name (or id) depend on each.key"
+					}
 					l.errorf(l.idSource(br, br.Label, br.DeclRange), "Branch declared twice",
-						"Branches %s.%s (%s) and %s.%s are the same service branch (%s); put its computes in one branch block.", p.Label, prev.Label, where(l.idSource(prev, prev.Label, prev.DeclRange)), p.Label, br.Label, key)
+						"Branches %s.%s (%s) and %s.%s are the same service branch (%s); %s.", p.Label, prev.Label, where(l.idSource(prev, prev.Label, prev.DeclRange)), p.Label, br.Label, key, fix)
 				} else {
 					byName[key] = br
 				}
@@ -216,9 +220,13 @@ func (l *loader) checkBranchComputes(p *Project, br *Branch) {
 		}
 		if !bad["name"] {
 			if prev := names[cp.Name]; prev != nil {
+				fix := "Give one of them another name (the name defaults to the label)."
+				if prev.DeclRange == cp.DeclRange {
+					fix = "Each instance of a block with for_each needs a name of its own: make name depend on each.key, as in name = \"reports-${each.key}\"."
+				}
 				l.errorf(cp.Range("name"), "Duplicate compute name",
-					"Computes %s (%s) and %s would both be named %q in the service, on one branch. Give one of them another name (the name defaults to the label).",
-					prev.Address, where(prev.Range("name")), cp.Address, cp.Name)
+					"Computes %s (%s) and %s would both be named %q in the service, on one branch. %s",
+					prev.Address, where(prev.Range("name")), cp.Address, cp.Name, fix)
 			} else {
 				names[cp.Name] = cp
 			}
