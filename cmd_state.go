@@ -297,7 +297,7 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 			return notInState(from, st)
 		}
 		if fp, _, _, _ := config.ParseAddress(from); fp != "" {
-			if tp, _, _, _ := config.ParseAddress(to); tp != fp {
+			if !config.SameProjectBlock(from, to) {
 				a := configArgsOf(o.planInputs)
 				return fmt.Errorf("cannot move %s to another project (%s): an endpoint belongs to its project. "+
 					"To manage it from another project block, keep the project label, or remove it from the state (`%s`) and import it there (`%s`)",

@@ -217,3 +217,31 @@ moved {
 		t.Errorf("got %s, want a move to an undeclared compute naming shop.main.reports[\"ap\"]", d.Error())
 	}
 }
+
+// TestMovedIntoProjectInstance checks that a compute may move into an
+// instance of its project block (the block gained for_each), and not into
+// another project block.
+func TestMovedIntoProjectInstance(t *testing.T) {
+	src := `project "tenant" {
+  for_each = { acme = "dark-sun-46453911" }
+  id       = each.value
+  branch "main" {
+    compute "primary" {}
+  }
+}
+project "other" {
+  id = "hidden-river-50598307"
+}
+moved {
+  from = tenant.main.primary
+  to   = tenant["acme"].main.primary
+}
+`
+	if _, diags := load(t, src, config.Options{}); diags.HasErrors() {
+		t.Fatalf("unexpected diagnostics:\n%s", describe(diags))
+	}
+	_, diags := load(t, strings.Replace(src, "from = tenant.main.primary", "from = other.main.primary", 1), config.Options{})
+	if d := only(t, diags); d.Summary != "Move across projects" {
+		t.Errorf("got %s, want a move across projects", d.Error())
+	}
+}

@@ -126,9 +126,7 @@ func (l *loader) checkMove(m move, declared map[string]*Compute, all []move) {
 		}
 		l.errorf(m.toRange, "Move to an undeclared compute", "%s", detail)
 	}
-	fromProject, _, _, _ := ParseAddress(m.From)
-	toProject, _, _, _ := ParseAddress(m.To)
-	if fromProject != toProject {
+	if !SameProjectBlock(m.From, m.To) {
 		l.errorf(m.toRange, "Move across projects",
 			"A compute can move to another branch of its project (the service reassigns its branch), not to another project. Remove this moved block: %s will be deleted and %s created.", m.From, m.To)
 	}
