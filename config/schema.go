@@ -105,6 +105,8 @@ func bodyContent(body *hclsyntax.Body, schema *hcl.BodySchema, what string) (*co
 		switch _, isBlock := blocks[name]; {
 		case isBlock:
 			d.Detail = fmt.Sprintf("%s is a block, not an argument: write %s { ... } without the equals sign.", name, name)
+		case name == "count" && contains(attrNames, "for_each"):
+			d.Detail = "neonform has for_each, not count: instances are named by keys, so that removing one does not renumber the others. Write for_each = toset([\"a\", \"b\"]), and use each.key where count.index would go."
 		case secretNames[name]:
 			d.Detail = fmt.Sprintf("The API key is never written in configuration files, which live in Git: neonform reads it from the environment variable NEON_API_KEY. Remove %s.", name)
 		default:

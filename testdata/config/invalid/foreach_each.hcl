@@ -30,3 +30,8 @@ moved {
   from = each.key # ERROR: Reference to each outside for_each
   to   = shop.main.primary
 }
+
+project "counted" {
+  id    = "hidden-river-50598307"
+  count = 2 # ERROR: Unsupported argument # HINT: neonform has for_each, not count
+}
