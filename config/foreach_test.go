@@ -9,6 +9,21 @@ import (
 	"github.com/neonform/neonform/config"
 )
 
+// reportsFleet is a project with a replica per region, each named by name.
+func reportsFleet(name string) string {
+	return `project "shop" {
+  id = "dark-sun-46453911"
+  branch "main" {
+    compute "reports" {
+      for_each = toset(["eu", "us"])
+      type     = "read_only"
+      name     = ` + name + `
+    }
+  }
+}
+`
+}
+
 // TestForEachDiagnostics checks whole diagnostics, place included, for the
 // mistakes that only for_each makes possible.
 func TestForEachDiagnostics(t *testing.T) {
@@ -19,17 +34,7 @@ func TestForEachDiagnostics(t *testing.T) {
 	}{
 		{
 			name: "two instances name one endpoint",
-			src: `project "shop" {
-  id = "dark-sun-46453911"
-  branch "main" {
-    compute "reports" {
-      for_each = toset(["eu", "us"])
-      type     = "read_only"
-      name     = "reports"
-    }
-  }
-}
-`,
+			src:  reportsFleet(`"reports"`),
 			want: []string{`conf/main.hcl:7,7-27: Duplicate compute name; Computes shop.main.reports["eu"] (conf/main.hcl:7) and shop.main.reports["us"] would both be named "reports" in the service, on one branch. Each instance of a block with for_each needs a name of its own: make name depend on each.key, as in name = "reports-${each.key}".`},
 		},
 		{
@@ -175,16 +180,7 @@ project "team" {
 // TestMovedAddresses checks that a moved block takes its addresses quoted or
 // bare, as Terraform writes them, keys included.
 func TestMovedAddresses(t *testing.T) {
-	src := `project "shop" {
-  id = "dark-sun-46453911"
-  branch "main" {
-    compute "reports" {
-      for_each = toset(["eu", "us"])
-      type     = "read_only"
-      name     = "reports-${each.key}"
-    }
-  }
-}
+	src := reportsFleet(`"reports-${each.key}"`) + `
 moved {
   from = shop.main.reports
   to   = shop.main.reports["eu"]
