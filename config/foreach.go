@@ -20,6 +20,9 @@ import (
 type instance struct {
 	label string
 	each  cty.Value
+	// probe stands for no instance: a for_each with no keys still has its
+	// block checked, with each.key and each.value unknown, and nothing kept.
+	probe bool
 }
 
 // keyed reports an instance of a block with for_each.
@@ -27,7 +30,8 @@ func (i instance) keyed() bool { return i.each != cty.NilVal }
 
 // instances expands a block by its for_each: one instance per key, in key
 // order, or the block itself when it has none. A for_each that cannot be used
-// is reported and gives no instances, so nothing is checked twice.
+// is reported and gives no instances, so nothing is checked twice; one with
+// no keys gives a probe, to check the block.
 func (l *loader) instances(b *hclsyntax.Block) []instance {
 	a := b.Body.Attributes["for_each"]
 	if a == nil {
@@ -72,6 +76,15 @@ func (l *loader) instances(b *hclsyntax.Block) []instance {
 	default:
 		l.forEachError(a, "for_each must be a map, or a set of strings, not %s: write { eu = 1, us = 2 } or toset([\"eu\", \"us\"]).", typeName(ty))
 		return nil
+	}
+	if len(keys) == 0 {
+		// Checks that need each's value are skipped: an unknown value is
+		// invalid without an error (values.go).
+		return []instance{{
+			label: b.Labels[0] + "[each.key]",
+			each:  cty.ObjectVal(map[string]cty.Value{"key": cty.UnknownVal(cty.String), "value": cty.DynamicVal}),
+			probe: true,
+		}}
 	}
 	sort.Strings(keys)
 	out := make([]instance, 0, len(keys))

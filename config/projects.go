@@ -36,7 +36,7 @@ func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
 		for _, inst := range l.instances(b) {
 			var p *Project
 			l.within(inst, func() { p = l.decodeProject(b, inst.label) })
-			if dup {
+			if dup || inst.probe {
 				continue
 			}
 			if p.ID != "" {
@@ -96,7 +96,7 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 		for _, inst := range l.instances(blk) {
 			var br *Branch
 			l.within(inst, func() { br = l.decodeBranch(p, blk, inst) })
-			if dup {
+			if dup || inst.probe {
 				continue
 			}
 			// Two blocks for one service branch would dodge the one-read_write rule and
@@ -193,7 +193,7 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block, inst instance) *Br
 		for _, inst := range l.instances(blk) {
 			var cp *Compute
 			l.within(inst, func() { cp = l.decodeCompute(p, br, blk, inst) })
-			if !dup {
+			if !dup && !inst.probe {
 				br.Computes = append(br.Computes, cp)
 			}
 		}

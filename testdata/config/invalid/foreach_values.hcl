@@ -44,9 +44,21 @@ project "shop" {
       name     = "self"
     }
     compute "none" {
+      # No instance, but the block is checked all the same.
       for_each = toset([])
       type     = "read_only"
-      name     = "none"
+      name     = "none-${each.key}"
+      size     = 3.5 # ERROR: Unsupported compute size
+    }
+  }
+
+  branch "previews" {
+    for_each = {}
+    name     = each.key
+
+    compute "primary" {
+      size   = each.value
+      colour = "blue" # ERROR: Unsupported argument
     }
   }
 }
