@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -112,18 +113,64 @@ func (l *loader) forEachError(a *hclsyntax.Attribute, format string, args ...any
 }
 
 // within decodes an instance with its each in scope: expressions in the block,
-// and in the blocks inside it, see the innermost each.
-func (l *loader) within(inst instance, decode func()) {
+// and in the blocks inside it, see the innermost each. It returns the span of
+// diagnostics the instance added, for nameInstances.
+func (l *loader) within(inst instance, address string, decode func()) span {
+	sp := span{address: address, from: len(l.diags)}
 	if !inst.keyed() {
 		decode()
-		return
+		sp.to = len(l.diags)
+		return sp
 	}
 	outer, outerEach := l.ctx, l.each
 	l.ctx = outer.NewChild()
 	l.ctx.Variables = map[string]cty.Value{"each": inst.each}
 	l.each = true
-	defer func() { l.ctx, l.each = outer, outerEach }()
 	decode()
+	l.ctx, l.each = outer, outerEach
+	sp.to = len(l.diags)
+	return sp
+}
+
+// span is the diagnostics that decoding one instance added: l.diags[from:to].
+type span struct {
+	address  string
+	from, to int
+}
+
+// nameInstances says which instance a diagnostic is about when the instances
+// of one block disagree: the instances share the block's source, so "in
+// compute reports" alone does not tell which key's value is wrong. A
+// diagnostic every instance has is about the block, and is said once
+// (dropRepeats); one that names its instance already is left as it is.
+func (l *loader) nameInstances(spans []span) {
+	if len(spans) < 2 {
+		return
+	}
+	type said struct {
+		summary, detail string
+		at              hcl.Range
+	}
+	key := func(d *hcl.Diagnostic) said {
+		k := said{summary: d.Summary, detail: d.Detail}
+		if d.Subject != nil {
+			k.at = *d.Subject
+		}
+		return k
+	}
+	count := map[said]int{}
+	for _, sp := range spans {
+		for _, d := range l.diags[sp.from:sp.to] {
+			count[key(d)]++
+		}
+	}
+	for _, sp := range spans {
+		for _, d := range l.diags[sp.from:sp.to] {
+			if count[key(d)] < len(spans) && !strings.Contains(d.Detail, sp.address) {
+				d.Detail = "In " + sp.address + ": " + d.Detail
+			}
+		}
+	}
 }
 
 // checkEach checks a reference to each: only inside a block with for_each, and

@@ -72,7 +72,7 @@ func TestForEachDiagnostics(t *testing.T) {
 			},
 		},
 		{
-			name: "a value that fails for one key names that key's value",
+			name: "a value that fails for one key names that instance",
 			src: `project "shop" {
   id = "dark-sun-46453911"
   branch "main" {
@@ -85,7 +85,32 @@ func TestForEachDiagnostics(t *testing.T) {
   }
 }
 `,
-			want: []string{`conf/main.hcl:8,25-35: Invalid suspend timeout; "5 minutes" is not a duration: write a number with a unit, such as "5m", "90s" or "1h", or "never" to keep the compute always on.`},
+			want: []string{`conf/main.hcl:8,25-35: Invalid suspend timeout; In shop.main.reports["us"]: "5 minutes" is not a duration: write a number with a unit, such as "5m", "90s" or "1h", or "never" to keep the compute always on.`},
+		},
+		{
+			name: "instances inside instances are named once, by their whole address",
+			src: `project "shop" {
+  id = "dark-sun-46453911"
+  branch "preview" {
+    for_each = { one = "30s", two = "2m" }
+    name     = "preview-${each.key}"
+    compute "primary" {
+      suspend_timeout = each.value
+    }
+    compute "reports" {
+      for_each = toset(["eu", "us"])
+      type     = "read_only"
+      name     = "reports-${each.key}"
+      size     = each.key == "eu" ? 3.5 : 1
+    }
+  }
+}
+`,
+			want: []string{
+				`conf/main.hcl:7,25-35: Suspend timeout out of range; In shop.preview["one"]: The service suspends an idle compute after 60s to 168h (a week), or never; "30s" is 30s. Omit suspend_timeout for the service default of 5m.`,
+				`conf/main.hcl:13,18-44: Unsupported compute size; In shop.preview["one"].reports["eu"]: 3.5 CU is not a size the service offers. Sizes are 0.25, 0.5, every whole number from 1 to 16, and even numbers from 18 to 56. The nearest are 3 and 4.`,
+				`conf/main.hcl:13,18-44: Unsupported compute size; In shop.preview["two"].reports["eu"]: 3.5 CU is not a size the service offers. Sizes are 0.25, 0.5, every whole number from 1 to 16, and even numbers from 18 to 56. The nearest are 3 and 4.`,
+			},
 		},
 		{
 			name: "each in a moved block",

@@ -33,9 +33,10 @@ func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
 		} else {
 			declared[b.Labels[0]] = b.DefRange()
 		}
+		var spans []span
 		for _, inst := range l.instances(b) {
 			var p *Project
-			l.within(inst, func() { p = l.decodeProject(b, inst.label) })
+			spans = append(spans, l.within(inst, inst.label, func() { p = l.decodeProject(b, inst.label) }))
 			if dup || inst.probe {
 				continue
 			}
@@ -49,6 +50,7 @@ func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
 			}
 			l.cfg.Projects = append(l.cfg.Projects, p)
 		}
+		l.nameInstances(spans)
 	}
 }
 
@@ -93,9 +95,10 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 		} else {
 			declared[blk.Labels[0]] = blk.DefRange()
 		}
+		var spans []span
 		for _, inst := range l.instances(blk) {
 			var br *Branch
-			l.within(inst, func() { br = l.decodeBranch(p, blk, inst) })
+			spans = append(spans, l.within(inst, p.Label+"."+inst.label, func() { br = l.decodeBranch(p, blk, inst) }))
 			if dup || inst.probe {
 				continue
 			}
@@ -115,6 +118,7 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 			}
 			p.Branches = append(p.Branches, br)
 		}
+		l.nameInstances(spans)
 	}
 	return p
 }
@@ -190,13 +194,15 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block, inst instance) *Br
 		} else {
 			declared[blk.Labels[0]] = blk.DefRange()
 		}
+		var spans []span
 		for _, inst := range l.instances(blk) {
 			var cp *Compute
-			l.within(inst, func() { cp = l.decodeCompute(p, br, blk, inst) })
+			spans = append(spans, l.within(inst, AddressOf(p.Label, br.Label, inst.label), func() { cp = l.decodeCompute(p, br, blk, inst) }))
 			if !dup && !inst.probe {
 				br.Computes = append(br.Computes, cp)
 			}
 		}
+		l.nameInstances(spans)
 	}
 	l.checkBranchComputes(p, br)
 	return br
