@@ -31,8 +31,8 @@ func (i instance) keyed() bool { return i.each != cty.NilVal }
 
 // instances expands a block by its for_each: one instance per key, in key
 // order, or the block itself when it has none. A for_each that cannot be used
-// is reported and gives no instances, so nothing is checked twice; one with
-// no keys gives a probe, to check the block.
+// is reported and gives no instances: its block is not checked, since every
+// check would be about a guess. One with no keys gives a probe.
 func (l *loader) instances(b *hclsyntax.Block) []instance {
 	a := b.Body.Attributes["for_each"]
 	if a == nil {
@@ -43,7 +43,7 @@ func (l *loader) instances(b *hclsyntax.Block) []instance {
 	case state == invalid:
 		return nil
 	case sensitive:
-		l.forEachError(a, "for_each uses a sensitive value: its keys become part of addresses, which plans and the state print. Use a value that is not sensitive, such as the keys of the sensitive map: toset(keys(var.x)) with a non-sensitive var.x.")
+		l.forEachError(a, "for_each uses a sensitive value: its keys become part of addresses, which plans and the state print. Keep the keys in a value that is not sensitive, and look the secret values up by each.key inside the block.")
 		return nil
 	case state == omitted:
 		l.forEachError(a, "for_each is null: it must be a map, or a set of strings, such as toset([\"eu\", \"us\"]). For no instances, write an empty one: {} or toset([]).")
