@@ -76,7 +76,7 @@ Examples:
 
 func runImport(ctx context.Context, o importOptions) error {
 	if _, _, _, err := config.ParseAddress(o.Address); err != nil {
-		return fmt.Errorf("%q is not a compute address: %v", o.Address, err)
+		return fmt.Errorf("%v%s", err, unquotedKeyHint(o.Address))
 	}
 	if !strings.HasPrefix(o.EndpointID, "ep-") {
 		return fmt.Errorf("%q is not an endpoint id: endpoint ids start with ep- (the console shows them, and plan lists unmanaged ones)", o.EndpointID)

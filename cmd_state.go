@@ -236,7 +236,18 @@ func notInState(addr string, st *state.State) error {
 		}
 		hint = "it records " + strings.Join(have, ", ")
 	}
-	return fmt.Errorf("%s is not in the state (%s)", addr, hint)
+	return fmt.Errorf("%s is not in the state (%s)%s", addr, hint, unquotedKeyHint(addr))
+}
+
+// unquotedKeyHint explains an address whose key lost its double quotes on
+// the way through the shell (shop.main.reports["eu"] typed without single
+// quotes arrives as shop.main.reports[eu]); "" for any other address.
+func unquotedKeyHint(addr string) string {
+	if !strings.Contains(addr, "[") || strings.Contains(addr, `"`) {
+		return ""
+	}
+	quoted := strings.NewReplacer("[", `["`, "]", `"]`).Replace(addr)
+	return fmt.Sprintf(". Did the shell remove the double quotes around the key? Put the whole address in single quotes: '%s'", quoted)
 }
 
 // editState runs one edit of the state under its lock and writes it.
@@ -288,7 +299,7 @@ func runStateRm(ctx context.Context, o stateOptions) error {
 func runStateMv(ctx context.Context, o stateOptions) error {
 	from, to := o.Args[0], o.Args[1]
 	if _, _, _, err := config.ParseAddress(to); err != nil {
-		return fmt.Errorf("%q is not a compute address: %v", to, err)
+		return fmt.Errorf("%v%s", err, unquotedKeyHint(to))
 	}
 	var id string
 	before, after, err := editState(ctx, o, "state mv", func(st *state.State) error {
@@ -297,7 +308,7 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 			return notInState(from, st)
 		}
 		if fp, _, _, _ := config.ParseAddress(from); fp != "" {
-			if tp, _, _, _ := config.ParseAddress(to); tp != fp {
+			if !config.SameProjectBlock(from, to) {
 				a := configArgsOf(o.planInputs)
 				return fmt.Errorf("cannot move %s to another project (%s): an endpoint belongs to its project. "+
 					"To manage it from another project block, keep the project label, or remove it from the state (`%s`) and import it there (`%s`)",

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // An address names a compute by the labels of its blocks:
@@ -55,6 +58,21 @@ func ParseAddress(s string) (project, branch, compute string, err error) {
 	return parts[0], parts[1], parts[2], nil
 }
 
+// SameProjectBlock reports whether two compute addresses are in one project
+// block: the same project label, with or without a key (a project block that
+// gained for_each keeps its service project). Whether they are in one service
+// project is for the plan to say, by the project ids.
+func SameProjectBlock(a, b string) bool {
+	pa, _, _, errA := ParseAddress(a)
+	pb, _, _, errB := ParseAddress(b)
+	if errA != nil || errB != nil {
+		return false
+	}
+	la, _, _ := SplitInstance(pa)
+	lb, _, _ := SplitInstance(pb)
+	return la == lb
+}
+
 // ParsePartialAddress splits an address of a project, a branch or a compute
 // ("shop", "shop.main", "shop.main.primary"), for flags that name any of
 // them; it returns one to three parts.
@@ -104,4 +122,33 @@ func splitAddress(s string) ([]string, error) {
 		}
 		rest = rest[1:]
 	}
+}
+
+// addressOfTraversal writes an address given as an HCL traversal, as a moved
+// block may (from = shop.main.reports["eu"]), the way ParseAddress reads it;
+// it does not check the labels, which ParseAddress does.
+func addressOfTraversal(t hcl.Traversal) (string, error) {
+	var b strings.Builder
+	keyed := false
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+			keyed = false
+		case hcl.TraverseIndex:
+			if keyed {
+				return "", fmt.Errorf("an address part has one key at most, as in reports[\"eu\"]")
+			}
+			if !s.Key.IsKnown() || s.Key.IsNull() || s.Key.Type() != cty.String {
+				return "", fmt.Errorf("a key in an address is a quoted string, as in reports[\"eu\"]")
+			}
+			b.WriteString("[" + strconv.Quote(s.Key.AsString()) + "]")
+			keyed = true
+		default:
+			return "", fmt.Errorf("an address is labels and keys only, as in shop.main.reports[\"eu\"]")
+		}
+	}
+	return b.String(), nil
 }

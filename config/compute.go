@@ -73,8 +73,8 @@ func (c *computeAttrs) fail(name, summary, format string, args ...any) {
 
 // decodeCompute reads a compute block and applies the defaults: omitted attributes
 // mean the service's defaults, and are enforced.
-func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block) *Compute {
-	label := b.Labels[0]
+func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst instance) *Compute {
+	label := inst.label
 	cp := &Compute{
 		Label:        label,
 		Address:      AddressOf(p.Label, br.Label, label),
@@ -84,7 +84,7 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block) *Comp
 		MinCU:        1,
 		MaxCU:        1,
 		PgSettings:   map[string]string{},
-		Name:         label,
+		Name:         b.Labels[0],
 		AllowRestart: true,
 		DeclRange:    b.DefRange(),
 	}
@@ -118,7 +118,7 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block) *Comp
 	if v, state := c.eval("disabled", cty.Bool, "true or false"); state == valid {
 		cp.Disabled = v.True()
 	}
-	c.decodeName(b)
+	c.decodeName(b, inst)
 	l.decodeLifecycle(cp, content.Blocks)
 	return cp
 }
@@ -249,13 +249,20 @@ func (c *computeAttrs) decodePgSettings() {
 
 // decodeName reads the endpoint's name, which defaults to the label; either way it
 // must fit the service's 64 characters.
-func (c *computeAttrs) decodeName(b *hclsyntax.Block) {
+func (c *computeAttrs) decodeName(b *hclsyntax.Block, inst instance) {
 	v, state := c.eval("name", cty.String, `the endpoint's name, such as "reporting"`)
 	switch state {
 	case invalid:
 		return
 	case omitted:
-		if n := utf8.RuneCountInString(c.cp.Label); n > maxNameLength {
+		if inst.keyed() {
+			// The label would name every instance's endpoint alike.
+			c.l.errorf(b.Body.Attributes["for_each"].SrcRange, "Missing compute name",
+				"Each instance of a compute block with for_each is an endpoint of its own, with a name of its own: add one that uses the key, such as name = \"%s-${each.key}\".", b.Labels[0])
+			c.bad["name"] = true
+			return
+		}
+		if n := utf8.RuneCountInString(c.cp.Name); n > maxNameLength {
 			c.l.errorf(b.LabelRanges[0], "Compute name too long",
 				"The label is also the endpoint's name in the service, which is at most %d characters; this one has %d. Shorten the label, or set a shorter name = \"...\".", maxNameLength, n)
 			c.bad["name"] = true
@@ -265,7 +272,7 @@ func (c *computeAttrs) decodeName(b *hclsyntax.Block) {
 	name := v.AsString()
 	switch n := utf8.RuneCountInString(name); {
 	case n == 0:
-		c.fail("name", "Invalid compute name", "name cannot be empty; omit it to use the label %q.", c.cp.Label)
+		c.fail("name", "Invalid compute name", "name cannot be empty; omit it to use the label %q.", b.Labels[0])
 	case n > maxNameLength:
 		c.fail("name", "Compute name too long", "The service allows endpoint names of at most %d characters; this one has %d.", maxNameLength, n)
 	default:

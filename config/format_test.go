@@ -40,6 +40,25 @@ id="dark-sun-46453911"
 `,
 		},
 		{
+			// fmt reorders nothing: for_each stays where it is written (first,
+			// as Terraform writes it) and aligns with the rest.
+			name: "aligns a block with for_each and each",
+			in: `compute "reports" {
+for_each=toset(["eu","us"])
+  type = "read_only"
+    name="reports-${each.key}"
+ size   = lookup({eu=2},each.key,1)
+}
+`,
+			want: `compute "reports" {
+  for_each = toset(["eu", "us"])
+  type     = "read_only"
+  name     = "reports-${each.key}"
+  size     = lookup({ eu = 2 }, each.key, 1)
+}
+`,
+		},
+		{
 			name: "keeps every kind of comment",
 			in: `# what this file is for
 // another line comment

@@ -115,6 +115,7 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 		locals:    map[string]*local{},
 		bad:       map[*Compute]map[string]bool{},
 		badBranch: map[*Branch]bool{},
+		idRange:   map[any]hcl.Range{},
 	}
 	l.functions = functions(l.environ)
 	if tooLargeFile != "" {
@@ -123,7 +124,7 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 	l.load(files)
 	l.explainEmptyEnv()
 	sortDiagnostics(l.diags)
-	return l.cfg, l.diags
+	return l.cfg, dropRepeats(l.diags)
 }
 
 // loader holds the state of one load. Phases run in a fixed order because each needs
@@ -145,11 +146,17 @@ type loader struct {
 	localOrder []string
 	// ctx is nil until variables and locals have values; eval then accepts literals only.
 	ctx *hcl.EvalContext
+	// each is true while an instance of a block with for_each is decoded, when
+	// ctx has each.key and each.value (foreach.go).
+	each bool
 	// bad records, per compute, the attributes whose value was invalid, so checks
 	// that need them are skipped instead of piling errors on one mistake.
 	bad map[*Compute]map[string]bool
 	// badBranch marks branches whose name or id was invalid.
 	badBranch map[*Branch]bool
+	// idRange is where the id of a project, or the name or id of a branch, is
+	// written, for errors about two instances of one block (foreach.go).
+	idRange map[any]hcl.Range
 	// emptyEnv are the values that came out empty because env() read an
 	// empty variable, so that errors about them can say which (env_empty.go).
 	emptyEnv []emptyEnvValue
@@ -241,4 +248,29 @@ func sortDiagnostics(diags hcl.Diagnostics) {
 		}
 		return a.Start.Byte < b.Start.Byte
 	})
+}
+
+// dropRepeats keeps the first of diagnostics that say the same thing at the
+// same place: the instances of a block with for_each are decoded one by one,
+// and a mistake that does not depend on each.key is one mistake.
+func dropRepeats(diags hcl.Diagnostics) hcl.Diagnostics {
+	type said struct {
+		severity        hcl.DiagnosticSeverity
+		summary, detail string
+		at              hcl.Range
+	}
+	seen := make(map[said]bool, len(diags))
+	out := diags[:0]
+	for _, d := range diags {
+		k := said{severity: d.Severity, summary: d.Summary, detail: d.Detail}
+		if d.Subject != nil {
+			k.at = *d.Subject
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, d)
+	}
+	return out
 }

@@ -61,7 +61,7 @@ func (l *loader) decodeMove(b *hclsyntax.Block) (move, bool) {
 			ok = false
 			continue
 		}
-		s, state := l.stringAttr(a, `an address such as "shop.main.primary"`)
+		s, state := l.moveAddress(a)
 		if state != valid {
 			ok = false
 			continue
@@ -83,6 +83,25 @@ func (l *loader) decodeMove(b *hclsyntax.Block) (move, bool) {
 		ok = false
 	}
 	return m, ok
+}
+
+// moveAddress reads from or to: a string, or an address written bare as
+// Terraform writes it (shop.main.reports["eu"]).
+func (l *loader) moveAddress(a *hclsyntax.Attribute) (string, decoded) {
+	if t, diags := hcl.AbsTraversalForExpr(a.Expr); !diags.HasErrors() {
+		switch t.RootName() {
+		case "var", "local", "each":
+			// A value, evaluated below.
+		default:
+			s, err := addressOfTraversal(t)
+			if err != nil {
+				l.errorf(a.Expr.Range(), "Invalid address", "%v.", err)
+				return "", invalid
+			}
+			return s, valid
+		}
+	}
+	return l.stringAttr(a, `an address such as shop.main.primary or "shop.main.primary"`)
 }
 
 // checkMove checks one move against the configuration; all is every valid move, to
@@ -107,9 +126,7 @@ func (l *loader) checkMove(m move, declared map[string]*Compute, all []move) {
 		}
 		l.errorf(m.toRange, "Move to an undeclared compute", "%s", detail)
 	}
-	fromProject, _, _, _ := ParseAddress(m.From)
-	toProject, _, _, _ := ParseAddress(m.To)
-	if fromProject != toProject {
+	if !SameProjectBlock(m.From, m.To) {
 		l.errorf(m.toRange, "Move across projects",
 			"A compute can move to another branch of its project (the service reassigns its branch), not to another project. Remove this moved block: %s will be deleted and %s created.", m.From, m.To)
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
@@ -18,33 +19,55 @@ var (
 	branchIDPattern = regexp.MustCompile(`^br-[a-z0-9-]{1,57}$`)
 )
 
-// decodeProjects reads every project block, in file order, and checks that no two
-// share a label or a service project id.
+// decodeProjects reads every project block, in file order, each instance of a
+// block with for_each in key order, and checks that no two blocks share a label
+// and no two projects a service project id.
 func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
-	labels := map[string]*Project{}
+	declared := map[string]hcl.Range{}
 	ids := map[string]*Project{}
 	for _, b := range blocks {
-		p := l.decodeProject(b)
-		if prev := labels[p.Label]; prev != nil {
+		prev, dup := declared[b.Labels[0]]
+		if dup {
 			l.errorf(b.LabelRanges[0], "Duplicate project label",
-				"A project labelled %q is already declared at %s. Each project is declared once, with all its branches in that block: merge the two, or rename one if they are different projects.", p.Label, where(prev.DeclRange))
-			continue
+				"A project labelled %q is already declared at %s. Each project is declared once, with all its branches in that block: merge the two, or rename one if they are different projects.", b.Labels[0], where(prev))
+		} else {
+			declared[b.Labels[0]] = b.DefRange()
 		}
-		labels[p.Label] = p
-		if p.ID != "" {
-			if prev := ids[p.ID]; prev != nil {
-				l.errorf(p.DeclRange, "Duplicate project id",
-					"Projects %q and %q both have id %q. Declare each service project once, with all its branches in one project block.", prev.Label, p.Label, p.ID)
-			} else {
-				ids[p.ID] = p
+		var spans []span
+		for _, inst := range l.instances(b) {
+			var p *Project
+			spans = append(spans, l.within(inst, inst.label, func() { p = l.decodeProject(b, inst.label) }))
+			if dup || inst.probe {
+				continue
 			}
+			if p.ID != "" {
+				if prev := ids[p.ID]; prev != nil {
+					l.errorf(l.idSource(p, p.Label, p.DeclRange), "Duplicate project id",
+						"Projects %s (%s) and %s both have id %q. Declare each service project once, with all its branches in one project block.", prev.Label, where(l.idSource(prev, prev.Label, prev.DeclRange)), p.Label, p.ID)
+				} else {
+					ids[p.ID] = p
+				}
+			}
+			l.cfg.Projects = append(l.cfg.Projects, p)
 		}
-		l.cfg.Projects = append(l.cfg.Projects, p)
+		l.nameInstances(spans)
 	}
 }
 
-func (l *loader) decodeProject(b *hclsyntax.Block) *Project {
-	p := &Project{Label: b.Labels[0], DeclRange: b.DefRange()}
+// idSource is where the id of a project, or the name or id of a branch, is
+// written: for an instance of a block with for_each, the attribute (the
+// instances share the block's range); else the block, decl.
+func (l *loader) idSource(of any, label string, decl hcl.Range) hcl.Range {
+	if _, _, keyed := SplitInstance(label); keyed {
+		if r, ok := l.idRange[of]; ok {
+			return r
+		}
+	}
+	return decl
+}
+
+func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
+	p := &Project{Label: label, DeclRange: b.DefRange()}
 	l.checkLabel(b, "project")
 	c, diags := bodyContent(b.Body, projectSchema, "a project block")
 	l.diags = append(l.diags, diags...)
@@ -53,6 +76,7 @@ func (l *loader) decodeProject(b *hclsyntax.Block) *Project {
 		l.errorf(p.DeclRange, "Missing project id",
 			"Add id = \"...\" with the service's project id, such as \"dark-sun-46453911\"; the console shows it in the project's settings, and GET /projects lists them.")
 	} else if id, state := l.stringAttr(a, `a project id such as "dark-sun-46453911"`); state == valid {
+		l.idRange[p] = a.Expr.Range()
 		if projectIDPattern.MatchString(id) {
 			p.ID = id
 		} else {
@@ -61,27 +85,40 @@ func (l *loader) decodeProject(b *hclsyntax.Block) *Project {
 		}
 	}
 
-	labels := map[string]*Branch{}
+	declared := map[string]hcl.Range{}
 	byName := map[string]*Branch{}
 	for _, blk := range c.Blocks {
-		br := l.decodeBranch(p, blk)
-		if prev := labels[br.Label]; prev != nil {
+		prev, dup := declared[blk.Labels[0]]
+		if dup {
 			l.errorf(blk.LabelRanges[0], "Duplicate branch label",
-				"Project %q already has a branch labelled %q at %s; branch labels must be unique within a project, so rename one.", p.Label, br.Label, where(prev.DeclRange))
-			continue
+				"Project %s already has a branch labelled %q at %s; branch labels must be unique within a project, so rename one.", p.Label, blk.Labels[0], where(prev))
+		} else {
+			declared[blk.Labels[0]] = blk.DefRange()
 		}
-		labels[br.Label] = br
-		// Two blocks for one service branch would dodge the one-read_write rule and
-		// fight over the same endpoints.
-		if key, ok := l.branchKey(br); ok {
-			if prev := byName[key]; prev != nil {
-				l.errorf(br.DeclRange, "Branch declared twice",
-					"Branches %q and %q of project %q are the same service branch (%s); put its computes in one branch block.", prev.Label, br.Label, p.Label, key)
-			} else {
-				byName[key] = br
+		var spans []span
+		for _, inst := range l.instances(blk) {
+			var br *Branch
+			spans = append(spans, l.within(inst, p.Label+"."+inst.label, func() { br = l.decodeBranch(p, blk, inst) }))
+			if dup || inst.probe {
+				continue
 			}
+			// Two blocks for one service branch would dodge the one-read_write rule and
+			// fight over the same endpoints.
+			if key, ok := l.branchKey(br); ok {
+				if prev := byName[key]; prev != nil {
+					fix := "put its computes in one branch block"
+					if prev.DeclRange == br.DeclRange {
+						fix = "each instance of a block with for_each needs a branch of its own, so make its name (or id) depend on each.key"
+					}
+					l.errorf(l.idSource(br, br.Label, br.DeclRange), "Branch declared twice",
+						"Branches %s.%s (%s) and %s.%s are the same service branch (%s); %s.", p.Label, prev.Label, where(l.idSource(prev, prev.Label, prev.DeclRange)), p.Label, br.Label, key, fix)
+				} else {
+					byName[key] = br
+				}
+			}
+			p.Branches = append(p.Branches, br)
 		}
-		p.Branches = append(p.Branches, br)
+		l.nameInstances(spans)
 	}
 	return p
 }
@@ -98,8 +135,8 @@ func (l *loader) branchKey(br *Branch) (string, bool) {
 	return fmt.Sprintf("name %q", br.Name), true
 }
 
-func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block) *Branch {
-	br := &Branch{Label: b.Labels[0], Name: b.Labels[0], DeclRange: b.DefRange()}
+func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block, inst instance) *Branch {
+	br := &Branch{Label: inst.label, Name: b.Labels[0], DeclRange: b.DefRange()}
 	l.checkLabel(b, "branch")
 	c, diags := bodyContent(b.Body, branchSchema, "a branch block")
 	l.diags = append(l.diags, diags...)
@@ -109,12 +146,23 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block) *Branch {
 		l.errorf(idAttr.SrcRange, "Conflicting branch name and id",
 			"A branch is found in the service by its name or by its id, not both: keep id to pin this exact branch, or name to follow whichever branch has that name.")
 	}
+	if inst.keyed() && nameAttr == nil && idAttr == nil {
+		// The label would name every instance's branch alike.
+		l.errorf(b.Body.Attributes["for_each"].SrcRange, "Missing branch name",
+			"Each instance of a branch block with for_each is a branch of its own: say which, with name = each.key (or id = each.value, for a map of branch ids).")
+		l.badBranch[br] = true
+	}
+	for _, a := range []*hclsyntax.Attribute{nameAttr, idAttr} {
+		if a != nil {
+			l.idRange[br] = a.Expr.Range()
+		}
+	}
 	name, nameState := l.stringAttr(nameAttr, `the branch's name in the service, such as "main"`)
 	if nameState == valid {
 		if name == "" {
 			nameState = invalid
 			l.errorf(nameAttr.Expr.Range(), "Invalid branch name",
-				"name cannot be empty: write the branch's name in the service, or omit name to use the label %q.", br.Label)
+				"name cannot be empty: write the branch's name in the service, or omit name to use the label %q.", b.Labels[0])
 		} else {
 			br.Name = name
 		}
@@ -136,17 +184,25 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block) *Branch {
 		br.Exclusive = v
 	}
 
-	labels := map[string]*Compute{}
+	declared := map[string]hcl.Range{}
 	for _, blk := range c.Blocks {
-		cp := l.decodeCompute(p, br, blk)
-		if prev := labels[cp.Label]; prev != nil {
+		prev, dup := declared[blk.Labels[0]]
+		if dup {
 			l.errorf(blk.LabelRanges[0], "Duplicate compute label",
 				"Branch %s.%s already has a compute labelled %q at %s; compute labels must be unique within a branch, so rename one.",
-				p.Label, br.Label, cp.Label, where(prev.DeclRange))
-			continue
+				p.Label, br.Label, blk.Labels[0], where(prev))
+		} else {
+			declared[blk.Labels[0]] = blk.DefRange()
 		}
-		labels[cp.Label] = cp
-		br.Computes = append(br.Computes, cp)
+		var spans []span
+		for _, inst := range l.instances(blk) {
+			var cp *Compute
+			spans = append(spans, l.within(inst, AddressOf(p.Label, br.Label, inst.label), func() { cp = l.decodeCompute(p, br, blk, inst) }))
+			if !dup && !inst.probe {
+				br.Computes = append(br.Computes, cp)
+			}
+		}
+		l.nameInstances(spans)
 	}
 	l.checkBranchComputes(p, br)
 	return br
@@ -162,17 +218,21 @@ func (l *loader) checkBranchComputes(p *Project, br *Branch) {
 		if !bad["type"] && cp.Type == ReadWrite {
 			if primary != nil {
 				l.errorf(cp.Range("type"), "More than one read_write compute",
-					"Branch %s.%s already has the read_write compute %q (%s), and a branch has at most one. Make this one a read replica with type = \"read_only\", or move it to another branch.",
-					p.Label, br.Label, primary.Label, where(primary.DeclRange))
+					"Branch %s.%s already has the read_write compute %s (%s), and a branch has at most one. Make this one a read replica with type = \"read_only\", or move it to another branch.",
+					p.Label, br.Label, primary.Address, where(primary.DeclRange))
 			} else {
 				primary = cp
 			}
 		}
 		if !bad["name"] {
 			if prev := names[cp.Name]; prev != nil {
+				fix := "Give one of them another name (the name defaults to the label)."
+				if prev.DeclRange == cp.DeclRange {
+					fix = "Each instance of a block with for_each needs a name of its own: make name depend on each.key, as in name = \"reports-${each.key}\"."
+				}
 				l.errorf(cp.Range("name"), "Duplicate compute name",
-					"Computes %q and %q on branch %s.%s would both be named %q in the service. Give one of them another name (the name defaults to the label).",
-					prev.Label, cp.Label, p.Label, br.Label, cp.Name)
+					"Computes %s (%s) and %s would both be named %q in the service, on one branch. %s",
+					prev.Address, where(prev.Range("name")), cp.Address, cp.Name, fix)
 			} else {
 				names[cp.Name] = cp
 			}

@@ -30,17 +30,17 @@ var (
 		Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}},
 	}
 	projectSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "id"}},
+		Attributes: []hcl.AttributeSchema{{Name: "id"}, {Name: "for_each"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "branch", LabelNames: []string{"name"}}},
 	}
 	branchSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "id"}, {Name: "exclusive"}},
+		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "id"}, {Name: "exclusive"}, {Name: "for_each"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "compute", LabelNames: []string{"name"}}},
 	}
 	computeSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{
 			{Name: "type"}, {Name: "min_cu"}, {Name: "max_cu"}, {Name: "size"}, {Name: "suspend_timeout"},
-			{Name: "pg_settings"}, {Name: "disabled"}, {Name: "name"},
+			{Name: "pg_settings"}, {Name: "disabled"}, {Name: "name"}, {Name: "for_each"},
 		},
 		Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 	}
@@ -105,6 +105,8 @@ func bodyContent(body *hclsyntax.Body, schema *hcl.BodySchema, what string) (*co
 		switch _, isBlock := blocks[name]; {
 		case isBlock:
 			d.Detail = fmt.Sprintf("%s is a block, not an argument: write %s { ... } without the equals sign.", name, name)
+		case name == "count" && contains(attrNames, "for_each"):
+			d.Detail = "neonform has for_each, not count: instances are named by keys, so that removing one does not renumber the others. Write for_each = toset([\"a\", \"b\"]), and use each.key where count.index would go."
 		case secretNames[name]:
 			d.Detail = fmt.Sprintf("The API key is never written in configuration files, which live in Git: neonform reads it from the environment variable NEON_API_KEY. Remove %s.", name)
 		default:

@@ -194,6 +194,70 @@ func TestValidConfigs(t *testing.T) {
 				}},
 			},
 		},
+		{
+			// for_each: instances in key order, labelled label["key"], each
+			// seeing its own each.key and each.value.
+			dir: "foreach",
+			want: &config.Config{
+				Settings: defaultSettings,
+				Projects: []*config.Project{
+					{
+						Label: `tenant["acme"]`, ID: "dark-sun-46453911",
+						Branches: []*config.Branch{{
+							Label: "main", Name: "main",
+							Computes: []*config.Compute{compute(`tenant["acme"]`, "main", "primary", func(c *config.Compute) {
+								c.Name = "acme-primary"
+							})},
+						}},
+					},
+					{
+						Label: `tenant["globex"]`, ID: "hidden-river-50598307",
+						Branches: []*config.Branch{{
+							Label: "main", Name: "main",
+							Computes: []*config.Compute{compute(`tenant["globex"]`, "main", "primary", func(c *config.Compute) {
+								c.Name = "globex-primary"
+							})},
+						}},
+					},
+					{
+						Label: "shop", ID: "wandering-lake-12345678",
+						Branches: []*config.Branch{
+							{
+								Label: "main", Name: "main",
+								Computes: []*config.Compute{
+									compute("shop", "main", "primary", nil),
+									compute("shop", "main", `reports["eu"]`, func(c *config.Compute) {
+										c.Type = config.ReadOnly
+										c.Name = "reports-eu"
+										c.SuspendTimeoutSeconds = config.SuspendNever
+									}),
+									compute("shop", "main", `reports["us"]`, func(c *config.Compute) {
+										c.Type = config.ReadOnly
+										c.Name = "reports-us"
+										c.MinCU, c.MaxCU = 2, 2
+										c.SuspendTimeoutSeconds = 600
+									}),
+								},
+							},
+							{
+								Label: `preview["pr-1"]`, Name: "preview/pr-1",
+								Computes: []*config.Compute{compute("shop", `preview["pr-1"]`, "primary", func(c *config.Compute) {
+									c.PgSettings = map[string]string{"application_name": "pr-1"}
+								})},
+							},
+							{
+								Label: `preview["pr-2"]`, Name: "preview/pr-2",
+								Computes: []*config.Compute{compute("shop", `preview["pr-2"]`, "primary", func(c *config.Compute) {
+									c.PgSettings = map[string]string{"application_name": "pr-2"}
+								})},
+							},
+							{Label: `listed["a"]`, Name: "a"},
+							{Label: `listed["b"]`, Name: "b"},
+						},
+					},
+				},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

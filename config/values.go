@@ -133,28 +133,9 @@ func parseEnviron(environ []string) map[string]string {
 // marks; sensitive says whether any part of it came from a sensitive variable.
 // want describes the expected value for the type error ("a number, such as 4").
 func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty.Value, state decoded, sensitive bool) {
-	if a == nil {
-		return cty.NilVal, omitted, false
-	}
-	if !l.referencesOK(a) {
-		return cty.NilVal, invalid, false
-	}
-	v, diags := a.Expr.Value(l.ctx)
-	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() || emptyString(v) {
-		l.noteEmptyEnv(a.Expr)
-	}
-	if diags.HasErrors() {
-		return cty.NilVal, invalid, false
-	}
-	if !v.IsWhollyKnown() {
-		l.reportMissing(a)
-		return cty.NilVal, invalid, false
-	}
-	v, marks := v.UnmarkDeep()
-	sensitive = len(marks) > 0
-	if v.IsNull() {
-		return cty.NilVal, omitted, sensitive
+	v, state, sensitive := l.evalAny(a)
+	if state != valid {
+		return cty.NilVal, state, sensitive
 	}
 	conv, err := convert.Convert(v, ty)
 	if err != nil || !conv.IsWhollyKnown() || hasNull(conv) {
@@ -179,6 +160,34 @@ func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty
 		return cty.NilVal, invalid, sensitive
 	}
 	return conv, valid, sensitive
+}
+
+// evalAny evaluates an attribute to a value of any type, without marks;
+// sensitive says whether any part of it came from a sensitive variable.
+func (l *loader) evalAny(a *hclsyntax.Attribute) (val cty.Value, state decoded, sensitive bool) {
+	if a == nil {
+		return cty.NilVal, omitted, false
+	}
+	if !l.referencesOK(a) {
+		return cty.NilVal, invalid, false
+	}
+	v, diags := a.Expr.Value(l.ctx)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() || emptyString(v) {
+		l.noteEmptyEnv(a.Expr)
+	}
+	if diags.HasErrors() {
+		return cty.NilVal, invalid, false
+	}
+	if !v.IsWhollyKnown() {
+		l.reportMissing(a)
+		return cty.NilVal, invalid, false
+	}
+	v, marks := v.UnmarkDeep()
+	if v.IsNull() {
+		return cty.NilVal, omitted, len(marks) > 0
+	}
+	return v, valid, len(marks) > 0
 }
 
 // emptyString reports a known "" (sensitive or not).
@@ -334,6 +343,10 @@ func (l *loader) checkRefs(expr hcl.Expression) hcl.Diagnostics {
 						fmt.Sprintf(" To add one, define it in a locals block: locals { %s = ... }.", name),
 					Subject: rng.Ptr(),
 				})
+			}
+		case "each":
+			if d := l.checkEach(t); d != nil {
+				diags = append(diags, d)
 			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{
