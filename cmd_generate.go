@@ -291,4 +291,3 @@ func lastPart(addr string) string {
 	_, _, c, _ := config.ParseAddress(addr)
 	return c
 }
-
