@@ -71,12 +71,18 @@ type LeftOut struct {
 // the file names in diagnostics.
 func Make(projects []*Project, taken map[string]bool, dir string) (*Result, error) {
 	res := &Result{}
+	// Labels do not depend on the order the service lists projects in.
+	projects = slices.Clone(projects)
+	slices.SortFunc(projects, func(a, b *Project) int { return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.ID, b.ID)) })
 	projectLabels := labels{}
 	maps.Copy(projectLabels, taken)
+	names := make([]string, len(projects))
+	for i, p := range projects {
+		names[i] = p.Name
+	}
 	var plans []*projectPlan
-	for _, p := range projects {
-		pp := planProject(p, projectLabels.take(p.Name, "project", "project"), res)
-		plans = append(plans, pp)
+	for i, label := range projectLabels.assign(names, "project", func(int) string { return "project" }) {
+		plans = append(plans, planProject(projects[i], label, res))
 	}
 	defaults, err := emptyBlocks(plans, dir)
 	if err != nil {
@@ -143,8 +149,37 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 		}
 		bp.computes = append(bp.computes, &computePlan{ep: ep})
 	}
-	// The default branch first, then by name; a branch's read_write compute
-	// first, then its replicas by name.
+	// Labels are handed out in an order that does not depend on the
+	// service's: by name, then id.
+	slices.SortFunc(pp.branches, func(a, b *branchPlan) int {
+		return cmp.Or(strings.Compare(a.b.Name, b.b.Name), strings.Compare(a.b.ID, b.b.ID))
+	})
+	branchNames := make([]string, len(pp.branches))
+	for i, bp := range pp.branches {
+		branchNames[i] = bp.b.Name
+	}
+	for i, label := range (labels{}).assign(branchNames, "branch", func(int) string { return "branch" }) {
+		pp.branches[i].label = label
+	}
+	for _, bp := range pp.branches {
+		slices.SortFunc(bp.computes, func(a, b *computePlan) int {
+			return cmp.Or(cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type)),
+				strings.Compare(a.ep.Name, b.ep.Name), strings.Compare(a.ep.ID, b.ep.ID))
+		})
+		names := make([]string, len(bp.computes))
+		for i, c := range bp.computes {
+			names[i] = c.ep.Name
+		}
+		unnamed := func(i int) string { return unnamedLabel(bp.computes[i].ep.Type) }
+		for i, label := range (labels{}).assign(names, "compute", unnamed) {
+			bp.computes[i].label = label
+		}
+		// The read_write compute first, then the replicas by label.
+		slices.SortFunc(bp.computes, func(a, b *computePlan) int {
+			return cmp.Or(cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type)), strings.Compare(a.label, b.label))
+		})
+	}
+	// The default branch first, then by label.
 	slices.SortFunc(pp.branches, func(a, b *branchPlan) int {
 		if a.b.Default != b.b.Default {
 			if a.b.Default {
@@ -152,31 +187,8 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 			}
 			return 1
 		}
-		return cmp.Or(strings.Compare(a.b.Name, b.b.Name), strings.Compare(a.b.ID, b.b.ID))
+		return strings.Compare(a.label, b.label)
 	})
-	branchLabels := labels{}
-	for _, bp := range pp.branches {
-		bp.label = branchLabels.take(bp.b.Name, "branch", "branch")
-		slices.SortFunc(bp.computes, func(a, b *computePlan) int {
-			if a.ep.Type != b.ep.Type {
-				return cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type))
-			}
-			return cmp.Or(strings.Compare(a.ep.Name, b.ep.Name), strings.Compare(a.ep.ID, b.ep.ID))
-		})
-		// Named endpoints keep their names as labels before unnamed ones
-		// are given one.
-		computeLabels := labels{}
-		for _, c := range bp.computes {
-			if c.ep.Name != "" {
-				c.label = computeLabels.take(c.ep.Name, "compute", "")
-			}
-		}
-		for _, c := range bp.computes {
-			if c.ep.Name == "" {
-				c.label = computeLabels.take("", "compute", unnamedLabel(c.ep.Type))
-			}
-		}
-	}
 	return pp
 }
 

@@ -11,17 +11,34 @@ import (
 // a branch.
 type labels map[string]bool
 
-// take returns a label for name: the name itself when it is a valid label,
-// else the label the configuration's own hint would suggest, else kind-name;
-// fallback when name is empty. A label already taken gets -2, -3, ...
-func (l labels) take(name, kind, fallback string) string {
-	base := fallback
-	if name != "" {
-		base = config.LabelFrom(name)
-		if base == "" {
-			base = config.LabelFrom(kind + "-" + name)
+// assign labels each of names, in order: a name that is a valid label keeps
+// it, before any other name is made into a label, so that "reports" stays
+// reports even beside "Reports" (reports-2); then the other names, as the
+// configuration's own hint would fix them ("Feature/X" is feature-x), or
+// kind-name when that does not start with a letter; then the empty names,
+// which take fallback(i). A label already taken gets -2, -3, ...
+func (l labels) assign(names []string, kind string, fallback func(i int) string) []string {
+	out := make([]string, len(names))
+	pass := func(want func(name string) bool, base func(i int) string) {
+		for i, name := range names {
+			if out[i] == "" && want(name) {
+				out[i] = l.take(base(i))
+			}
 		}
 	}
+	pass(config.ValidLabel, func(i int) string { return names[i] })
+	pass(func(name string) bool { return name != "" }, func(i int) string {
+		if fixed := config.LabelFrom(names[i]); fixed != "" {
+			return fixed
+		}
+		return config.LabelFrom(kind + "-" + names[i])
+	})
+	pass(func(string) bool { return true }, fallback)
+	return out
+}
+
+// take returns base, or base-N for the first N from 2 that is free.
+func (l labels) take(base string) string {
 	label := base
 	for n := 2; l[label]; n++ {
 		label = base + "-" + strconv.Itoa(n)
