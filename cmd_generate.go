@@ -283,8 +283,12 @@ func reportGenerated(o generateOptions, backend state.Backend, res *generate.Res
 		fmt.Fprintln(o.Stdout, "No computes to record.")
 		return
 	}
-	fmt.Fprintf(o.Stdout, "Recorded %s in the %s. Run `%s`: it has nothing to do.\n",
-		plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(planInputs{Dir: o.Dir}).command("plan"))
+	todo := "it has nothing to do"
+	if n := len(res.Unnamed); n > 0 {
+		todo = fmt.Sprintf("it names the %s above, and does nothing else", plural(n, "endpoint", "endpoints"))
+	}
+	fmt.Fprintf(o.Stdout, "Recorded %s in the %s. Run `%s`: %s.\n",
+		plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(planInputs{Dir: o.Dir}).command("plan"), todo)
 }
 
 func lastPart(addr string) string {
