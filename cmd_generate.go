@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -139,7 +140,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 		return err
 	}
 	projects = unconfigured(projects, cfg, o.Stdout)
-	res, err := generate.Make(projects, taken, o.Dir)
+	res, err := generate.Make(projects, generate.Options{Dir: o.Dir, Taken: taken, Tier: cfg.Settings.AccountTier})
 	if err != nil {
 		return err
 	}
@@ -273,7 +274,7 @@ func reportGenerated(o generateOptions, backend state.Backend, res *generate.Res
 		fmt.Fprintf(o.Stdout, "wrote %s: %s, %s\n", f.Name, plural(f.Branches, "branch", "branches"), plural(f.Computes, "compute", "computes"))
 	}
 	for _, l := range res.LeftOut {
-		fmt.Fprintf(o.Stdout, "Left out %s in project %s: %s.\n", l.EndpointID, l.ProjectLabel, l.Why)
+		fmt.Fprintf(o.Stdout, "Left out %s in project %s: %s.\n", l.EndpointID, l.ProjectLabel, strings.TrimSuffix(l.Why, "."))
 	}
 	for _, c := range res.Unnamed {
 		fmt.Fprintf(o.Stdout, "%s: endpoint %s has no name, and a compute block names it after its label, so the first apply names it %q (no restart).\n",

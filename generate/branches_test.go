@@ -9,6 +9,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/sizing"
 )
 
 // fakeService is a service whose answers the test writes: the emulator, like
@@ -76,7 +77,7 @@ func TestBranchesOfOneNameArePinnedByID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Make(projects, nil, ".")
+	res, err := Make(projects, Options{Dir: "."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestBranchesOfOneNameArePinnedByID(t *testing.T) {
 func TestCheckRefusesAConfigurationThatChangesSomething(t *testing.T) {
 	f := twoMains()
 	projects, _ := Read(context.Background(), f, []string{"dark-sun-46453911"}, false)
-	res, err := Make(projects, nil, ".")
+	res, err := Make(projects, Options{Dir: "."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,4 +134,46 @@ func TestCheckRefusesAConfigurationThatChangesSomething(t *testing.T) {
 
 func checkOptions() diff.Options {
 	return diff.Options{ToolVersion: "test", APIURL: "http://127.0.0.1/api/v2", Now: time.Now(), ConfigDigest: diff.ConfigDigest(map[string][]byte{})}
+}
+
+// An endpoint whose block the configuration would refuse is left out, with
+// the configuration's reason, and the rest is generated: here a size above
+// the free tier's cap, and a suspend timeout below the configuration's
+// range; a branch left with no compute gets no block.
+func TestRefusedBlocksAreLeftOut(t *testing.T) {
+	f := twoMains()
+	p := f.projects[0]
+	p.Branches = append(p.Branches, api.Branch{ID: "br-big", Name: "big"})
+	p.Endpoints = append(p.Endpoints,
+		api.Endpoint{ID: "ep-big", BranchID: "br-big", Type: api.EndpointTypeReadWrite, Name: "big", AutoscalingLimitMinCU: 4, AutoscalingLimitMaxCU: 4},
+		api.Endpoint{ID: "ep-quick", BranchID: "br-c", Type: api.EndpointTypeReadOnly, Name: "quick", AutoscalingLimitMinCU: 1, AutoscalingLimitMaxCU: 1, SuspendTimeoutSeconds: 30})
+	projects, err := Read(context.Background(), f, []string{p.ID}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Make(projects, Options{Dir: ".", Tier: sizing.Free})
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := map[string]string{}
+	for _, l := range res.LeftOut {
+		why[l.EndpointID] = l.Why
+	}
+	if !strings.Contains(why["ep-big"], "free") {
+		t.Errorf("ep-big left out because %q, want the free tier's cap", why["ep-big"])
+	}
+	if !strings.Contains(why["ep-quick"], "Suspend timeout") {
+		t.Errorf("ep-quick left out because %q, want the suspend timeout's range", why["ep-quick"])
+	}
+	src := string(res.Files[0].Src)
+	if strings.Contains(src, `"big"`) || strings.Contains(src, `"quick"`) || res.Files[0].Branches != 3 || res.Files[0].Computes != 3 {
+		t.Errorf("the refused blocks, or the branch left empty, are in the file (%d branches, %d computes):\n%s", res.Files[0].Branches, res.Files[0].Computes, src)
+	}
+	cfg, diags := config.LoadSources(".", map[string][]byte{"shop.hcl": res.Files[0].Src, "settings.hcl": []byte("neonform {\n  account_tier = \"free\"\n}\n")}, config.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if err := Check(cfg, projects, res, checkOptions()); err != nil {
+		t.Fatal(err)
+	}
 }

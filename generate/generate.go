@@ -19,6 +19,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
 )
 
@@ -66,10 +67,19 @@ type LeftOut struct {
 	ProjectLabel, EndpointID, Why string
 }
 
-// Make writes the configuration of projects. taken are the project labels
-// the configuration already uses; dir is the configuration's directory, for
-// the file names in diagnostics.
-func Make(projects []*Project, taken map[string]bool, dir string) (*Result, error) {
+// Options are what Make needs to know of the configuration it adds to.
+type Options struct {
+	// Dir is the configuration's directory, for the file names in diagnostics.
+	Dir string
+	// Taken are the project labels the configuration already uses.
+	Taken map[string]bool
+	// Tier is the configuration's account_tier, which caps sizes.
+	Tier sizing.Tier
+}
+
+// Make writes the configuration of projects.
+func Make(projects []*Project, o Options) (*Result, error) {
+	taken, dir := o.Taken, o.Dir
 	res := &Result{}
 	// Labels do not depend on the order the service lists projects in.
 	projects = slices.Clone(projects)
@@ -88,7 +98,12 @@ func Make(projects []*Project, taken map[string]bool, dir string) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
+	refused, err := refusedBlocks(plans, defaults, o)
+	if err != nil {
+		return nil, err
+	}
 	for _, pp := range plans {
+		pp.leaveOut(refused, res)
 		f, err := pp.write(defaults, res)
 		if err != nil {
 			return nil, err

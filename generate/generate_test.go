@@ -105,7 +105,7 @@ func TestGeneratedPlansToNothing(t *testing.T) {
 	if len(projects) != 2 {
 		t.Fatalf("read %d projects, want 2 (every page)", len(projects))
 	}
-	res, err := Make(projects, map[string]bool{}, ".")
+	res, err := Make(projects, Options{Dir: "."})
 	if err != nil {
 		t.Fatal(err)
 	}
