@@ -50,7 +50,9 @@ generate never overwrites: a file of the same name, a project the
 configuration in DIR already declares, or an endpoint the state already
 records, is an error that names it, and nothing is written. It prints each
 file it wrote, and each endpoint it left out and why (a disabled compute, an
-endpoint whose branch is being deleted).
+endpoint whose branch is being deleted, one whose block the configuration
+would refuse). Before writing, it plans what it wrote against what it read:
+anything but nothing to do is a bug, and nothing is written.
 
 It reaches the service as plan does: NEON_API_KEY, and NEON_API_URL or the
 api_url of the configuration already in DIR. It writes no neonform block.
