@@ -235,7 +235,7 @@ func writeGenerated(dir string, files []*generate.File) ([]string, error) {
 	var written []string
 	for _, f := range files {
 		path := filepath.Join(dir, f.Name)
-		err := writeNew(path, f.Src)
+		err := state.CreateExclusive(path, f.Src)
 		if err != nil {
 			for _, p := range written {
 				os.Remove(p)
@@ -248,25 +248,6 @@ func writeGenerated(dir string, files []*generate.File) ([]string, error) {
 		written = append(written, path)
 	}
 	return written, nil
-}
-
-// writeNew creates path with data, failing if it exists.
-func writeNew(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-	}
-	return err
 }
 
 // reportGenerated says what was written, what was left out and why, and
