@@ -146,7 +146,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := checkGenerated(cfg, st, projects, res, conn.apiURL); err != nil {
+	if err := checkGenerated(cfg, o.Env, st, projects, res, conn.apiURL); err != nil {
 		return fmt.Errorf("%w. Nothing was written", err)
 	}
 
@@ -190,10 +190,12 @@ func indexOfProject(cfg *config.Config, id string) int {
 	return -1
 }
 
-// checkGenerated refuses to overwrite a file or to record an endpoint or an
-// address the state already has, and checks that the configuration in the
+// checkGenerated refuses to overwrite a file, or to record an endpoint the
+// state has under another address, or another endpoint at an address the
+// state has (the same endpoint at the same address is recorded afresh: its
+// file was moved away); and it checks that the configuration in the
 // directory, with the generated files, loads and plans to nothing.
-func checkGenerated(cfg *config.Config, st *state.State, projects []*generate.Project, res *generate.Result, apiURL string) error {
+func checkGenerated(cfg *config.Config, env environment, st *state.State, projects []*generate.Project, res *generate.Result, apiURL string) error {
 	for _, f := range res.Files {
 		path := filepath.Join(cfg.Dir, f.Name)
 		if _, err := os.Lstat(path); err == nil {
@@ -201,11 +203,11 @@ func checkGenerated(cfg *config.Config, st *state.State, projects []*generate.Pr
 		}
 	}
 	for _, c := range res.Computes {
-		if addr, ok := st.ByEndpoint(c.Endpoint.ID); ok {
+		if addr, ok := st.ByEndpoint(c.Endpoint.ID); ok && addr != c.Address {
 			return fmt.Errorf("endpoint %s is already in the state, as %s; generate would record it as %s. Remove that entry first (`neonform state rm %s`), or leave its project out",
 				c.Endpoint.ID, addr, c.Address, addr)
 		}
-		if other := st.Computes[c.Address]; other != nil {
+		if other := st.Computes[c.Address]; other != nil && other.EndpointID != c.Endpoint.ID {
 			return fmt.Errorf("%s is already in the state, as endpoint %s; generate would record endpoint %s there. Remove that entry first (`neonform state rm %s`)",
 				c.Address, other.EndpointID, c.Endpoint.ID, c.Address)
 		}
@@ -219,7 +221,7 @@ func checkGenerated(cfg *config.Config, st *state.State, projects []*generate.Pr
 	for _, f := range res.Files {
 		sources[f.Name] = f.Src
 	}
-	all, diags := config.LoadSources(cfg.Dir, sources, config.Options{Environ: os.Environ()})
+	all, diags := config.LoadSources(cfg.Dir, sources, config.Options{Environ: env.list})
 	if diags.HasErrors() {
 		return fmt.Errorf("the generated configuration does not load (this is a bug in neonform): %s", diags.Error())
 	}

@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/neonform/neonform/api"
 )
@@ -39,6 +40,9 @@ func Read(ctx context.Context, r Reader, ids []string, all bool) ([]*Project, er
 		}
 	} else {
 		for _, id := range ids {
+			if slices.ContainsFunc(out, func(p *Project) bool { return p.ID == id }) {
+				continue // named twice
+			}
 			p, err := r.GetProject(ctx, id)
 			if api.IsNotFound(err) {
 				return nil, fmt.Errorf("project %s: the API key sees no such project. Check the id (the console shows it in the project's settings), or list the projects the key sees with -all", id)
