@@ -100,8 +100,8 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 		taken[p.Label] = true
 		for _, id := range o.ProjectIDs {
 			if id == p.ID {
-				return fmt.Errorf("project %s is already configured, as project %q at %s: generate writes only projects the configuration does not have",
-					id, p.Label, fmt.Sprintf("%s:%d", p.DeclRange.Filename, p.DeclRange.Start.Line))
+				return fmt.Errorf("project %s is already configured, as project %q at %s:%d: generate writes only projects the configuration does not have",
+					id, p.Label, p.DeclRange.Filename, p.DeclRange.Start.Line)
 			}
 		}
 	}
@@ -156,6 +156,10 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	}
 	for _, c := range res.Computes {
 		st.Computes[c.Address] = c.Record()
+	}
+	if len(res.Computes) == 0 {
+		reportGenerated(o, backend, res)
+		return nil // nothing to record: the state stays as it was, serial and all
 	}
 	if err := backend.Write(ctx, st); err != nil {
 		for _, p := range written {
