@@ -6,6 +6,10 @@ import (
 	"github.com/neonform/neonform/config"
 )
 
+// maxLabel is the longest label generate makes: a project's is its file's
+// name, and a service's names may be longer than a file name can be.
+const maxLabel = 64
+
 // labels hands out block labels that are unique among their siblings: the
 // projects of the configuration, the branches of a project, the computes of
 // a branch.
@@ -15,7 +19,8 @@ type labels map[string]bool
 // it, before any other name is made into a label, so that "reports" stays
 // reports even beside "Reports" (reports-2); then the other names, as the
 // configuration's own hint would fix them ("Feature/X" is feature-x), or
-// kind-name when that does not start with a letter; then the empty names,
+// kind-name when that does not start with a letter, cut to maxLabel
+// characters; then the empty names,
 // which take fallback(i). A label already taken gets -2, -3, ...
 func (l labels) assign(names []string, kind string, fallback func(i int) string) []string {
 	out := make([]string, len(names))
@@ -26,12 +31,13 @@ func (l labels) assign(names []string, kind string, fallback func(i int) string)
 			}
 		}
 	}
-	pass(config.ValidLabel, func(i int) string { return names[i] })
+	pass(func(name string) bool { return config.ValidLabel(name) && len(name) <= maxLabel }, func(i int) string { return names[i] })
 	pass(func(name string) bool { return name != "" }, func(i int) string {
-		if fixed := config.LabelFrom(names[i]); fixed != "" {
-			return fixed
+		fixed := config.LabelFrom(names[i])
+		if fixed == "" {
+			fixed = config.LabelFrom(kind + "-" + names[i])
 		}
-		return config.LabelFrom(kind + "-" + names[i])
+		return fixed[:min(len(fixed), maxLabel)] // ASCII: LabelFrom makes every other rune a dash
 	})
 	pass(func(string) bool { return true }, fallback)
 	return out
