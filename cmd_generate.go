@@ -21,7 +21,9 @@ import (
 )
 
 type generateOptions struct {
-	Dir        string
+	// planInputs are the directory, and the -var and -var-file values its
+	// configuration may need.
+	planInputs
 	ProjectIDs []string
 	All        bool
 	Env        environment
@@ -33,7 +35,7 @@ func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "generate",
 		Usage:     "write the configuration of computes that already exist, and record them in the state",
-		UsageText: "neonform generate -project ID [-project ID]... [DIR]\n   neonform generate -all [DIR]",
+		UsageText: "neonform generate -project ID [-project ID]... [DIR] [-var NAME=VALUE]... [-var-file FILE]...\n   neonform generate -all [DIR]",
 		Description: `Onboards an account that already has projects, branches and computes: reads
 each project's branches and endpoints and writes one file per project into
 DIR (default the current directory; created if missing), in the layout fmt
@@ -63,17 +65,22 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "project", Usage: "generate the project with this `ID` (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "generate every project the API key can see"},
+			&cli.StringSliceFlag{Name: "var", Usage: "set a variable of the configuration in DIR: `NAME=VALUE` (repeatable)"},
+			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
 			if len(args) > 1 {
 				return fmt.Errorf("generate takes one directory, not %d arguments: neonform generate -project ID [DIR]", len(args))
 			}
-			o := generateOptions{Dir: ".", ProjectIDs: c.StringSlice("project"), All: c.Bool("all"),
+			o := generateOptions{
+				planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}},
+				ProjectIDs: c.StringSlice("project"), All: c.Bool("all"),
 				Env: newEnvironment(os.Environ()), Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
 			if len(args) == 1 {
 				o.Dir = args[0]
 			}
+			remember(c, o.planInputs)
 			return runGenerate(c.Context, o)
 		},
 	}
@@ -91,7 +98,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	cfg := &config.Config{Dir: o.Dir, Files: map[string]*hcl.File{}}
 	if config.HasFiles(o.Dir) {
 		var err error
-		if cfg, err = loadConfig(planInputs{Dir: o.Dir}, o.Env, o.Stderr); err != nil {
+		if cfg, err = loadConfig(o.planInputs, o.Env, o.Stderr); err != nil {
 			return err
 		}
 	}
@@ -146,7 +153,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := checkGenerated(cfg, o.Env, st, projects, res, conn.apiURL); err != nil {
+	if err := checkGenerated(cfg, o, st, projects, res, conn.apiURL); err != nil {
 		return fmt.Errorf("%w. Nothing was written", err)
 	}
 
@@ -199,7 +206,7 @@ func indexOfProject(cfg *config.Config, id string) int {
 // state has (the same endpoint at the same address is recorded afresh: its
 // file was moved away); and it checks that the configuration in the
 // directory, with the generated files, loads and plans to nothing.
-func checkGenerated(cfg *config.Config, env environment, st *state.State, projects []*generate.Project, res *generate.Result, apiURL string) error {
+func checkGenerated(cfg *config.Config, o generateOptions, st *state.State, projects []*generate.Project, res *generate.Result, apiURL string) error {
 	for _, f := range res.Files {
 		path := filepath.Join(cfg.Dir, f.Name)
 		if _, err := os.Lstat(path); err == nil {
@@ -225,7 +232,7 @@ func checkGenerated(cfg *config.Config, env environment, st *state.State, projec
 	for _, f := range res.Files {
 		sources[f.Name] = f.Src
 	}
-	all, diags := config.LoadSources(cfg.Dir, sources, config.Options{Environ: env.list})
+	all, diags := config.LoadSources(cfg.Dir, sources, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list})
 	if diags.HasErrors() {
 		return fmt.Errorf("the generated configuration does not load (this is a bug in neonform): %s", diags.Error())
 	}
@@ -278,7 +285,7 @@ func reportGenerated(o generateOptions, backend state.Backend, res *generate.Res
 		todo = fmt.Sprintf("it names the %s above, and does nothing else", plural(n, "endpoint", "endpoints"))
 	}
 	fmt.Fprintf(o.Stdout, "Recorded %s in the %s. Run `%s`: %s.\n",
-		plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(planInputs{Dir: o.Dir}).command("plan"), todo)
+		plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(o.planInputs).command("plan"), todo)
 }
 
 func lastPart(addr string) string {
