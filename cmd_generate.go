@@ -35,7 +35,7 @@ func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "generate",
 		Usage:     "write the configuration of computes that already exist, and record them in the state",
-		UsageText: "neonform generate -project ID [-project ID]... [DIR] [-var NAME=VALUE]... [-var-file FILE]...\n   neonform generate -all [DIR]",
+		UsageText: "neonform generate (-project ID [-project ID]... | -all) [DIR] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Onboards an account that already has projects, branches and computes: reads
 each project's branches and endpoints and writes one file per project into
 DIR (default the current directory; created if missing), in the layout fmt
@@ -44,17 +44,19 @@ and records every one of them in the state. The next plan then has nothing
 to do.
 
 A file is named after the project (shop.hcl); branch and compute labels come
-from their names in the service, made valid and unique (a read_write endpoint
-without a name is labelled primary). Attributes at their default are left
-out, as in a compute block written by hand.
+from their names in the service, made valid and unique. A read_write endpoint
+without a name is labelled primary (a replica, replica), and the first apply
+names it so: a compute block cannot say "no name". Attributes at their
+default are left out, as in a compute block written by hand.
 
 generate never overwrites: a file of the same name, a project the
 configuration in DIR already declares, or an endpoint the state already
-records, is an error that names it, and nothing is written. It prints each
-file it wrote, and each endpoint it left out and why (a disabled compute, an
-endpoint whose branch is being deleted, one whose block the configuration
-would refuse). Before writing, it plans what it wrote against what it read:
-anything but nothing to do is a bug, and nothing is written.
+records under another address, is an error that names it, and nothing is
+written. It prints each file it wrote, and each endpoint it left out and why
+(a disabled compute, an endpoint whose branch is being deleted, one whose
+block the configuration would refuse). Before writing, it plans what it
+wrote against what it read: anything but nothing to do is a bug, and
+nothing is written.
 
 It reaches the service as plan does: NEON_API_KEY, and NEON_API_URL or the
 api_url of the configuration already in DIR. It writes no neonform block.
