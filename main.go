@@ -138,6 +138,7 @@ func commands() []*cli.Command {
 		planCommand(),
 		showCommand(),
 		applyCommand(), importCommand(), stateCommand(), forceUnlockCommand(),
+		generateCommand(),
 		emulatorCommand(),
 		versionCommand(),
 	}

@@ -1,0 +1,309 @@
+// Package generate writes the configuration of computes that already exist:
+// one HCL file per live project, in the canonical layout fmt writes, with a
+// compute block for each endpoint that describes it exactly (so that a plan
+// of it changes nothing), and the state entries that record each endpoint at
+// its block's address.
+package generate
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/sizing"
+	"github.com/neonform/neonform/state"
+)
+
+// Result is what generate makes of the live projects.
+type Result struct {
+	Files    []*File
+	Computes []*Compute
+	LeftOut  []LeftOut
+	// Unnamed are the computes whose endpoint has no name: the configuration
+	// names it after the label, so the first apply gives it that name.
+	Unnamed []*Compute
+}
+
+// File is the configuration of one project.
+type File struct {
+	Name      string // in the directory, "shop.hcl"
+	ProjectID string
+	Label     string
+	Src       []byte
+	Branches  int
+	Computes  int
+}
+
+// Compute is a generated compute block and the endpoint it describes.
+type Compute struct {
+	Address   string
+	ProjectID string
+	// BranchName is the name its branch block finds the branch by; "" when
+	// the block pins the branch by id.
+	BranchName string
+	Endpoint   *api.Endpoint
+}
+
+// Record is the state entry that makes neonform manage the endpoint at the
+// compute's address, as import records one: what is live is what was applied.
+func (c *Compute) Record() *state.Compute {
+	rec := diff.LiveValues(c.Endpoint).Record(c.Endpoint.ID, c.ProjectID, false)
+	rec.BranchName = c.BranchName
+	rec.Host = c.Endpoint.Host
+	return rec
+}
+
+// LeftOut is an endpoint generate writes no block for, and why.
+type LeftOut struct {
+	ProjectLabel, EndpointID, Why string
+}
+
+// Options are what Make needs to know of the configuration it adds to.
+type Options struct {
+	// Dir is the configuration's directory, for the file names in diagnostics.
+	Dir string
+	// Taken are the project labels the configuration already uses.
+	Taken map[string]bool
+	// Tier is the configuration's account_tier, which caps sizes.
+	Tier sizing.Tier
+}
+
+// Make writes the configuration of projects.
+func Make(projects []*Project, o Options) (*Result, error) {
+	taken, dir := o.Taken, o.Dir
+	res := &Result{}
+	// Labels do not depend on the order the service lists projects in.
+	projects = slices.Clone(projects)
+	slices.SortFunc(projects, func(a, b *Project) int { return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.ID, b.ID)) })
+	projectLabels := labels{}
+	maps.Copy(projectLabels, taken)
+	names := make([]string, len(projects))
+	for i, p := range projects {
+		names[i] = p.Name
+	}
+	var plans []*projectPlan
+	for i, label := range projectLabels.assign(names, "project", func(int) string { return "project" }) {
+		plans = append(plans, planProject(projects[i], label, res))
+	}
+	defaults, err := emptyBlocks(plans, dir)
+	if err != nil {
+		return nil, err
+	}
+	refused, err := refusedBlocks(plans, defaults, o)
+	if err != nil {
+		return nil, err
+	}
+	for _, pp := range plans {
+		pp.leaveOut(refused, res)
+		f, err := pp.write(defaults, res)
+		if err != nil {
+			return nil, err
+		}
+		res.Files = append(res.Files, f)
+	}
+	return res, nil
+}
+
+// projectPlan is a project's blocks before they are written.
+type projectPlan struct {
+	p        *Project
+	label    string
+	branches []*branchPlan
+}
+
+type branchPlan struct {
+	b        *api.Branch
+	label    string
+	byID     bool
+	computes []*computePlan
+}
+
+type computePlan struct {
+	ep    *api.Endpoint
+	label string
+}
+
+// planProject chooses the blocks of a project and their labels, and notes
+// the endpoints it leaves out.
+func planProject(p *Project, label string, res *Result) *projectPlan {
+	pp := &projectPlan{p: p, label: label}
+	branches := map[string]*branchPlan{}
+	named := map[string]int{}
+	for i := range p.Branches {
+		named[p.Branches[i].Name]++
+	}
+	for i := range p.Endpoints {
+		ep := &p.Endpoints[i]
+		leave := func(why string) {
+			res.LeftOut = append(res.LeftOut, LeftOut{label, ep.ID, why})
+		}
+		i := slices.IndexFunc(p.Branches, func(b api.Branch) bool { return b.ID == ep.BranchID })
+		switch {
+		case i < 0:
+			leave(fmt.Sprintf("its branch %s is not among the project's branches (it is being deleted)", ep.BranchID))
+			continue
+		case ep.Disabled:
+			leave(fmt.Sprintf("it is disabled; to manage it, add a compute block with disabled = true on branch %q and import it", p.Branches[i].Name))
+			continue
+		}
+		bp := branches[ep.BranchID]
+		if bp == nil {
+			b := &p.Branches[i]
+			bp = &branchPlan{b: b, byID: named[b.Name] > 1}
+			branches[ep.BranchID] = bp
+			pp.branches = append(pp.branches, bp)
+		}
+		bp.computes = append(bp.computes, &computePlan{ep: ep})
+	}
+	// Labels are handed out in an order that does not depend on the
+	// service's: by name, then id.
+	slices.SortFunc(pp.branches, func(a, b *branchPlan) int {
+		return cmp.Or(strings.Compare(a.b.Name, b.b.Name), strings.Compare(a.b.ID, b.b.ID))
+	})
+	branchNames := make([]string, len(pp.branches))
+	for i, bp := range pp.branches {
+		branchNames[i] = bp.b.Name
+	}
+	for i, label := range (labels{}).assign(branchNames, "branch", func(int) string { return "branch" }) {
+		pp.branches[i].label = label
+	}
+	for _, bp := range pp.branches {
+		slices.SortFunc(bp.computes, func(a, b *computePlan) int {
+			return cmp.Or(cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type)),
+				strings.Compare(a.ep.Name, b.ep.Name), strings.Compare(a.ep.ID, b.ep.ID))
+		})
+		names := make([]string, len(bp.computes))
+		for i, c := range bp.computes {
+			names[i] = c.ep.Name
+		}
+		unnamed := func(i int) string { return unnamedLabel(bp.computes[i].ep.Type) }
+		for i, label := range (labels{}).assign(names, "compute", unnamed) {
+			bp.computes[i].label = label
+		}
+		// The read_write compute first, then the replicas by label.
+		slices.SortFunc(bp.computes, func(a, b *computePlan) int {
+			return cmp.Or(cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type)), strings.Compare(a.label, b.label))
+		})
+	}
+	// The default branch first, then by label.
+	slices.SortFunc(pp.branches, func(a, b *branchPlan) int {
+		if a.b.Default != b.b.Default {
+			if a.b.Default {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.label, b.label)
+	})
+	return pp
+}
+
+func typeOrder(t api.EndpointType) int {
+	if t == api.EndpointTypeReadWrite {
+		return 0
+	}
+	return 1
+}
+
+// unnamedLabel labels an endpoint without a name: primary for the branch's
+// read_write compute, replica for a read replica.
+func unnamedLabel(t api.EndpointType) string {
+	if t == api.EndpointTypeReadWrite {
+		return "primary"
+	}
+	return "replica"
+}
+
+// emptyBlocks loads an empty compute block with the label of each planned
+// compute: what the configuration language makes of a block with nothing in
+// it, the defaults a generated block leaves out. Each is alone on a branch,
+// as a branch holds one read_write compute and an empty block is one.
+func emptyBlocks(plans []*projectPlan, dir string) (map[*computePlan]*config.Compute, error) {
+	f := hclwrite.NewEmptyFile()
+	at := map[string]*computePlan{}
+	for i, pp := range plans {
+		project := fmt.Sprintf("p%d", i)
+		pb := f.Body().AppendNewBlock("project", []string{project}).Body()
+		pb.SetAttributeValue("id", cty.StringVal(pp.p.ID))
+		n := 0
+		for _, bp := range pp.branches {
+			for _, c := range bp.computes {
+				n++
+				branch := fmt.Sprintf("b%d", n)
+				pb.AppendNewBlock("branch", []string{branch}).Body().AppendNewBlock("compute", []string{c.label})
+				at[config.AddressOf(project, branch, c.label)] = c
+			}
+		}
+	}
+	cfg, diags := config.LoadSources(dir, map[string][]byte{"defaults.hcl": f.Bytes()}, config.Options{})
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("the empty compute blocks do not load (this is a bug in neonform): %s", diags.Error())
+	}
+	out := make(map[*computePlan]*config.Compute, len(at))
+	for _, c := range cfg.Computes() {
+		out[at[c.Address]] = c
+	}
+	return out, nil
+}
+
+// emptyBody is an empty block as hclwrite writes it; people write {}. No
+// string holds it: hclwrite writes a string's line breaks as \n.
+var emptyBody = regexp.MustCompile(`\{\n\s*\}`)
+
+// write makes the project's file.
+func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, res *Result) (*File, error) {
+	f := hclwrite.NewEmptyFile()
+	pb := f.Body().AppendNewBlock("project", []string{pp.label}).Body()
+	pb.SetAttributeValue("id", cty.StringVal(pp.p.ID))
+	file := &File{Name: pp.label + ".hcl", ProjectID: pp.p.ID, Label: pp.label, Branches: len(pp.branches)}
+	for _, bp := range pp.branches {
+		pb.AppendNewline()
+		bb := pb.AppendNewBlock("branch", []string{bp.label}).Body()
+		branchName := ""
+		switch {
+		case bp.byID:
+			bb.SetAttributeValue("id", cty.StringVal(bp.b.ID))
+		case bp.label != bp.b.Name:
+			bb.SetAttributeValue("name", cty.StringVal(bp.b.Name))
+			branchName = bp.b.Name
+		default:
+			branchName = bp.b.Name
+		}
+		if len(bb.Attributes()) > 0 {
+			bb.AppendNewline()
+		}
+		for _, c := range bp.computes {
+			addr := config.AddressOf(pp.label, bp.label, c.label)
+			def := defaults[c]
+			if def == nil {
+				return nil, fmt.Errorf("no empty block was loaded at %s (this is a bug in neonform)", addr)
+			}
+			body := bb.AppendNewBlock("compute", []string{c.label}).Body()
+			named, err := writeCompute(body, diff.ConfiguredValues(def, c.ep.BranchID), diff.LiveValues(c.ep))
+			if err != nil {
+				return nil, err
+			}
+			gc := &Compute{Address: addr, ProjectID: pp.p.ID, BranchName: branchName, Endpoint: c.ep}
+			res.Computes = append(res.Computes, gc)
+			if !named {
+				res.Unnamed = append(res.Unnamed, gc)
+			}
+			file.Computes++
+		}
+	}
+	src, diags := config.Format(emptyBody.ReplaceAll(f.Bytes(), []byte("{}")), file.Name)
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("formatting %s (this is a bug in neonform): %s", file.Name, diags.Error())
+	}
+	file.Src = src
+	return file, nil
+}
