@@ -274,23 +274,10 @@ func reportGenerated(o generateOptions, backend state.Backend, res *generate.Res
 	for _, l := range res.LeftOut {
 		fmt.Fprintf(o.Stdout, "Left out %s in project %s: %s.\n", l.EndpointID, l.ProjectLabel, strings.TrimSuffix(l.Why, "."))
 	}
-	for _, c := range res.Unnamed {
-		fmt.Fprintf(o.Stdout, "%s: endpoint %s has no name, and a compute block names it after its label, so the first apply names it %q (no restart).\n",
-			c.Address, c.Endpoint.ID, lastPart(c.Address))
-	}
 	if len(res.Computes) == 0 {
 		fmt.Fprintln(o.Stdout, "No computes to record.")
 		return
 	}
-	todo := "it has nothing to do"
-	if n := len(res.Unnamed); n > 0 {
-		todo = fmt.Sprintf("it names the %s above, and does nothing else", plural(n, "endpoint", "endpoints"))
-	}
-	fmt.Fprintf(o.Stdout, "Recorded %s in the %s. Run `%s`: %s.\n",
-		plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(o.planInputs).command("plan"), todo)
-}
-
-func lastPart(addr string) string {
-	_, _, c, _ := config.ParseAddress(addr)
-	return c
+	fmt.Fprintf(o.Stdout, "Recorded %s in the %s. Run `%s`: it has nothing to do.\n",
+		plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(o.planInputs).command("plan"))
 }

@@ -30,6 +30,11 @@ project "shop" {
 }
 `
 
+// oneReplicaNamed is oneReplica with the adopted primary named: an endpoint
+// without a name keeps none unless name is written (config.Compute.NameFor),
+// and the tests that use it need the PATCH that names it.
+var oneReplicaNamed = strings.Replace(oneReplica, `compute "primary" {}`, `compute "primary" { name = "primary" }`, 1)
+
 func TestCreateWhoseAnswerIsLostIsAdoptedNotRepeated(t *testing.T) {
 	w := newWorld(t, worldOptions{projects: []string{shop}})
 	w.loseAnswers("POST", "/endpoints", 1)
@@ -175,7 +180,7 @@ func TestFailedCreateOfAReplacementPutsTheOldEntryBack(t *testing.T) {
 func TestFailureStopsOnlyItsProject(t *testing.T) {
 	const other = "hidden-river-50598307"
 	w := newWorld(t, worldOptions{projects: []string{shop, other}})
-	two := oneReplica + strings.NewReplacer("shop", "other", shop, other).Replace(oneReplica)
+	two := oneReplicaNamed + strings.NewReplacer("shop", "other", shop, other).Replace(oneReplicaNamed)
 	w.refuse("PATCH", "/projects/"+shop+"/", 400, "no, says the test")
 	rep, err := w.apply(context.Background(), w.plan(two), nil)
 	var inc *IncompleteError
@@ -221,7 +226,7 @@ func TestInterruptStopsNewStepsAndRecordsTheOneInFlight(t *testing.T) {
 		}
 		return resp, err
 	})
-	p := w.plan(oneReplica)
+	p := w.plan(oneReplicaNamed)
 	if len(p.Steps) != 2 {
 		t.Fatalf("want 2 steps, got %+v", p.Steps)
 	}

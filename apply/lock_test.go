@@ -18,7 +18,9 @@ const threeReplicas = `
 project "shop" {
   id = "dark-sun-46453911"
   branch "main" {
-    compute "primary" {}
+    compute "primary" {
+      name = "primary"
+    }
     compute "a" {
       type = "read_only"
     }

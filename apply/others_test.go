@@ -51,7 +51,7 @@ func TestApplySaysItWaitsForOperationsItDidNotStart(t *testing.T) {
 	clock := emulator.NewFakeClock(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
 	w := newWorld(t, worldOptions{projects: []string{shop}, opDelay: time.Minute, clock: clock})
 	clock.Advance(time.Hour) // the project's own operations are over; its primary has scaled to zero
-	p := w.plan(oneReplica)
+	p := w.plan(oneReplicaNamed)
 	primary := w.endpoints(shop)[0].ID
 	if _, err := w.c.StartEndpoint(context.Background(), shop, primary); err != nil { // someone wakes it: start_compute runs for a minute
 		t.Fatal(err)

@@ -102,7 +102,8 @@ type Compute struct {
 	// PgSettings is never nil; empty when omitted.
 	PgSettings map[string]string
 	Disabled   bool
-	// Name is the endpoint's name in the service.
+	// Name is the endpoint's name in the service: the label unless written
+	// (see NameFor).
 	Name string
 
 	// Lifecycle rules.
@@ -121,6 +122,25 @@ type Compute struct {
 	// so plan-time errors can point at the exact attribute. A size attribute is
 	// also recorded as "min_cu" and "max_cu", since it sets both.
 	Ranges map[string]hcl.Range
+}
+
+// NameFor is the name the compute asks of an endpoint that is named current
+// now: its Name, except that a block that does not write name leaves an
+// endpoint without a name unnamed. The label names what neonform creates (a
+// create always sets a name, which is how a lost create is found again); an
+// endpoint made without a name, such as a project's first primary, is not
+// renamed just because a block adopted or generate described it.
+func (c *Compute) NameFor(current string) string {
+	if current == "" && !c.Wrote("name") {
+		return ""
+	}
+	return c.Name
+}
+
+// Wrote reports whether the block writes the named attribute.
+func (c *Compute) Wrote(attr string) bool {
+	_, ok := c.Ranges[attr]
+	return ok
 }
 
 // Range returns the range of the named attribute, or of the block when it was not written.

@@ -12,7 +12,7 @@ import (
 // nothing. Its steps are derived from the change afterwards (derive.go).
 func (pp *projectPlan) planTarget(t *target) {
 	c := t.c
-	want := ConfiguredValues(c, t.branchID)
+	want := WantedValues(c, t.branchID, t.ep)
 	var movedFrom string
 	if t.entry != nil && t.entry.origin != c.Address && t.entry.move != nil {
 		movedFrom = t.entry.origin

@@ -79,7 +79,7 @@ func cu(min, max float64) opt    { return func(c *config.Compute) { c.MinCU, c.M
 func pg(k, v string) opt         { return func(c *config.Compute) { c.PgSettings[k] = v } }
 func suspendAfter(s int64) opt   { return func(c *config.Compute) { c.SuspendTimeoutSeconds = s } }
 func disabled(c *config.Compute) { c.Disabled = true }
-func named(n string) opt         { return func(c *config.Compute) { c.Name = n } }
+func named(n string) opt         { return func(c *config.Compute) { c.Name = n; c.Ranges["name"] = at() } }
 func preventDestroy(c *config.Compute) {
 	c.PreventDestroy = true
 	c.Ranges["lifecycle.prevent_destroy"] = at()

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
 )
 
 const (
@@ -62,6 +63,36 @@ func TestIdentityAdoptsTheBranchReadWrite(t *testing.T) {
 	}
 	if p.APICalls() != 0 || !p.HasChanges() {
 		t.Errorf("APICalls = %d, HasChanges = %v; want 0 and true (the state changes)", p.APICalls(), p.HasChanges())
+	}
+}
+
+// An endpoint without a name keeps none under a block that writes no name,
+// and is named by one that writes it; an endpoint named otherwise is renamed
+// after the label either way.
+func TestAdoptedEndpointKeepsNoNameUnlessNameIsWritten(t *testing.T) {
+	for _, tt := range []struct {
+		live string
+		c    *config.Compute
+		want string // the name change, "" for none
+	}{
+		{"", compute("primary"), ""},
+		{"", compute("primary", named("primary")), "primary"},
+		{"", compute("primary", named("writer")), "writer"},
+		{"old", compute("primary"), "primary"},
+		{"primary", compute("primary"), ""},
+	} {
+		cfg := cfgOf(project("shop", proj, branchNamed("main", "main", tt.c)))
+		live := liveOf(withBranches(liveProject(proj, endpoint("ep-default", brMain, rw, epName(tt.live))), "main", brMain))
+		ch := changeAt(t, mustBuild(t, cfg, nil, live), "shop.main.primary")
+		got := ""
+		for _, a := range ch.Attributes {
+			if a.Name == "name" {
+				_, got = a.Values()
+			}
+		}
+		if got != tt.want {
+			t.Errorf("live name %q, block name %q (written %v): name changes to %q, want %q", tt.live, tt.c.Name, tt.c.Wrote("name"), got, tt.want)
+		}
 	}
 }
 

@@ -42,6 +42,17 @@ func ConfiguredValues(c *config.Compute, branchID string) Values {
 	return v
 }
 
+// WantedValues is what a compute block asks of ep, the endpoint it already
+// is, or of the endpoint it creates when ep is nil: what it configures, with
+// the name it asks of an endpoint named as ep is (config.Compute.NameFor).
+func WantedValues(c *config.Compute, branchID string, ep *api.Endpoint) Values {
+	v := ConfiguredValues(c, branchID)
+	if ep != nil {
+		v.Name = c.NameFor(ep.Name)
+	}
+	return v
+}
+
 // AppliedValues reads what a state entry says was last applied.
 func AppliedValues(sc *state.Compute) Values {
 	var v Values

@@ -11,8 +11,8 @@ import (
 
 // Check plans the generated configuration cfg (loaded with the rest of the
 // directory's) against the live projects it was made from, with the state
-// entries generate records: the plan must change nothing in the service but
-// the names of the unnamed endpoints, and nothing in the state. It is what
+// entries generate records: the plan must change nothing in the service and
+// nothing in the state. It is what
 // the next plan will do, checked before anything is written; a failure is a
 // bug in neonform. opts are those of a plan of the directory.
 func Check(cfg *config.Config, projects []*Project, res *Result, opts diff.Options) error {
@@ -38,15 +38,10 @@ func Check(cfg *config.Config, projects []*Project, res *Result, opts diff.Optio
 	if diags.HasErrors() {
 		return fmt.Errorf("planning the generated configuration fails (this is a bug in neonform): %s", diags.Error())
 	}
-	renamed := map[string]bool{}
-	for _, c := range res.Unnamed {
-		renamed[c.Address] = true
-	}
 	var wrong []string
 	for _, ch := range plan.Changes {
 		switch {
 		case ch.Action == diff.NoOp:
-		case ch.Action == diff.Update && renamed[ch.Address] && len(ch.Attributes) == 1 && ch.Attributes[0].Name == "name":
 		default:
 			wrong = append(wrong, fmt.Sprintf("%s %s %v", ch.Action, ch.Address, ch.Attributes))
 		}

@@ -28,9 +28,6 @@ type Result struct {
 	Files    []*File
 	Computes []*Compute
 	LeftOut  []LeftOut
-	// Unnamed are the computes whose endpoint has no name: the configuration
-	// names it after the label, so the first apply gives it that name.
-	Unnamed []*Compute
 }
 
 // File is the configuration of one project.
@@ -288,15 +285,11 @@ func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, res *Res
 				return nil, fmt.Errorf("no empty block was loaded at %s (this is a bug in neonform)", addr)
 			}
 			body := bb.AppendNewBlock("compute", []string{c.label}).Body()
-			named, err := writeCompute(body, diff.ConfiguredValues(def, c.ep.BranchID), diff.LiveValues(c.ep))
-			if err != nil {
+			if err := writeCompute(body, diff.WantedValues(def, c.ep.BranchID, c.ep), diff.LiveValues(c.ep)); err != nil {
 				return nil, err
 			}
 			gc := &Compute{Address: addr, ProjectID: pp.p.ID, BranchName: branchName, Endpoint: c.ep}
 			res.Computes = append(res.Computes, gc)
-			if !named {
-				res.Unnamed = append(res.Unnamed, gc)
-			}
 			file.Computes++
 		}
 	}

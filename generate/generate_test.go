@@ -137,8 +137,8 @@ func TestGeneratedPlansToNothing(t *testing.T) {
 	if len(res.LeftOut) != 1 || res.LeftOut[0].EndpointID != "ep-quiet-dawn-a5d1s4b1" || !strings.Contains(res.LeftOut[0].Why, "disabled") {
 		t.Errorf("left out = %+v, want the disabled compute", res.LeftOut)
 	}
-	if len(res.Unnamed) != 1 || res.Unnamed[0].Address != "shop.feature-x.replica" {
-		t.Errorf("unnamed = %+v, want shop.feature-x.replica", res.Unnamed)
+	if c := cfg.Compute("shop.feature-x.replica"); c == nil || c.Wrote("name") {
+		t.Errorf("shop.feature-x.replica = %+v, want a block that writes no name: its endpoint has none, and keeps none", c)
 	}
 
 	st := state.New()

@@ -16,11 +16,10 @@ import (
 // describe live, given what an empty block of the same label means (def):
 // exactly the attributes that differ from def by the attribute table's
 // equality rules, so a value at the service's default is left out. A size is
-// written whole, as size when it is fixed. It returns false for name when
-// the endpoint has no name, which no compute block can say (the
-// configuration's names are never empty).
-func writeCompute(body *hclwrite.Body, def, live diff.Values) (namedAsLabel bool, err error) {
-	namedAsLabel = true
+// written whole, as size when it is fixed. An endpoint without a name needs
+// no name written: a block that writes none leaves it unnamed (def is what
+// the block asks of this endpoint, diff.WantedValues).
+func writeCompute(body *hclwrite.Body, def, live diff.Values) error {
 	sizeDone, settingsDone := false, false
 	for _, a := range diff.Differences(def, live) {
 		switch {
@@ -53,18 +52,14 @@ func writeCompute(body *hclwrite.Body, def, live diff.Values) (namedAsLabel bool
 			_, after := a.Values()
 			body.SetAttributeValue("suspend_timeout", cty.StringVal(after))
 		case a.Name == "name":
-			if live.Name == "" {
-				namedAsLabel = false
-				continue
-			}
 			body.SetAttributeValue("name", cty.StringVal(live.Name))
 		case a.Name == "disabled":
 			body.SetAttributeValue("disabled", cty.BoolVal(live.Disabled))
 		default:
-			return false, fmt.Errorf("generate does not know how to write the attribute %s", a.Name)
+			return fmt.Errorf("generate does not know how to write the attribute %s", a.Name)
 		}
 	}
-	return namedAsLabel, nil
+	return nil
 }
 
 // number is a size as the configuration writes it: 0.25, 1, 4.

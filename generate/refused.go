@@ -74,7 +74,7 @@ func blocksAlone(cs []*computePlan, defaults map[*computePlan]*config.Compute, t
 	for i, c := range cs {
 		bb := pb.AppendNewBlock("branch", []string{fmt.Sprintf("b%d", i)}).Body()
 		body := bb.AppendNewBlock("compute", []string{c.label}).Body()
-		if _, err := writeCompute(body, diff.ConfiguredValues(defaults[c], c.ep.BranchID), diff.LiveValues(c.ep)); err != nil {
+		if err := writeCompute(body, diff.WantedValues(defaults[c], c.ep.BranchID, c.ep), diff.LiveValues(c.ep)); err != nil {
 			return nil, err
 		}
 	}
