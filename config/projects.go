@@ -63,7 +63,12 @@ func (l *loader) decodeProject(b *hclsyntax.Block) *Project {
 
 	labels := map[string]*Branch{}
 	byName := map[string]*Branch{}
+	var rules []*hclsyntax.Block
 	for _, blk := range c.Blocks {
+		if blk.Type == "branches" {
+			rules = append(rules, blk)
+			continue
+		}
 		br := l.decodeBranch(p, blk)
 		if prev := labels[br.Label]; prev != nil {
 			l.errorf(blk.LabelRanges[0], "Duplicate branch label",
@@ -83,6 +88,7 @@ func (l *loader) decodeProject(b *hclsyntax.Block) *Project {
 		}
 		p.Branches = append(p.Branches, br)
 	}
+	l.decodeRules(p, rules, labels)
 	return p
 }
 
