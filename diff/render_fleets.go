@@ -3,6 +3,7 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -129,4 +130,18 @@ func commonReasons(run []*Change) []string {
 		}
 	}
 	return out
+}
+
+// fleetLines is the Markdown list of the fleets, one line each, before the
+// table of changes that lists every instance.
+func fleetLines(p *Plan) string {
+	groups := fleets(p.Changes)
+	if len(groups) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, a := range slices.Sorted(maps.Keys(groups)) {
+		fmt.Fprintf(&b, "- `%s`: %s\n", a, groups[a].summary())
+	}
+	return b.String() + "\n"
 }
