@@ -109,8 +109,11 @@ func sameChanges(changes []*Change) [][]*Change {
 }
 
 func changeKey(c *Change) string {
-	attrs, _ := json.Marshal(c.Attributes)
-	return fmt.Sprintf("%v|%v|%v|%v|%s|%s|%s", c.Action, c.Adopt, c.Downtime, c.Type, c.Size, c.MovedFrom, attrs)
+	// A create says which branch it is on: each instance's own, by
+	// definition, so it does not make two creates different changes.
+	attrs := slices.DeleteFunc(slices.Clone(c.Attributes), func(a Attribute) bool { return a.Name == "branch" && a.Before == nil })
+	key, _ := json.Marshal(attrs)
+	return fmt.Sprintf("%v|%v|%v|%v|%s|%s|%s", c.Action, c.Adopt, c.Downtime, c.Type, c.Size, c.MovedFrom, key)
 }
 
 // commonReasons are the reasons every change of a run gives, in the first
