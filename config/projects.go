@@ -142,8 +142,15 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block) *Branch {
 		br.Exclusive = v
 	}
 
+	l.decodeComputes(p, br, c.Blocks)
+	return br
+}
+
+// decodeComputes reads the compute blocks of a branch block (or of a branch
+// rule, rules.go) into br, and checks them together.
+func (l *loader) decodeComputes(p *Project, br *Branch, blocks []*hclsyntax.Block) {
 	labels := map[string]*Compute{}
-	for _, blk := range c.Blocks {
+	for _, blk := range blocks {
 		cp := l.decodeCompute(p, br, blk)
 		if prev := labels[cp.Label]; prev != nil {
 			l.errorf(blk.LabelRanges[0], "Duplicate compute label",
@@ -155,7 +162,6 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block) *Branch {
 		br.Computes = append(br.Computes, cp)
 	}
 	l.checkBranchComputes(p, br)
-	return br
 }
 
 // checkBranchComputes applies the service's rules across the computes of a branch:

@@ -115,20 +115,10 @@ func (l *loader) decodeRule(p *Project, b *hclsyntax.Block) *BranchRule {
 	// with the same checks (one read_write, distinct names); their address
 	// then says they stand for every instance.
 	template := &Branch{Label: r.Label, Name: r.Label}
-	labels := map[string]*Compute{}
-	for _, blk := range c.Blocks {
-		cp := l.decodeCompute(p, template, blk)
+	l.decodeComputes(p, template, c.Blocks)
+	for _, cp := range template.Computes {
 		cp.Address = AddressOf(p.Label, AllInstances(r.Label), cp.Label)
-		if prev := labels[cp.Label]; prev != nil {
-			l.errorf(blk.LabelRanges[0], "Duplicate compute label",
-				"Branches %s.%s already has a compute labelled %q at %s; compute labels must be unique within a branches block, so rename one.",
-				p.Label, r.Label, cp.Label, where(prev.DeclRange))
-			continue
-		}
-		labels[cp.Label] = cp
-		template.Computes = append(template.Computes, cp)
 	}
-	l.checkBranchComputes(p, template)
 	r.Computes = template.Computes
 	return r
 }
