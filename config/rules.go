@@ -177,3 +177,33 @@ func (c *Config) AllRuleComputes() []*Compute {
 	}
 	return out
 }
+
+// RuleOf is the rule an address would be an instance of
+// (shop.previews["preview/pr-12"].primary: the rule previews of project
+// shop, when it declares the compute primary), or nil.
+func (c *Config) RuleOf(address string) *BranchRule {
+	project, branch, compute, err := ParseAddress(address)
+	if err != nil {
+		return nil
+	}
+	label, _, keyed := SplitInstance(branch)
+	if !keyed {
+		return nil
+	}
+	for _, p := range c.Projects {
+		if p.Label != project {
+			continue
+		}
+		for _, r := range p.Rules {
+			if r.Label != label {
+				continue
+			}
+			for _, cp := range r.Computes {
+				if cp.Label == compute {
+					return r
+				}
+			}
+		}
+	}
+	return nil
+}
