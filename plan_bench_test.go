@@ -179,7 +179,7 @@ func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
 		ID        string           `json:"id"`
 		Name      string           `json:"name"`
 		Branches  []map[string]any `json:"branches"`
-		Endpoints []benchEndpoint       `json:"endpoints"`
+		Endpoints []benchEndpoint  `json:"endpoints"`
 	}
 	world := map[string]any{"format_version": 1, "users": []map[string]string{{"id": "u-bench", "name": "Bench", "email": "bench@example.com"}}}
 	st := map[string]any{"format_version": 1, "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60", "serial": 1}
