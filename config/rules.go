@@ -94,7 +94,7 @@ func (l *loader) decodeRules(p *Project, blocks []*hclsyntax.Block, branches map
 
 func (l *loader) decodeRule(p *Project, b *hclsyntax.Block) *BranchRule {
 	r := &BranchRule{Label: b.Labels[0], DeclRange: b.DefRange()}
-	l.checkLabel(b, "branches")
+	l.checkLabel(b, "branches block")
 	c, diags := bodyContent(b.Body, ruleSchema, "a branches block")
 	l.diags = append(l.diags, diags...)
 

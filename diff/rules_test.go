@@ -188,3 +188,24 @@ func TestFetchListsBranchesForRule(t *testing.T) {
 		t.Errorf("calls %v, want one list of endpoints and one of branches", r.calls)
 	}
 }
+
+// New instances that create alike are said once: each is on a branch of
+// its own, which does not make their changes different.
+func TestRuleFleetCreates(t *testing.T) {
+	cfg := cfgOf(withRules(project("shop", proj), rule("previews", []string{"preview/*"}, nil, compute("primary", cu(0.25, 1)))))
+	live := liveOf(withBranches(liveProject(proj), "preview/pr-1", "br-pr1", "preview/pr-2", "br-pr2"))
+	p := mustBuild(t, cfg, nil, live)
+	out := humanOf(t, p, HumanOptions{})
+	want := "   shop.previews[*].primary: 2 branches, 2 to create\n\n" +
+		`   + shop.previews["preview/pr-1"].primary  (new read_write compute)  create` + "\n" +
+		`   + shop.previews["preview/pr-2"].primary  (new read_write compute)  create` + "\n" +
+		"      size: 0.25-1 CU autoscaling"
+	if !strings.Contains(out, want) || strings.Count(out, "size: ") != 1 {
+		t.Errorf("want\n%s\nonce in\n%s", want, out)
+	}
+	for _, c := range p.Changes {
+		if c.Action != Create || c.BranchID == "" {
+			t.Errorf("%s: %v on %q, want a create on its own branch", c.Address, c.Action, c.BranchID)
+		}
+	}
+}
