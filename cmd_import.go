@@ -86,6 +86,11 @@ func runImport(ctx context.Context, o importOptions) error {
 		return err
 	}
 	comp := cfg.Compute(o.Address)
+	if r := cfg.RuleOf(o.Address); comp == nil && r != nil {
+		return fmt.Errorf("%s is an instance of the branches block %q (%s:%d), known only once plan reads the branches, so import does not take it; "+
+			"plan adopts the branch's read_write endpoint, and a read replica of the compute's name, on its own: `%s`",
+			o.Address, r.Label, r.DeclRange.Filename, r.DeclRange.Start.Line, configArgsOf(o.planInputs).command("plan"))
+	}
 	if comp == nil {
 		return fmt.Errorf("the configuration in %s declares no compute %s%s; add its compute block first, then import",
 			displayPath(o.Dir), o.Address, declaredHint(cfg))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
@@ -110,16 +111,21 @@ func runValidate(o validateOptions) error {
 
 // writeValidSummary prints the success line and each compute's size as a person reads it.
 func writeValidSummary(w io.Writer, cfg *config.Config) error {
-	branches, computes := 0, 0
+	branches, rules, computes := 0, 0, 0
 	for _, p := range cfg.Projects {
 		branches += len(p.Branches)
+		rules += len(p.Rules)
 		for _, b := range p.Branches {
 			computes += len(b.Computes)
 		}
 	}
+	counts := plural(branches, "branch", "branches")
+	if rules > 0 {
+		counts += ", " + plural(rules, "branch rule", "branch rules")
+	}
+	computes += len(cfg.AllRuleComputes()) // each stands for every branch its rule matches, known at plan time
 	fmt.Fprintf(w, "Success! The configuration is valid: %s, %s, %s.\n",
-		plural(len(cfg.Projects), "project", "projects"),
-		plural(branches, "branch", "branches"),
+		plural(len(cfg.Projects), "project", "projects"), counts,
 		plural(computes, "compute", "computes"))
 	if computes == 0 {
 		return nil
@@ -127,7 +133,11 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, p := range cfg.Projects {
-		for _, b := range p.Branches {
+		blocks := slices.Clone(p.Branches)
+		for _, r := range p.Rules { // a rule's computes, as <project>.<rule>[*].<compute>
+			blocks = append(blocks, &config.Branch{Computes: r.Computes})
+		}
+		for _, b := range blocks {
 			for _, c := range b.Computes {
 				size := sizing.Describe(sizing.Size{Min: c.MinCU, Max: c.MaxCU}).String()
 				if c.Sensitive["size"] || c.Sensitive["min_cu"] || c.Sensitive["max_cu"] {

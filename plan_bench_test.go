@@ -36,6 +36,12 @@ func BenchmarkPlan(b *testing.B) {
 			benchPlan(b, projects, planBench{latency: 20 * time.Millisecond, ratePerMinute: -1})
 		})
 	}
+	// A fleet: each project has 50 preview branches under one branch rule
+	// (a primary each), all in the state; two requests per project (the
+	// rule needs the list of branches), and the issue-4 goals per compute.
+	b.Run("projects=100/fleet=50", func(b *testing.B) {
+		benchPlan(b, 100, planBench{latency: 20 * time.Millisecond, ratePerMinute: -1, fleet: 50})
+	})
 }
 
 // BenchmarkPlanLarge is BenchmarkPlan at 10,000 projects x 10 computes, with
@@ -64,12 +70,19 @@ type planBench struct {
 	latency       time.Duration
 	ratePerMinute int // the emulator's; <0: no limit, and neonform does not pace
 	burst         int
+	// fleet, when set, is how many preview branches each project has under
+	// one branch rule (writePlanBenchFleet), instead of 10 computes on main.
+	fleet int
 }
 
 func benchPlan(b *testing.B, projects int, o planBench) {
 	bin := buildNeonform(b)
 	dir := b.TempDir()
-	writePlanBenchFiles(b, dir, projects, 10)
+	if o.fleet > 0 {
+		writePlanBenchFleet(b, dir, projects, o.fleet)
+	} else {
+		writePlanBenchFiles(b, dir, projects, 10)
+	}
 	emu, err := emulator.New(emulator.Options{
 		APIKey: "napi_benchkey0123456789", DataFile: filepath.Join(dir, "world.json"),
 		Latency: o.latency, RatePerMinute: o.ratePerMinute, Burst: o.burst,
@@ -162,19 +175,11 @@ const projectsPerFile = 100
 // Every tenth project's primary was resized in the console (max_cu 4, where
 // the configuration and the state say 2).
 func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
-	type endpoint struct {
-		ID       string  `json:"id"`
-		BranchID string  `json:"branch_id"`
-		Type     string  `json:"type"`
-		Name     string  `json:"name"`
-		MinCU    float64 `json:"autoscaling_limit_min_cu"`
-		MaxCU    float64 `json:"autoscaling_limit_max_cu"`
-	}
 	type project struct {
 		ID        string           `json:"id"`
 		Name      string           `json:"name"`
 		Branches  []map[string]any `json:"branches"`
-		Endpoints []endpoint       `json:"endpoints"`
+		Endpoints []benchEndpoint  `json:"endpoints"`
 	}
 	world := map[string]any{"format_version": 1, "users": []map[string]string{{"id": "u-bench", "name": "Bench", "email": "bench@example.com"}}}
 	st := map[string]any{"format_version": 1, "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60", "serial": 1}
@@ -187,7 +192,7 @@ func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
 		branch := fmt.Sprintf("br-bench-%08d", p)
 		pr := project{ID: id, Name: fmt.Sprintf("p%d", p), Branches: []map[string]any{{"id": branch, "name": "main", "default": true}}}
 		for c := range computes {
-			e := endpoint{ID: fmt.Sprintf("ep-bench-%08d-%02d", p, c), BranchID: branch, Type: "read_only", Name: fmt.Sprintf("replica%d", c), MinCU: 1, MaxCU: 1}
+			e := benchEndpoint{ID: fmt.Sprintf("ep-bench-%08d-%02d", p, c), BranchID: branch, Type: "read_only", Name: fmt.Sprintf("replica%d", c), MinCU: 1, MaxCU: 1}
 			addr := fmt.Sprintf("p%d.main.replica%d", p, c)
 			if c == 0 {
 				e.Type, e.Name, e.MinCU, e.MaxCU = "read_write", "primary", 0.25, 2
@@ -209,6 +214,12 @@ func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
 	}
 	world["projects"] = ps
 	st["computes"] = entries
+	writePlanBench(b, dir, world, st, files)
+}
+
+// writePlanBench writes the emulator's world, the state and the
+// configuration's files of a benchmark.
+func writePlanBench(b *testing.B, dir string, world, st map[string]any, files map[string]string) {
 	write := func(name string, v any) {
 		data, err := json.Marshal(v)
 		if err != nil {
@@ -228,4 +239,50 @@ func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchEndpoint is an endpoint of a benchmark's world file.
+type benchEndpoint struct {
+	ID       string  `json:"id"`
+	BranchID string  `json:"branch_id"`
+	Type     string  `json:"type"`
+	Name     string  `json:"name"`
+	MinCU    float64 `json:"autoscaling_limit_min_cu"`
+	MaxCU    float64 `json:"autoscaling_limit_max_cu"`
+	Suspend  int64   `json:"suspend_timeout_seconds,omitempty"`
+}
+
+// writePlanBenchFleet writes a benchmark of projects x previews: each project
+// has a branch main and previews branches preview/pr-N, each with a
+// read_write endpoint, and one branch rule that gives every preview branch a
+// primary of 0.25-1 CU scaling to zero after 5 minutes; the state records
+// every instance. In every tenth project, one preview's primary was resized
+// in the console (max_cu 2), so the plan has work to show.
+func writePlanBenchFleet(b *testing.B, dir string, projects, previews int) {
+	var ps []map[string]any
+	entries := map[string]*state.Compute{}
+	var hcl strings.Builder
+	for p := range projects {
+		id := generatedProjectID(p)
+		branches := []map[string]any{{"id": fmt.Sprintf("br-main-%08d", p), "name": "main", "default": true}}
+		var eps []benchEndpoint
+		for n := range previews {
+			name := fmt.Sprintf("preview/pr-%d", n+1)
+			branch := fmt.Sprintf("br-pr-%08d-%03d", p, n)
+			branches = append(branches, map[string]any{"id": branch, "name": name, "parent_id": branches[0]["id"]})
+			e := benchEndpoint{ID: fmt.Sprintf("ep-pr-%08d-%03d", p, n), BranchID: branch, Type: "read_write", Name: "primary", MinCU: 0.25, MaxCU: 1, Suspend: 300}
+			entries[fmt.Sprintf("p%d.previews[%q].primary", p, name)] = &state.Compute{EndpointID: e.ID, ProjectID: id, BranchID: branch,
+				Type: api.EndpointTypeReadWrite, BranchName: name, Applied: state.Attributes{Name: e.Name, MinCU: e.MinCU, MaxCU: e.MaxCU, SuspendTimeoutSeconds: e.Suspend}}
+			if n == 0 && p%10 == 0 {
+				e.MaxCU = 2 // drift
+			}
+			eps = append(eps, e)
+		}
+		ps = append(ps, map[string]any{"id": id, "name": fmt.Sprintf("p%d", p), "branches": branches, "endpoints": eps})
+		fmt.Fprintf(&hcl, "project \"p%d\" {\n  id = %q\n\n  branches \"previews\" {\n    match = \"preview/*\"\n\n", p, id)
+		hcl.WriteString("    compute \"primary\" {\n      min_cu          = 0.25\n      max_cu          = 1\n      suspend_timeout = \"5m\"\n    }\n  }\n}\n\n")
+	}
+	world := map[string]any{"format_version": 1, "users": []map[string]string{{"id": "u-bench", "name": "Bench", "email": "bench@example.com"}}, "projects": ps}
+	st := map[string]any{"format_version": 1, "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60", "serial": 1, "computes": entries}
+	writePlanBench(b, dir, world, st, map[string]string{"projects.hcl": hcl.String()})
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/emulator"
@@ -75,6 +76,11 @@ func (s *sandbox) ensure(cfg *config.Config, notes io.Writer) error {
 				}
 			}
 		}
+		if created {
+			if err := s.seedRuleBranches(p, notes); err != nil {
+				return err
+			}
+		}
 		for _, b := range p.Branches {
 			if b.ID != "" {
 				continue // pinned by id: the sandbox cannot make a branch with a chosen id
@@ -83,6 +89,38 @@ func (s *sandbox) ensure(cfg *config.Config, notes io.Writer) error {
 				return err
 			} else if created {
 				fmt.Fprintf(notes, "Sandbox: created branch %q in project %s.\n", b.Name, p.Label)
+			}
+		}
+	}
+	return nil
+}
+
+// seedRuleBranches gives a new project two branches that each branch rule
+// matches, as a team's open pull requests would have (preview/pr-1 and
+// preview/pr-2 for "preview/*"), so that a rule has something to apply to on
+// the first plan. Only a new project gets them: a branch deleted afterwards
+// stays deleted, as in the service.
+func (s *sandbox) seedRuleBranches(p *config.Project, notes io.Writer) error {
+	named := map[string]bool{}
+	for _, b := range p.Branches {
+		named[b.Name] = true
+	}
+	for _, r := range p.Rules {
+		for _, glob := range r.Match {
+			if strings.ContainsAny(glob, `[\`) {
+				continue // a set or an escape: no sample name to guess
+			}
+			for _, sample := range []string{"pr-1", "pr-2"} {
+				name := strings.ReplaceAll(strings.ReplaceAll(glob, "*", sample), "?", "1")
+				if named[name] || !r.Matches(name) {
+					continue
+				}
+				named[name] = true
+				if _, created, err := s.emu.EnsureBranch(p.ID, name); err != nil {
+					return err
+				} else if created {
+					fmt.Fprintf(notes, "Sandbox: created branch %q in project %s, for the branches block %q.\n", name, p.Label, r.Label)
+				}
 			}
 		}
 	}

@@ -22,6 +22,13 @@ func InstanceLabel(label, key string) string {
 	return label + "[" + strconv.Quote(key) + "]"
 }
 
+// AllInstances is the address part that stands for every instance of a
+// block: label[*], as in shop.previews[*].primary. It names no single
+// compute, so ParseAddress refuses it.
+func AllInstances(label string) string {
+	return label + "[*]"
+}
+
 // SplitInstance splits an address part into its block label and key; keyed
 // is false for a part without a key (a block without for_each).
 func SplitInstance(part string) (label, key string, keyed bool) {

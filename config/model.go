@@ -47,9 +47,12 @@ const (
 
 // Project is a project block: a local label for a service project id.
 type Project struct {
-	Label     string
-	ID        string
-	Branches  []*Branch
+	Label    string
+	ID       string
+	Branches []*Branch
+	// Rules are its branches blocks: computes for every live branch whose
+	// name matches (rules.go).
+	Rules     []*BranchRule
 	DeclRange hcl.Range
 }
 

@@ -87,7 +87,12 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 
 	declared := map[string]hcl.Range{}
 	byName := map[string]*Branch{}
+	var rules []*hclsyntax.Block
 	for _, blk := range c.Blocks {
+		if blk.Type == "branches" {
+			rules = append(rules, blk)
+			continue
+		}
 		prev, dup := declared[blk.Labels[0]]
 		if dup {
 			l.errorf(blk.LabelRanges[0], "Duplicate branch label",
@@ -120,6 +125,7 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 		}
 		l.nameInstances(spans)
 	}
+	l.decodeRules(p, rules, declared)
 	return p
 }
 
@@ -184,8 +190,15 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block, inst instance) *Br
 		br.Exclusive = v
 	}
 
+	l.decodeComputes(p, br, c.Blocks)
+	return br
+}
+
+// decodeComputes reads the compute blocks of a branch block (or of a branch
+// rule, rules.go) into br, and checks them together.
+func (l *loader) decodeComputes(p *Project, br *Branch, blocks []*hclsyntax.Block) {
 	declared := map[string]hcl.Range{}
-	for _, blk := range c.Blocks {
+	for _, blk := range blocks {
 		prev, dup := declared[blk.Labels[0]]
 		if dup {
 			l.errorf(blk.LabelRanges[0], "Duplicate compute label",
@@ -205,7 +218,6 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block, inst instance) *Br
 		l.nameInstances(spans)
 	}
 	l.checkBranchComputes(p, br)
-	return br
 }
 
 // checkBranchComputes applies the service's rules across the computes of a branch:

@@ -31,7 +31,10 @@ var (
 	}
 	projectSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "id"}, {Name: "for_each"}},
-		Blocks:     []hcl.BlockHeaderSchema{{Type: "branch", LabelNames: []string{"name"}}},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "branch", LabelNames: []string{"name"}},
+			{Type: "branches", LabelNames: []string{"name"}}, // a branch rule (rules.go)
+		},
 	}
 	branchSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "id"}, {Name: "exclusive"}, {Name: "for_each"}},

@@ -23,6 +23,8 @@ import (
 //     on one branch (a `state mv` across branches);
 //   - a recorded branch on which no endpoint is live any more: it may have been
 //     deleted, and the block then means whatever branch has its name now;
+//   - a project with a branch rule (branches block), whose instances are the
+//     live branches it matches;
 //   - -refresh-branches.
 
 // branchKey is a branch block of a project: the project's id, and the
@@ -70,6 +72,9 @@ func recordedBranches(st *state.State) map[branchKey]recordedBranch {
 // by name, as the state records it, or nil when some block's cannot be
 // known that way (see above) and the branches must be listed.
 func knownBranches(p *config.Project, recorded map[branchKey]recordedBranch) map[string]string {
+	if len(p.Rules) > 0 {
+		return nil // a rule matches the branches as they are now: they are listed
+	}
 	known := map[string]string{}
 	owner := map[string]string{} // branch id -> the block label that means it
 	for _, b := range p.Branches {

@@ -77,7 +77,8 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	if live == nil {
 		live = &Live{}
 	}
-	pl := &planner{cfg: cfg, st: st, live: live, inConfig: map[string]*config.Compute{}}
+	cfg, ruleDiags := expandRules(cfg, live) // the branch rules' instances (rules.go)
+	pl := &planner{cfg: cfg, st: st, live: live, inConfig: map[string]*config.Compute{}, diags: ruleDiags}
 	for _, p := range cfg.Projects {
 		for _, b := range p.Branches {
 			for _, c := range b.Computes {

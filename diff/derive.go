@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/state"
 )
 
@@ -288,9 +289,22 @@ func (d *deriver) forgetGone(changes []*Change) {
 		if d.live[c.EndpointID] != nil || recreated[addr] {
 			continue
 		}
-		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr,
-			Note: fmt.Sprintf("forget %s: its endpoint %s was deleted outside neonform", addr, c.EndpointID)}})
+		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr, Note: d.goneNote(addr, c)}})
 	}
+}
+
+// goneNote says why a state entry is forgotten. An instance of a branch rule
+// whose branch has no endpoint left was most likely deleted with its branch
+// (a preview branch closed with its pull request): the note says so, from
+// what the plan recorded, so that Verify derives the same words.
+func (d *deriver) goneNote(addr string, c *state.Compute) string {
+	if _, branch, _, err := config.ParseAddress(addr); err == nil && c.BranchName != "" && len(d.onBranch[c.BranchID]) == 0 {
+		if _, _, keyed := config.SplitInstance(branch); keyed {
+			return fmt.Sprintf("forget %s: its endpoint %s is gone, and branch %q (%s) has no endpoint left: deleted outside neonform, with its branch or alone",
+				addr, c.EndpointID, c.BranchName, c.BranchID)
+		}
+	}
+	return fmt.Sprintf("forget %s: its endpoint %s was deleted outside neonform", addr, c.EndpointID)
 }
 
 // drift lists the managed computes that changed outside neonform since the

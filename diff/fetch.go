@@ -132,8 +132,12 @@ func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[st
 }
 
 // needsBranches reports whether some branch of p is found by name, which takes
-// the list of branches; a branch pinned by id needs no call.
+// the list of branches; a branch pinned by id needs no call. A branch rule
+// needs the list: its instances are the branches it matches.
 func needsBranches(p *config.Project) bool {
+	if len(p.Rules) > 0 {
+		return true
+	}
 	for _, b := range p.Branches {
 		if b.ID == "" {
 			return true

@@ -206,24 +206,30 @@ func (p *Plan) APICalls() int {
 func summarize(changes []Change) Summary {
 	var s Summary
 	for _, c := range changes {
-		switch c.Action {
-		case Create:
-			s.Create++
-		case Update:
-			s.Update++
-		case Replace:
-			s.Replace++
-		case Delete:
-			s.Delete++
-		default:
-			s.NoOp++
-		}
-		if c.Active && c.Disruption == Restart {
-			s.Restart++
-		}
-		if c.Active && c.Disruption == Suspend {
-			s.Suspend++
-		}
+		s = s.add(c)
+	}
+	return s
+}
+
+// add counts one more change.
+func (s Summary) add(c Change) Summary {
+	switch c.Action {
+	case Create:
+		s.Create++
+	case Update:
+		s.Update++
+	case Replace:
+		s.Replace++
+	case Delete:
+		s.Delete++
+	default:
+		s.NoOp++
+	}
+	if c.Active && c.Disruption == Restart {
+		s.Restart++
+	}
+	if c.Active && c.Disruption == Suspend {
+		s.Suspend++
 	}
 	return s
 }

@@ -148,37 +148,86 @@ func (h *human) changes(p *Plan) {
 	}
 	addrW, idW = min(addrW, 40), min(idW, 32)
 	h.printf("neonform will:\n\n")
-	for _, c := range list {
-		words := headline(c)
-		if loud(c) {
-			words = h.paint(ansiRed+ansiBold, words)
-		} else if c.Disruption != None {
-			words = h.paint(ansiYellow, words)
+	groups := fleets(p.Changes) // render_fleets.go
+	inFleet := map[*Change]*fleet{}
+	for _, f := range groups {
+		for _, c := range f.changes {
+			inFleet[c] = f
 		}
-		h.printf("%s %-*s  %-*s  %s\n", h.symbol(c.Action), addrW, c.Address, idW, endpointColumn(c), words)
-		if c.Action != Create {
-			h.attributes(c.Attributes, true)
-		}
-		if c.Size != "" {
-			label := "size"
-			if c.Action == Update {
-				label = "new size"
-			}
-			h.printf("      %s: %s\n", label, c.Size)
-		}
-		if c.Action == Create {
-			h.settings(createdAttributes(c))
-		}
-		if c.Action == Replace && !c.Downtime {
-			h.printf("      order: the new compute is created first, then the old one deleted\n")
-		}
-		for _, r := range c.Reasons {
-			if h.o.Verbose || !attributeReason(c, r) {
-				h.printf("      %s\n", h.paint(ansiDim, r))
-			}
-		}
-		h.printf("\n")
 	}
+	shown := map[*fleet]bool{}
+	for _, c := range list {
+		f := inFleet[c]
+		if f == nil {
+			h.change(c, c.Reasons, addrW, idW)
+			continue
+		}
+		if shown[f] {
+			continue
+		}
+		shown[f] = true
+		// The fleet where its most dangerous instance would be: its summary,
+		// then each run of instances that change alike, the change said once.
+		h.printf("   %s\n\n", h.paint(ansiBold, f.address+": "+f.summary()))
+		var members []*Change
+		for _, m := range list {
+			if inFleet[m] == f {
+				members = append(members, m)
+			}
+		}
+		for _, run := range sameChanges(members) {
+			if len(run) == 1 || h.o.Verbose {
+				for _, m := range run {
+					h.change(m, m.Reasons, addrW, idW)
+				}
+				continue
+			}
+			for _, m := range run[:len(run)-1] {
+				h.headline(m, addrW, idW)
+			}
+			h.change(run[len(run)-1], commonReasons(run), addrW, idW)
+		}
+	}
+}
+
+// headline is the first line of a change: symbol, address, endpoint, and
+// what it does to the compute's clients.
+func (h *human) headline(c *Change, addrW, idW int) {
+	words := headline(c)
+	if loud(c) {
+		words = h.paint(ansiRed+ansiBold, words)
+	} else if c.Disruption != None {
+		words = h.paint(ansiYellow, words)
+	}
+	h.printf("%s %-*s  %-*s  %s\n", h.symbol(c.Action), addrW, c.Address, idW, endpointColumn(c), words)
+}
+
+// change prints one change, or the last of a run of changes alike (whose
+// headlines come before it): its headline, then what changes, with reasons.
+func (h *human) change(c *Change, reasons []string, addrW, idW int) {
+	h.headline(c, addrW, idW)
+	if c.Action != Create {
+		h.attributes(c.Attributes, true)
+	}
+	if c.Size != "" {
+		label := "size"
+		if c.Action == Update {
+			label = "new size"
+		}
+		h.printf("      %s: %s\n", label, c.Size)
+	}
+	if c.Action == Create {
+		h.settings(createdAttributes(c))
+	}
+	if c.Action == Replace && !c.Downtime {
+		h.printf("      order: the new compute is created first, then the old one deleted\n")
+	}
+	for _, r := range reasons {
+		if h.o.Verbose || !attributeReason(c, r) {
+			h.printf("      %s\n", h.paint(ansiDim, r))
+		}
+	}
+	h.printf("\n")
 }
 
 // configured counts the computes the configuration declares: every change

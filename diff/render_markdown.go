@@ -45,6 +45,7 @@ func markdown(p *Plan, limit int) string {
 	}
 	fmt.Fprintf(&b, "### neonform plan: %s\n\n", summaryLine(p.Summary))
 	b.WriteString(clip(alerts(p), (limit-reserve)/4))
+	b.WriteString(clip(fleetLines(p), (limit-reserve)/8))
 
 	sections := []*section{changeTable(p), driftSection(p), unmanagedSection(p), callsSection(p)}
 	weights := 0
