@@ -39,8 +39,8 @@ func applyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "apply",
 		Usage: "carry out the changes, in order, waiting for each and recording it in the state",
-		UsageText: `neonform apply [DIR] [-auto-approve] [-parallelism N] [-refresh-branches] [-var NAME=VALUE]... [-var-file FILE]...
-neonform apply PLANFILE [DIR] [-parallelism N]`,
+		UsageText: `neonform apply [DIR] [-auto-approve] [-lock-timeout DURATION] [-parallelism N] [-refresh-branches] [-var NAME=VALUE]... [-var-file FILE]...
+neonform apply PLANFILE [DIR] [-parallelism N] [-lock-timeout DURATION]`,
 		Description: `With a directory (default: the current one), apply makes a plan as "neonform
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
 ask on, it needs -auto-approve, or a saved plan.
@@ -70,6 +70,7 @@ Examples:
 Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
 		Flags: append(planFlags(),
 			&cli.BoolFlag{Name: "auto-approve", Usage: "apply without asking (needed when there is no terminal to ask on)"},
+			lockTimeoutFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			o, err := applyOptionsFrom(c)
@@ -85,11 +86,15 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 	if c.Int("parallelism") < 1 {
 		return applyOptions{}, fmt.Errorf("-parallelism must be at least 1")
 	}
+	lockTimeout, err := lockTimeoutOf(c)
+	if err != nil {
+		return applyOptions{}, err
+	}
 	// Whatever is decided below, the run's suggestions point at its configuration.
 	defer func() { remember(c, o.planInputs) }()
 	o = applyOptions{
 		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
-			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)},
+			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter), LockTimeout: lockTimeout},
 		AutoApprove: c.Bool("auto-approve"),
 		Env:         newEnvironment(os.Environ()),
 		Stdin:       c.App.Reader,
@@ -267,6 +272,8 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 		Parallelism: o.Parallelism,
 		Progress:    o.Stdout,
 		Live:        o.Live,
+		LockTimeout: o.LockTimeout,
+		LockWaiting: lockWaitNote(o.Stderr, o.LockTimeout),
 	})
 	if rep == nil {
 		return err // refused before the first step: nothing was changed

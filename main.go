@@ -60,6 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the lock, not die between two API calls.
 	signal.Ignore(syscall.SIGPIPE)
 	colorOff.Store(false)
+	debugOn.Store(false)
 
 	app := newApp(stdin, stdout, stderr)
 	err := app.RunContext(ctx, interspersed(shapesOf(app.Commands), args))
@@ -115,7 +116,7 @@ Environment:
 		// Errors are printed once, by run, with the right exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       commands(),
-		Flags:          []cli.Flag{noColorFlag()},
+		Flags:          []cli.Flag{noColorFlag(), debugFlag()},
 		Before:         noColorBefore,
 		OnUsageError:   usageError,
 	}
@@ -186,6 +187,9 @@ func noColorFlag() cli.Flag {
 func noColorBefore(c *cli.Context) error {
 	if c.Bool("no-color") {
 		colorOff.Store(true)
+	}
+	if c.Bool("debug") { // -debug: the root's, or a command's (debuglog.go)
+		debugOn.Store(true)
 	}
 	return nil
 }

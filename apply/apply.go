@@ -39,6 +39,11 @@ type Options struct {
 	Live bool
 	// Who holds the lock, for others' error messages; "" = the OS user.
 	Who string
+	// LockTimeout is how long to wait for a state lock another run holds
+	// (state.LockWaiting): 0 = fail at once. LockWaiting, when set, is told
+	// once when the wait starts, with who holds the lock.
+	LockTimeout time.Duration
+	LockWaiting func(held *state.LockedError)
 	// InterruptGrace is how long a call in flight may take to finish once
 	// ctx is cancelled: 0 = 30s.
 	InterruptGrace time.Duration
@@ -81,7 +86,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (*Report, error) {
 	}
 
 	if !opts.Locked {
-		unlock, err := opts.State.Lock(state.WithOperation(ctx, "apply"), opts.Who)
+		unlock, err := state.LockWaiting(state.WithOperation(ctx, "apply"), opts.State, opts.Who, opts.LockTimeout, opts.LockWaiting)
 		if err != nil {
 			return nil, err
 		}
