@@ -61,6 +61,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"suggested":   cmdSuggested, // script_cmds_suggested_test.go
 		"holdlock":    cmdHoldLock,  // script_cmds_observe_test.go
 		"emufaults":   cmdEmuFaults, // script_cmds_observe_test.go
+		"jsonlines":   cmdJSONLines, // script_cmds_observe_test.go
 	}
 }
 
