@@ -142,6 +142,7 @@ func commands() []*cli.Command {
 		generateCommand(),
 		emulatorCommand(),
 		versionCommand(),
+		completionCommand(), completeCommand(),
 	}
 	var each func([]*cli.Command)
 	each = func(cs []*cli.Command) {
@@ -163,6 +164,9 @@ func commands() []*cli.Command {
 func shapesOf(cmds []*cli.Command) []commandShape {
 	out := make([]commandShape, 0, len(cmds))
 	for _, c := range cmds {
+		if c.SkipFlagParsing {
+			continue // its words go to it as they are (__complete: the line being typed)
+		}
 		sh := commandShape{names: c.Names(), valued: map[string]bool{}, subs: shapesOf(c.Subcommands)}
 		for _, f := range c.Flags {
 			_, isBool := f.(*cli.BoolFlag)
