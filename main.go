@@ -102,6 +102,7 @@ Environment:
    NEON_API_KEY         the API key (never printed, logged or saved)
    NEON_API_URL         overrides api_url ("embedded" = the built-in sandbox)
    NEONFORM_VAR_<name>  a value for variable <name>
+   NEONFORM_LOG=debug   one line per API call on standard error (as -debug)
    NO_COLOR             no colour in any output, as -no-color`,
 		Version:              version,
 		Metadata:             map[string]any{},
