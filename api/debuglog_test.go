@@ -16,28 +16,43 @@ import (
 // The debug log has one line per attempt against the emulator: method, path
 // with its query, status, duration, attempt, the service's request id, and
 // what the client does next; never the key.
-func TestDebugLogHasOneLinePerAttemptWithTheRequestIDAndNoKey(t *testing.T) {
+// refuseOnce answers the first request that match picks with status,
+// header and body in the service's place, and passes the rest to the
+// emulator; seen gets the X-Request-ID of every request.
+func refuseOnce(match func(*http.Request) bool, status int, header map[string]string, body string, seen func(id string)) func(http.Handler) http.Handler {
 	var mu sync.Mutex
-	var sentIDs []string
 	refused := false
-	wrap := func(next http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
-			sentIDs = append(sentIDs, r.Header.Get("X-Request-ID"))
-			first := !refused && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/endpoints")
+			if seen != nil {
+				seen(r.Header.Get("X-Request-ID"))
+			}
+			first := !refused && match(r)
 			refused = refused || first
 			mu.Unlock()
-			if first { // the service's rate limit, once
-				w.Header().Set("Retry-After", "2")
-				w.Header().Set("X-Neon-Ret-Request-Id", "svc-429-id")
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusTooManyRequests)
-				w.Write([]byte(`{"code":"TOO_MANY_REQUESTS","message":"slow down"}`))
+			if !first {
+				next.ServeHTTP(w, r)
 				return
 			}
-			next.ServeHTTP(w, r)
+			for k, v := range header {
+				w.Header().Set(k, v)
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			w.Write([]byte(body))
 		})
 	}
+}
+
+func TestDebugLogHasOneLinePerAttemptWithTheRequestIDAndNoKey(t *testing.T) {
+	var sentIDs []string // written under refuseOnce's lock, read after the calls
+	// The service's rate limit, once.
+	wrap := refuseOnce(func(r *http.Request) bool {
+		return r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/endpoints")
+	},
+		http.StatusTooManyRequests, map[string]string{"Retry-After": "2", "X-Neon-Ret-Request-Id": "svc-429-id"},
+		`{"code":"TOO_MANY_REQUESTS","message":"slow down"}`, func(id string) { sentIDs = append(sentIDs, id) })
 	var log bytes.Buffer
 	s := newService(t, emulator.Options{}, func(o *api.Options) { o.Log = &log }, wrap)
 	sleeps := api.RecordSleeps(s.client)
@@ -52,8 +67,6 @@ func TestDebugLogHasOneLinePerAttemptWithTheRequestIDAndNoKey(t *testing.T) {
 		t.Fatalf("GetEndpoint of nothing = %v, want a 404", err)
 	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
-	mu.Lock()
-	defer mu.Unlock()
 	want := []*regexp.Regexp{
 		regexp.MustCompile(`^GET /projects/dark-sun-46453911/endpoints 429 \d+\.\dms attempt 1 request_id svc-429-id: retrying in 2s \(Retry-After 2s; every request of this client pauses, and its pace halves\)$`),
 		regexp.MustCompile(`^GET /projects/dark-sun-46453911/endpoints 200 \d+\.\dms attempt 2 request_id ` + regexp.QuoteMeta(sentIDs[1]) + `$`),
@@ -81,23 +94,8 @@ func TestDebugLogHasOneLinePerAttemptWithTheRequestIDAndNoKey(t *testing.T) {
 // A mutation refused with 423 waits for the project's operations, and the
 // log says so, not a guessed wait.
 func TestDebugLogSaysA423WaitsForTheProject(t *testing.T) {
-	refused := false
-	var mu sync.Mutex
-	wrap := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			first := !refused && r.Method == http.MethodPost
-			refused = refused || first
-			mu.Unlock()
-			if first {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusLocked)
-				w.Write([]byte(`{"code":"RUNNING_OPERATIONS","message":"project already has running conflicting operations"}`))
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
+	wrap := refuseOnce(func(r *http.Request) bool { return r.Method == http.MethodPost }, http.StatusLocked, nil,
+		`{"code":"RUNNING_OPERATIONS","message":"project already has running conflicting operations"}`, nil)
 	var log bytes.Buffer
 	s := newService(t, emulator.Options{}, func(o *api.Options) { o.Log = &log }, wrap)
 	api.RecordSleeps(s.client)
