@@ -44,7 +44,7 @@ func applyCommand() *cli.Command {
 		Name:  "apply",
 		Usage: "carry out the changes, in order, waiting for each and recording it in the state",
 		UsageText: `neonform apply [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-parallelism N] [-refresh-branches] [-var NAME=VALUE]... [-var-file FILE]...
-neonform apply PLANFILE [DIR] [-json] [-parallelism N] [-lock-timeout DURATION]`,
+neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-parallelism N]`,
 		Description: `With a directory (default: the current one), apply makes a plan as "neonform
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
 ask on, it needs -auto-approve, or a saved plan.

@@ -190,11 +190,13 @@ fi
 	"fish": `# fish completion for neonform: neonform completion fish
 function __neonform_complete
     set -l words (commandline -opc)
-    set -l out (neonform __complete $words[2..-1] (commandline -ct) 2>/dev/null)
+    # quoted, so that an empty word being completed is still passed
+    set -l cur (commandline -ct)
+    set -l out (neonform __complete $words[2..-1] "$cur" 2>/dev/null)
     if test (count $out) -gt 0
         printf '%s\n' $out
     else
-        __fish_complete_path (commandline -ct)
+        __fish_complete_path "$cur"
     end
 end
 complete -c neonform -f -a '(__neonform_complete)'

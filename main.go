@@ -189,6 +189,8 @@ func noColorFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "no-color", Usage: "no colour in the output (as NO_COLOR=1)"}
 }
 
+// noColorBefore applies the flags every command may take: -no-color, and
+// -debug where the command (or the root) has it.
 func noColorBefore(c *cli.Context) error {
 	if c.Bool("no-color") {
 		colorOff.Store(true)

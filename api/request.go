@@ -185,8 +185,6 @@ func transportError(err error) error {
 	return err
 }
 
-func since(t time.Time) time.Duration { return time.Since(t).Round(time.Millisecond) }
-
 func isRead(method string) bool { return method == http.MethodGet || method == http.MethodHead }
 
 // projectOf returns the project id of a path under /projects/{id}/..., or "".
