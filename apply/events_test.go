@@ -166,7 +166,8 @@ func TestApplyEventsOfARefusedApply(t *testing.T) {
 }
 
 func TestApplyEventsOfAWaitForOthersOperations(t *testing.T) {
-	w := newWorld(t, worldOptions{projects: []string{shop}, opDelay: 100 * time.Millisecond})
+	// The operation outlasts the time apply takes to start, even on a busy machine.
+	w := newWorld(t, worldOptions{projects: []string{shop}, opDelay: 400 * time.Millisecond})
 	w.mustApply(oneReplica)
 	p := w.plan(strings.Replace(oneReplica, `compute "primary" {}`, `compute "primary" { size = 2 }`, 1))
 	// Someone saves the primary in the console as the apply starts: nothing
