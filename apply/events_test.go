@@ -122,7 +122,8 @@ func TestApplyEventsOfACreateAnUpdateAndADelete(t *testing.T) {
 func TestApplyEventsOfAFailedStep(t *testing.T) {
 	w := newWorld(t, worldOptions{projects: []string{shop}})
 	w.refuse("PATCH", "/projects/"+shop+"/", 400, "no, says the test")
-	events, _, err := recordEvents(t, w, w.plan(oneReplica), Options{})
+	// The primary's name is new: an update, which the service refuses.
+	events, _, err := recordEvents(t, w, w.plan(oneReplicaNamed), Options{})
 	var inc *IncompleteError
 	if !errors.As(err, &inc) {
 		t.Fatalf("want an IncompleteError, got %v", err)
