@@ -33,14 +33,18 @@ type applyOptions struct {
 	// Live: standard output is a terminal, for the live status line.
 	Live  bool
 	Color bool
+	// JSON: -json, events on standard output (apply_json.go); events is
+	// their stream once runApply set it up.
+	JSON   bool
+	events *applyEvents
 }
 
 func applyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "apply",
 		Usage: "carry out the changes, in order, waiting for each and recording it in the state",
-		UsageText: `neonform apply [DIR] [-auto-approve] [-parallelism N] [-refresh-branches] [-var NAME=VALUE]... [-var-file FILE]...
-neonform apply PLANFILE [DIR] [-parallelism N]`,
+		UsageText: `neonform apply [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-parallelism N] [-refresh-branches] [-var NAME=VALUE]... [-var-file FILE]...
+neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-parallelism N]`,
 		Description: `With a directory (default: the current one), apply makes a plan as "neonform
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
 ask on, it needs -auto-approve, or a saved plan.
@@ -58,6 +62,12 @@ fails stops the rest of its project; other projects go on. The end says what
 was done, what failed and why, and what was not attempted; "neonform plan"
 then shows exactly what remains.
 
+-json prints one JSON object a line on standard output for every event (the
+plan's summary, each step started, done or failed, each state write, the end
+with its counts), for a deployment tool; the rest goes to standard error. It
+needs -auto-approve or a plan file. -lock-timeout 2m waits for a state lock
+another run holds instead of failing at once.
+
 Interrupt (Ctrl-C, SIGTERM or SIGHUP): no new step starts, the steps in flight
 finish and are recorded, and apply exits 1 saying what is left. A second
 interrupt exits at once. At the question, an interrupt cancels at once.
@@ -66,10 +76,13 @@ Examples:
    neonform apply                                  # plan, show, ask, apply
    neonform apply -auto-approve examples/quickstart
    neonform plan -out plan.json infra/ && neonform apply plan.json infra/
+   neonform apply -json plan.json infra/ | jq -r 'select(.type == "step_failed") | .error'
 
 Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
 		Flags: append(planFlags(),
 			&cli.BoolFlag{Name: "auto-approve", Usage: "apply without asking (needed when there is no terminal to ask on)"},
+			lockTimeoutFlag(),
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object a line for every event on standard output, for a deployment tool (docs/plan-format.md); the rest goes to standard error"},
 		),
 		Action: func(c *cli.Context) error {
 			o, err := applyOptionsFrom(c)
@@ -85,12 +98,17 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 	if c.Int("parallelism") < 1 {
 		return applyOptions{}, fmt.Errorf("-parallelism must be at least 1")
 	}
+	lockTimeout, err := lockTimeoutOf(c)
+	if err != nil {
+		return applyOptions{}, err
+	}
 	// Whatever is decided below, the run's suggestions point at its configuration.
 	defer func() { remember(c, o.planInputs) }()
 	o = applyOptions{
 		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
-			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)},
+			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter), LockTimeout: lockTimeout},
 		AutoApprove: c.Bool("auto-approve"),
+		JSON:        c.Bool("json"),
 		Env:         newEnvironment(os.Environ()),
 		Stdin:       c.App.Reader,
 		Stdout:      c.App.Writer,
@@ -150,13 +168,21 @@ func runApply(ctx context.Context, o applyOptions) error {
 	// A closed standard output (apply ... | head) must not stop an apply
 	// halfway: what is left to print goes to standard error (interrupt.go).
 	o.Stdout = &fallbackWriter{w: o.Stdout, fallback: o.Stderr}
+	if o.JSON {
+		var err error
+		if o, err = jsonApply(o); err != nil {
+			return err
+		}
+	}
 	var err error
 	if o.PlanFile != "" {
 		err = applyPlanFile(ctx, o)
 	} else {
 		err = applyDir(ctx, o)
 	}
-	return afterInterrupt(ctx, err)
+	err = afterInterrupt(ctx, err)
+	o.events.end(err)
+	return err
 }
 
 // applyDir plans, shows the plan, asks, and applies.
@@ -178,6 +204,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		return err
 	}
 	if !p.plan.HasChanges() {
+		o.events.noChanges(p.plan)
 		return nil
 	}
 	if !o.AutoApprove && !askToApply(ctx, o.Stdin, o.Stdout) {
@@ -221,6 +248,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	}
 	if !plan.HasChanges() {
 		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
+		o.events.noChanges(plan)
 		return nil
 	}
 	startApplying(ctx)
@@ -267,6 +295,9 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 		Parallelism: o.Parallelism,
 		Progress:    o.Stdout,
 		Live:        o.Live,
+		LockTimeout: o.LockTimeout,
+		LockWaiting: lockWaitNote(o.Stderr, o.LockTimeout),
+		Events:      o.events.sender(),
 	})
 	if rep == nil {
 		return err // refused before the first step: nothing was changed

@@ -35,7 +35,7 @@ func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "generate",
 		Usage:     "write the configuration of computes that already exist, and record them in the state",
-		UsageText: "neonform generate (-project ID [-project ID]... | -all) [DIR] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform generate (-project ID [-project ID]... | -all) [DIR] [-lock-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Onboards an account that already has projects, branches and computes: reads
 each project's branches and endpoints and writes one file per project into
 DIR (default the current directory; created if missing), in the layout fmt
@@ -69,6 +69,7 @@ Examples:
 			&cli.BoolFlag{Name: "all", Usage: "generate every project the API key can see"},
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable of the configuration in DIR: `NAME=VALUE` (repeatable)"},
 			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
+			lockTimeoutFlag(), debugFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
@@ -83,6 +84,10 @@ Examples:
 				o.Dir = args[0]
 			}
 			remember(c, o.planInputs)
+			var err error
+			if o.LockTimeout, err = lockTimeoutOf(c); err != nil {
+				return err
+			}
 			return runGenerate(c.Context, o)
 		},
 	}
@@ -132,7 +137,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 		return err
 	}
 	defer closeBackend(backend)
-	unlock, err := backend.Lock(state.WithOperation(ctx, "generate"), "")
+	unlock, err := lockState(ctx, backend, "generate", o.LockTimeout, o.Stderr)
 	if err != nil {
 		return err
 	}

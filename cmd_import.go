@@ -13,7 +13,6 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
-	"github.com/neonform/neonform/state"
 )
 
 type importOptions struct {
@@ -29,7 +28,7 @@ func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "record an existing endpoint in the state as a configured compute",
-		UsageText: "neonform import ADDR ENDPOINT_ID [DIR] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform import ADDR ENDPOINT_ID [DIR] [-lock-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Makes neonform manage an endpoint that already exists: it records in the state
 that the compute at ADDR (<project>.<branch>.<compute>, declared in the
 configuration in DIR, default the current directory) is the endpoint
@@ -54,6 +53,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
+			lockTimeoutFlag(), debugFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
@@ -69,6 +69,10 @@ Examples:
 				o.Dir = args[2]
 			}
 			remember(c, o.planInputs)
+			var err error
+			if o.LockTimeout, err = lockTimeoutOf(c); err != nil {
+				return err
+			}
 			return runImport(c.Context, o)
 		},
 	}
@@ -102,7 +106,7 @@ func runImport(ctx context.Context, o importOptions) error {
 		return err
 	}
 	defer closeBackend(backend)
-	unlock, err := backend.Lock(state.WithOperation(ctx, "import"), "")
+	unlock, err := lockState(ctx, backend, "import", o.LockTimeout, o.Stderr)
 	if err != nil {
 		return err
 	}

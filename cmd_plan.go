@@ -88,6 +88,7 @@ func planFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
 		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once"},
 		&cli.BoolFlag{Name: "refresh-branches", Usage: "list every project's branches, so that each branch block is found by its name again rather than as the state records it"},
+		debugFlag(),
 	}
 }
 

@@ -28,14 +28,19 @@ type stateOptions struct {
 
 func stateCommand() *cli.Command {
 	sub := func(name, usage, args, description string, nargs int, run func(context.Context, stateOptions) error, flags ...cli.Flag) *cli.Command {
-		jsonFlag := ""
-		if len(flags) > 0 {
-			jsonFlag = " [-json]"
+		extra := ""
+		for _, f := range flags {
+			switch f.Names()[0] {
+			case "json":
+				extra = " [-json]"
+			case "lock-timeout":
+				extra = " [-lock-timeout DURATION]"
+			}
 		}
 		return &cli.Command{
 			Name:        name,
 			Usage:       usage,
-			UsageText:   "neonform state " + name + " " + strings.TrimSpace(args+" [DIR]"+jsonFlag+" [-var NAME=VALUE]... [-var-file FILE]..."),
+			UsageText:   "neonform state " + name + " " + strings.TrimSpace(args+" [DIR]"+extra+" [-var NAME=VALUE]... [-var-file FILE]..."),
 			Description: description,
 			Flags:       append(stateFlags(), flags...),
 			Action: func(c *cli.Context) error {
@@ -80,14 +85,14 @@ endpoint again when it can (a branch's read_write endpoint, a read replica
 of the same name) or creates a new one; remove the block too to let it go.
 
 Example:
-   neonform state rm shop.main.reports`, 1, runStateRm),
+   neonform state rm shop.main.reports`, 1, runStateRm, lockTimeoutFlag()),
 			sub("mv", "give a compute's state entry a new address", "FROM TO",
 				`Moves the state entry at FROM to TO, keeping its endpoint: what a moved block
 does, done once by hand. Nothing changes in the service; if TO's compute block
 is on another branch, the next plan moves the endpoint there.
 
 Example:
-   neonform state mv shop.main.reporting shop.main.reports`, 2, runStateMv),
+   neonform state mv shop.main.reporting shop.main.reports`, 2, runStateMv, lockTimeoutFlag()),
 		},
 	}
 }
@@ -144,7 +149,9 @@ func stateOptionsFrom(c *cli.Context, nargs int, names string) (stateOptions, er
 		o.Dir = args[nargs]
 	}
 	remember(c, o.planInputs)
-	return o, nil
+	var err error
+	o.LockTimeout, err = lockTimeoutOf(c)
+	return o, err
 }
 
 // openStateOf opens the state that the configuration in o.Dir names.
@@ -257,7 +264,7 @@ func editState(ctx context.Context, o stateOptions, op string, edit func(st *sta
 		return 0, 0, err
 	}
 	defer closeBackend(b)
-	unlock, err := b.Lock(state.WithOperation(ctx, op), "")
+	unlock, err := lockState(ctx, b, op, o.LockTimeout, o.Stderr)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -102,6 +102,12 @@ func connect(cfg *config.Config, env environment, notes io.Writer) (*connection,
 		conn.Close()
 		return nil, err
 	}
+	if debug, err := wantDebugLog(env); err != nil {
+		conn.Close()
+		return nil, err
+	} else if debug {
+		opts.Log = debugLog{w: notes}
+	}
 	client, err := api.New(opts)
 	if err != nil {
 		conn.Close()

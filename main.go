@@ -60,6 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the lock, not die between two API calls.
 	signal.Ignore(syscall.SIGPIPE)
 	colorOff.Store(false)
+	debugOn.Store(false)
 
 	app := newApp(stdin, stdout, stderr)
 	err := app.RunContext(ctx, interspersed(shapesOf(app.Commands), args))
@@ -101,6 +102,7 @@ Environment:
    NEON_API_KEY         the API key (never printed, logged or saved)
    NEON_API_URL         overrides api_url ("embedded" = the built-in sandbox)
    NEONFORM_VAR_<name>  a value for variable <name>
+   NEONFORM_LOG=debug   one line per API call on standard error (as -debug)
    NO_COLOR             no colour in any output, as -no-color`,
 		Version:              version,
 		Metadata:             map[string]any{},
@@ -115,7 +117,7 @@ Environment:
 		// Errors are printed once, by run, with the right exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       commands(),
-		Flags:          []cli.Flag{noColorFlag()},
+		Flags:          []cli.Flag{noColorFlag(), debugFlag()},
 		Before:         noColorBefore,
 		OnUsageError:   usageError,
 	}
@@ -141,6 +143,7 @@ func commands() []*cli.Command {
 		generateCommand(),
 		emulatorCommand(),
 		versionCommand(),
+		completionCommand(), completeCommand(),
 	}
 	var each func([]*cli.Command)
 	each = func(cs []*cli.Command) {
@@ -162,6 +165,9 @@ func commands() []*cli.Command {
 func shapesOf(cmds []*cli.Command) []commandShape {
 	out := make([]commandShape, 0, len(cmds))
 	for _, c := range cmds {
+		if c.SkipFlagParsing {
+			continue // its words go to it as they are (__complete: the line being typed)
+		}
 		sh := commandShape{names: c.Names(), valued: map[string]bool{}, subs: shapesOf(c.Subcommands)}
 		for _, f := range c.Flags {
 			_, isBool := f.(*cli.BoolFlag)
@@ -183,9 +189,14 @@ func noColorFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "no-color", Usage: "no colour in the output (as NO_COLOR=1)"}
 }
 
+// noColorBefore applies the flags every command may take: -no-color, and
+// -debug where the command (or the root) has it.
 func noColorBefore(c *cli.Context) error {
 	if c.Bool("no-color") {
 		colorOff.Store(true)
+	}
+	if c.Bool("debug") { // -debug: the root's, or a command's (debuglog.go)
+		debugOn.Store(true)
 	}
 	return nil
 }

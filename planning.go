@@ -35,6 +35,9 @@ type planInputs struct {
 	// plan it shows and the apply, and a locked state is refused before any
 	// call or any output).
 	Lock bool
+	// LockTimeout is how long to wait for a state lock another run holds
+	// (-lock-timeout): 0 = fail at once.
+	LockTimeout time.Duration
 	// Secrets learns, once the configuration is read, which variables are
 	// sensitive, so that their -var values are never repeated in a
 	// suggestion. Shared by the copies of a planInputs; nil: nothing learnt.
@@ -116,7 +119,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 		return nil, err
 	}
 	if in.Lock {
-		if out.unlock, err = out.backend.Lock(state.WithOperation(ctx, "apply"), ""); err != nil {
+		if out.unlock, err = lockState(ctx, out.backend, "apply", in.LockTimeout, stderr); err != nil {
 			return nil, err
 		}
 	}

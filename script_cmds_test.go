@@ -59,6 +59,9 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"maxchars":    cmdMaxChars,  // plan_cmds_test.go
 		"jsonset":     cmdJSONSet,   // script_cmds_edit_test.go
 		"suggested":   cmdSuggested, // script_cmds_suggested_test.go
+		"holdlock":    cmdHoldLock,  // script_cmds_observe_test.go
+		"emufaults":   cmdEmuFaults, // script_cmds_observe_test.go
+		"jsonlines":   cmdJSONLines, // script_cmds_observe_test.go
 	}
 }
 

@@ -62,7 +62,9 @@ type Options struct {
 	OperationTimeout time.Duration
 	// PageSize is the page size asked of list calls: 0 = the largest each list allows.
 	PageSize int
-	// Log, when set, gets one line per attempt: method, path, status, duration.
+	// Log, when set, gets one line per attempt of a request (debuglog.go):
+	// method, path, status, duration, the service's request id, and whether
+	// and when it is retried. Never a header or a body.
 	Log io.Writer
 }
 

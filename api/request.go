@@ -40,6 +40,11 @@ type reply struct {
 	err error
 	// sent is true when the request may have reached the service before err.
 	sent bool
+	// took is how long the attempt lasted; requestID is the id the service
+	// gave it (its X-Neon-Ret-Request-Id, else the X-Request-ID sent): both
+	// for the debug log.
+	took      time.Duration
+	requestID string
 }
 
 // call runs the attempts of one request and returns the final status.
@@ -58,16 +63,20 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 	// covered is the end of the 429 pause this request already waited out.
 	var covered time.Time
 	for attempt := 0; ; attempt++ {
+		paced := time.Now()
 		if err := c.wait(ctx, covered); err != nil {
 			return 0, fmt.Errorf("%s %s: not sent: waiting for this client's rate limit: %w", method, path, err)
 		}
+		at := attemptLog{method: method, path: path, attempt: attempt + 1, paced: time.Since(paced)}
 		r := c.attempt(ctx, method, path, payload)
 		if r.err == nil && r.status >= 200 && r.status < 300 {
+			c.logAttempt(at, r, "")
 			return r.status, decodeAnswer(method, path, r, out)
 		}
 		v := judge(ctx, method, path, r)
 		c.explain(v.err)
 		if !v.retry || attempt >= c.retries {
+			c.logAttempt(at, r, giveUpWords(v, attempt, c.retries))
 			return r.status, v.err
 		}
 		wait := backoff(attempt)
@@ -79,6 +88,7 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 			covered = c.pace.tooMany(time.Now().Add(wait))
 			wait = max(wait, time.Until(covered))
 		}
+		c.logAttempt(at, r, retryWords(v, r.status, wait, method, path))
 		if v.untilIdle && !isRead(method) {
 			// The lock lasts until the project's operations finish: wait for
 			// that instead of guessing, then retry soon.
@@ -145,7 +155,8 @@ func (c *Client) attempt(ctx context.Context, method, path string, payload []byt
 	req.Header.Set("Authorization", "Bearer "+c.key())
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
-	req.Header.Set("X-Request-ID", newRequestID())
+	sentID := newRequestID()
+	req.Header.Set("X-Request-ID", sentID)
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -153,14 +164,11 @@ func (c *Client) attempt(ctx context.Context, method, path string, payload []byt
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
-		err = transportError(err)
-		c.logf("%s %s failed after %s: %v", method, path, since(start), err)
-		return reply{err: err, sent: wrote.Load()}
+		return reply{err: transportError(err), sent: wrote.Load(), took: time.Since(start), requestID: sentID}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	c.logf("%s %s %d %s", method, path, resp.StatusCode, since(start))
-	r := reply{status: resp.StatusCode, header: resp.Header, body: body, sent: true}
+	r := reply{status: resp.StatusCode, header: resp.Header, body: body, sent: true, took: time.Since(start), requestID: answeredID(resp.Header, sentID)}
 	if err != nil {
 		r.err = fmt.Errorf("the answer (%d) was cut short: %w", resp.StatusCode, transportError(err))
 	}
@@ -176,8 +184,6 @@ func transportError(err error) error {
 	}
 	return err
 }
-
-func since(t time.Time) time.Duration { return time.Since(t).Round(time.Millisecond) }
 
 func isRead(method string) bool { return method == http.MethodGet || method == http.MethodHead }
 

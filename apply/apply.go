@@ -39,9 +39,17 @@ type Options struct {
 	Live bool
 	// Who holds the lock, for others' error messages; "" = the OS user.
 	Who string
+	// LockTimeout is how long to wait for a state lock another run holds
+	// (state.LockWaiting): 0 = fail at once. LockWaiting, when set, is told
+	// once when the wait starts, with who holds the lock.
+	LockTimeout time.Duration
+	LockWaiting func(held *state.LockedError)
 	// InterruptGrace is how long a call in flight may take to finish once
 	// ctx is cancelled: 0 = 30s.
 	InterruptGrace time.Duration
+	// Events, when set, gets every event of the apply (events.go), from
+	// the plan_summary to the apply_finished, from several goroutines.
+	Events func(Event)
 	// StillEvery is how often a step that waits long says it is still
 	// waiting (without Live): 0 = 10s.
 	StillEvery time.Duration
@@ -56,10 +64,16 @@ type Options struct {
 // *IncompleteError. Any other error (the plan is damaged, the lock is held,
 // the plan is stale, the live endpoints cannot be read) means nothing was
 // changed, and the Report is nil.
-func Apply(ctx context.Context, p *diff.Plan, opts Options) (*Report, error) {
+//
+// Options.Events gets a plan_summary before the first step and, however
+// Apply returns, an apply_finished last.
+func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err error) {
 	start := time.Now()
 	if opts.Client == nil || opts.State == nil {
 		return nil, errors.New("apply: Options.Client and Options.State are required")
+	}
+	if opts.Events != nil {
+		defer func() { opts.Events(FinishedEvent(rep, err)) }()
 	}
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = DefaultParallelism
@@ -77,11 +91,12 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (*Report, error) {
 		return nil, err
 	}
 	if len(p.Steps) == 0 {
+		opts.emit(PlanSummaryEvent(p, "The plan has no changes: nothing to do."))
 		return &Report{Elapsed: time.Since(start)}, nil
 	}
 
 	if !opts.Locked {
-		unlock, err := opts.State.Lock(state.WithOperation(ctx, "apply"), opts.Who)
+		unlock, err := state.LockWaiting(state.WithOperation(ctx, "apply"), opts.State, opts.Who, opts.LockTimeout, opts.LockWaiting)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +132,8 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (*Report, error) {
 	}
 
 	r := newRun(&verified, st, live, opts)
-	rep := r.execute(ctx)
+	opts.emit(PlanSummaryEvent(&verified, "Applying the plan: "+summaryWords(&verified)))
+	rep = r.execute(ctx)
 	rep.Elapsed = time.Since(start)
 	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 {
 		return rep, &IncompleteError{Failed: len(rep.Failed), NotAttempted: len(rep.NotAttempted), Interrupted: rep.Interrupted}

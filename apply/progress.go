@@ -31,6 +31,10 @@ type progress struct {
 	stop       chan struct{}
 	stopOnce   sync.Once
 	done       sync.WaitGroup
+	// events, when set, gets each line's event too (events.go); labels
+	// name the projects in them.
+	events func(Event)
+	labels map[string]string
 }
 
 type inFlight struct {
@@ -82,7 +86,13 @@ func (p *progress) start(s *diff.Step, ch *diff.Change) {
 		return // done at once: its end line says it all
 	}
 	p.running[s.ID] = &inFlight{step: s, since: time.Now(), still: p.stillEvery}
-	p.line(fmt.Sprintf("%s: %s...", s.Address, startWords(s, ch)))
+	text := fmt.Sprintf("%s: %s...", s.Address, startWords(s, ch))
+	p.line(text)
+	e := p.stepEvent(EventStepStarted, s, text)
+	if ch != nil && ch.Disruption != diff.None {
+		e.Disruption = ch.Disruption.String()
+	}
+	p.emit(e)
 }
 
 func (p *progress) end(res *StepResult) {
@@ -90,7 +100,9 @@ func (p *progress) end(res *StepResult) {
 	defer p.mu.Unlock()
 	delete(p.running, res.Step.ID)
 	p.ended++
-	p.line(fmt.Sprintf("%s: %s", res.Step.Address, endWords(res)))
+	text := fmt.Sprintf("%s: %s", res.Step.Address, endWords(res))
+	p.line(text)
+	p.emit(p.endEvent(res, text))
 }
 
 // failedBeforeStart reports a step that failed while waiting to begin.
@@ -98,14 +110,18 @@ func (p *progress) failedBeforeStart(res *StepResult) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ended++
-	p.line(fmt.Sprintf("%s: %s failed: %v", res.Step.Address, noun(res.Step.Kind), res.Err))
+	text := fmt.Sprintf("%s: %s failed: %v", res.Step.Address, noun(res.Step.Kind), res.Err)
+	p.line(text)
+	p.emit(p.endEvent(res, text))
 }
 
 // note says something that happened during a step.
 func (p *progress) note(s *diff.Step, what string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.line(fmt.Sprintf("%s: %s", s.Address, what))
+	text := fmt.Sprintf("%s: %s", s.Address, what)
+	p.line(text)
+	p.emit(p.stepEvent(EventStepNote, s, text))
 }
 
 // line prints one permanent line, keeping the status line below it.

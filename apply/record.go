@@ -33,6 +33,9 @@ type recorder struct {
 	// and the apply stops starting steps (see run.stopped).
 	err    error
 	writes int
+	// saved, when set, is told the serial of each successful write, one
+	// write at a time.
+	saved func(serial int64)
 }
 
 func newRecorder(ctx context.Context, backend state.Backend, st *state.State) *recorder {
@@ -82,6 +85,9 @@ func (r *recorder) record(change func(st *state.State) (bool, error)) error {
 		snapshot := r.st.Clone()
 		r.mu.Unlock()
 		err := r.backend.Write(r.ctx, snapshot) // sets snapshot.Serial when it succeeds
+		if err == nil && r.saved != nil {
+			r.saved(snapshot.Serial)
+		}
 		r.mu.Lock()
 		r.writing = false
 		if err != nil {

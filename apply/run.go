@@ -76,6 +76,10 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 	}
 	r.rec = newRecorder(context.Background(), opts.State, st)
 	r.prog = newProgress(opts.Progress, opts.Live, opts.StillEvery, len(p.Steps))
+	r.prog.events, r.prog.labels = opts.Events, r.labels
+	r.rec.saved = func(serial int64) {
+		r.prog.emit(Event{Type: EventStateSaved, Message: fmt.Sprintf("saved the state (%s) at serial %d", opts.State.Describe(), serial), Serial: serial})
+	}
 	return r
 }
 
