@@ -137,15 +137,11 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 		return err
 	}
 	defer closeBackend(backend)
-	unlock, err := lockState(ctx, backend, "generate", o.LockTimeout, o.Stderr)
+	st, unlock, err := readLocked(ctx, backend, "generate", o.LockTimeout, o.Stderr)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	st, err := backend.Read(ctx)
-	if err != nil {
-		return err
-	}
 	conn, err := connect(cfg, o.Env, o.Stderr)
 	if err != nil {
 		return err

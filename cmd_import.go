@@ -106,15 +106,11 @@ func runImport(ctx context.Context, o importOptions) error {
 		return err
 	}
 	defer closeBackend(backend)
-	unlock, err := lockState(ctx, backend, "import", o.LockTimeout, o.Stderr)
+	st, unlock, err := readLocked(ctx, backend, "import", o.LockTimeout, o.Stderr)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	st, err := backend.Read(ctx)
-	if err != nil {
-		return err
-	}
 	if c := st.Computes[o.Address]; c != nil {
 		return fmt.Errorf("%s is already in the state, as %s; to manage another endpoint there, first `%s`",
 			o.Address, c.EndpointID, configArgsOf(o.planInputs).command("state", "rm", o.Address))

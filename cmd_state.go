@@ -264,15 +264,11 @@ func editState(ctx context.Context, o stateOptions, op string, edit func(st *sta
 		return 0, 0, err
 	}
 	defer closeBackend(b)
-	unlock, err := lockState(ctx, b, op, o.LockTimeout, o.Stderr)
+	st, unlock, err := readLocked(ctx, b, op, o.LockTimeout, o.Stderr)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer unlock()
-	st, err := b.Read(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
 	before = st.Serial
 	if err := edit(st); err != nil {
 		return 0, 0, err

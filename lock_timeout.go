@@ -41,3 +41,19 @@ func lockWaitNote(stderr io.Writer, timeout time.Duration) func(*state.LockedErr
 		fmt.Fprintf(stderr, "Waiting for the state lock held by %s (up to %s)...\n", held.Holder(), timeout)
 	}
 }
+
+// readLocked takes the state lock for op, as lockState does, and reads the
+// state under it: what a command that edits the state starts with. On an
+// error the lock is not held.
+func readLocked(ctx context.Context, b state.Backend, op string, timeout time.Duration, stderr io.Writer) (*state.State, func() error, error) {
+	unlock, err := lockState(ctx, b, op, timeout, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := b.Read(ctx)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return st, unlock, nil
+}
