@@ -173,7 +173,6 @@ func TestBadWorldFilesAreRefusedWithTheReason(t *testing.T) {
 		{project(`, "endpoints": [{"id": "ep-1", "branch_id": "br-1", "type": "read_only", "suspend_timeout_seconds": 5}]`), "suspend_timeout_seconds 5"},
 		{project(`, "endpoints": [{"id": "ep-1", "branch_id": "br-1", "type": "read_only", "lifecycle": {"to": "running"}}]`), `lifecycle state "running"`},
 		{project(`, "operations": [{"id": "o1"}, {"id": "o1"}]`), `operation "o1"`},
-		{`{"format_version": 1, ` + user + `, "projects": [{"id": "p-1", "branches": [{"id": "br-1", "name": "main", "default": true}, {"id": "br-2", "name": "main"}]}]}`, `name "main" is used twice`},
 		{`{"format_version": 1, ` + user + `, "api_keys": [{"id": 1, "kind": "personal", "user_id": "u1", "hash": "md5:00"}]}`, "hash must be sha256:"},
 		{`{"format_version": 1, ` + user + `, "api_keys": [{"id": 1, "kind": "personal", "user_id": "u1", "secret": "a", "hash": "sha256:00"}]}`, "not both"},
 		{`{"format_version": 1, ` + user + `, "api_keys": [{"id": 1, "kind": "personal", "user_id": "u2", "secret": "a"}]}`, `user_id "u2" is not a user`},
@@ -188,6 +187,21 @@ func TestBadWorldFilesAreRefusedWithTheReason(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), file) {
 			t.Errorf("world %s\n  error %v\n  want one naming the file and saying %q", tc.doc, err, tc.want)
 		}
+	}
+}
+
+// A world file may give two branches of a project one name, which the API
+// never makes, so that a client can be shown such a project.
+func TestWorldFileMayGiveTwoBranchesOneName(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "world.json")
+	doc := `{"format_version": 1, "users": [{"id": "u1"}], "projects": [{"id": "p-1", "branches": [{"id": "br-1", "name": "main", "default": true}, {"id": "br-2", "name": "main"}]}]}`
+	must(t, os.WriteFile(file, []byte(doc), 0o600))
+	e, err := New(Options{DataFile: file})
+	if err != nil {
+		t.Fatalf("a world with two branches named main: %v", err)
+	}
+	if _, _, _, err := e.addBranch(e.w.project("p-1"), branchSpec{name: "main"}, e.clock.Now()); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("creating a third branch named main: %v; want the API's conflict", err)
 	}
 }
 

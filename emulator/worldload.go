@@ -62,10 +62,10 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 			return nil, fmt.Errorf("branch %q: the id must be valid and unique", b.ID)
 		}
 		b.ProjectID = p.ID
+		// Names may repeat here, though the API refuses to make a second
+		// branch of one name: a client must cope with a project that has
+		// them, and only a world file can show it one.
 		b.Name = defaultString(b.Name, b.ID)
-		if p.branchByName(b.Name) != nil {
-			return nil, fmt.Errorf("branch %s: the name %q is used twice; branch names are unique in a project", b.ID, b.Name)
-		}
 		b.CreatedAt = defaultTime(b.CreatedAt, p.CreatedAt)
 		b.UpdatedAt = defaultTime(b.UpdatedAt, b.CreatedAt)
 		b.CreationSource = defaultString(b.CreationSource, "console")
