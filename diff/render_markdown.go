@@ -117,7 +117,8 @@ func alerts(p *Plan) string {
 	}
 	var b strings.Builder
 	if len(p.Targets) > 0 {
-		fmt.Fprintf(&b, "> - **Partial plan**: %s\n", partialTop(p))
+		fmt.Fprintf(&b, "> - **Partial plan** (`%s`): only the targeted computes were read and planned; "+
+			"other changes the configuration asks for may be waiting, and are not shown\n", targetFlags(p))
 	}
 	line := func(list []string, one, many, why string) {
 		if len(list) > 0 {

@@ -12,8 +12,13 @@ import (
 
 // partialTop says, before the changes, that a plan is partial and why.
 func partialTop(p *Plan) string {
-	return fmt.Sprintf("This plan is partial: only the computes that -target %s covers were read and planned. "+
-		"Other changes the configuration asks for may be waiting, and are not shown.", strings.Join(p.Targets, ", -target "))
+	return fmt.Sprintf("This plan is partial (%s): only the targeted computes were read and planned. "+
+		"Other changes the configuration asks for may be waiting, and are not shown.", targetFlags(p))
+}
+
+// targetFlags is the plan's targets as the flags that ask for them.
+func targetFlags(p *Plan) string {
+	return "-target " + strings.Join(p.Targets, " -target ")
 }
 
 // partialEnd says, after the summary, how to see the rest.
