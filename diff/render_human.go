@@ -327,7 +327,7 @@ func (h *human) unmanaged(p *Plan) {
 	for i, u := range shown {
 		parts[i] = describeUnmanaged(u)
 	}
-	line := "Left alone (not in the configuration): " + strings.Join(parts, "; ")
+	line := leftAloneWords(p) + ": " + strings.Join(parts, "; ")
 	if more := len(p.Unmanaged) - len(shown); more > 0 {
 		line += fmt.Sprintf("; and %d more (-verbose lists them)", more)
 	}

@@ -294,7 +294,7 @@ func driftSection(p *Plan) *section {
 
 func unmanagedSection(p *Plan) *section {
 	s := &section{
-		head:   fmt.Sprintf("<details><summary>Left alone: %s not in the configuration</summary>\n\n", plural(len(p.Unmanaged), "endpoint", "endpoints")),
+		head:   fmt.Sprintf("<details><summary>Left alone: %s %s</summary>\n\n", plural(len(p.Unmanaged), "endpoint", "endpoints"), unmanagedWords(p)),
 		tail:   "\n</details>\n\n",
 		weight: 1,
 		omitted: func(n int) string {

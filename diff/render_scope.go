@@ -83,3 +83,17 @@ func askedWords(p *Plan, c *Change) string {
 	}
 	return "asked with -replace; "
 }
+
+// leftAloneWords heads the list of unmanaged endpoints.
+func leftAloneWords(p *Plan) string {
+	return "Left alone (" + unmanagedWords(p) + ")"
+}
+
+// unmanagedWords says why an endpoint is left alone: a destroy leaves what
+// neonform does not manage, whatever the configuration says.
+func unmanagedWords(p *Plan) string {
+	if p.Destroy {
+		return "not managed by neonform"
+	}
+	return "not in the configuration"
+}
