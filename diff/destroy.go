@@ -68,7 +68,7 @@ func (pl *planner) refusesDestroy(addr string, c *state.Compute, ep *api.Endpoin
 	}
 	pl.errorf(nil, "Compute cannot be destroyed",
 		"%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the destroy plan will not delete it, and nothing is destroyed. "+
-			"To destroy it too: put its compute block back with prevent_destroy = false, and apply. To leave it running: `neonform state rm %s`.",
+			"To destroy it too, put its compute block back, with prevent_destroy = false. To leave it running: `neonform state rm %s`.",
 		addr, ep.ID, addr)
 	return true
 }
