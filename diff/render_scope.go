@@ -28,7 +28,7 @@ const partialEnd = "This plan is partial: other changes may be waiting. `neonfor
 // projects, 6 computes", or for a destroy what it deletes.
 func headerLine(p *Plan) string {
 	if p.Destroy {
-		return fmt.Sprintf("neonform plan -destroy: %s, %s to delete", plural(len(p.Projects), "project", "projects"), plural(p.Summary.Delete, "compute", "computes"))
+		return fmt.Sprintf("neonform plan (destroy): %s, %s to delete", plural(len(p.Projects), "project", "projects"), plural(p.Summary.Delete, "compute", "computes"))
 	}
 	return fmt.Sprintf("neonform plan: %s, %s", plural(len(p.Projects), "project", "projects"), plural(configured(p), "compute", "computes"))
 }
@@ -55,7 +55,7 @@ func noChangesLine(p *Plan, stats string) string {
 func markdownTitle(p *Plan) string {
 	switch {
 	case p.Destroy:
-		return "neonform plan -destroy"
+		return "neonform plan (destroy)"
 	case len(p.Targets) > 0:
 		return "neonform plan (partial, -target)"
 	}
@@ -66,7 +66,7 @@ func markdownTitle(p *Plan) string {
 func markdownNoChanges(p *Plan) string {
 	switch {
 	case p.Destroy:
-		return "### neonform plan -destroy: nothing to destroy\n\nThe state manages no computes.\n"
+		return "### neonform plan (destroy): nothing to destroy\n\nThe state manages no computes.\n"
 	case len(p.Targets) > 0:
 		return "### neonform plan (partial, -target): no changes\n\nThe targeted computes match the configuration. " + partialTop(p) + "\n"
 	}
