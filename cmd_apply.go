@@ -49,6 +49,9 @@ neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-parallelism N]`
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
 ask on, it needs -auto-approve, or a saved plan.
 
+-target, -replace and -destroy make the plan as they do for "neonform plan";
+"neonform apply -destroy" is "neonform destroy".
+
 With a plan file saved by "neonform plan -out FILE", it carries out exactly that
 plan, without asking: the plan is what was reviewed. DIR is the configuration
 the plan was made from (default: the current directory); it says where the

@@ -38,6 +38,9 @@ func scopeFrom(c *cli.Context) (diff.Scope, error) {
 // of a compute that is not configured, and a -replace outside the -target
 // computes: before any call to the service.
 func checkScope(s diff.Scope, cfg *config.Config, st *state.State) error {
+	if len(s.Targets) == 0 && len(s.Replace) == 0 {
+		return nil
+	}
 	known := knownNames(cfg, st)
 	for _, t := range s.Targets {
 		if !slices.ContainsFunc(known.all, func(n string) bool { return diff.Covers(t, n) }) {
