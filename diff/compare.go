@@ -106,7 +106,7 @@ func markSensitive(attrs []Attribute, c *config.Compute) {
 func (pp *projectPlan) checkLifecycle(t *target, ch *Change) {
 	c := t.c
 	asked := pp.pl.scope.replace[c.Address]
-	if ch.Action == Replace && c.PreventDestroy && asked {
+	if ch.Action == Replace && c.PreventDestroy && asked && !recreates(ch.Attributes) {
 		rng := c.Range("lifecycle.prevent_destroy")
 		pp.errorf(&rng, "Compute cannot be recreated",
 			"%s has lifecycle.prevent_destroy = true, but -replace asks to recreate it: that deletes the compute and creates a new one (new id and host). "+
