@@ -19,12 +19,12 @@ func scopeFrom(c *cli.Context) (diff.Scope, error) {
 	s := diff.Scope{Targets: c.StringSlice("target"), Replace: c.StringSlice("replace"), Destroy: c.Bool("destroy")}
 	for _, t := range s.Targets {
 		if _, err := config.ParsePartialAddress(t); err != nil {
-			return s, fmt.Errorf("-target: %w", err)
+			return s, fmt.Errorf("-target: %w%s", err, unquotedKeyHint(t))
 		}
 	}
 	for _, r := range s.Replace {
 		if _, _, _, err := config.ParseAddress(r); err != nil {
-			return s, fmt.Errorf("-replace: %w", err)
+			return s, fmt.Errorf("-replace: %w%s", err, unquotedKeyHint(r))
 		}
 	}
 	if s.Destroy && (len(s.Targets) > 0 || len(s.Replace) > 0) {
