@@ -24,7 +24,7 @@ To review first: "neonform plan -destroy -out FILE", then "neonform apply FILE".
 
 Examples:
    neonform destroy
-   neonform destroy -auto-approve examples/quickstart
+   neonform destroy -auto-approve infra/
 
 Exit status: 0 every compute deleted (or none to delete), 1 otherwise.`,
 		Flags: append(destroyFlags(),
