@@ -14,9 +14,14 @@ import (
 // applyAsked runs apply with a directory as if on a terminal, answering the
 // question with answer.
 func applyAsked(t *testing.T, w *crashWorld, answer string) (string, error) {
+	return askedWithScope(w, answer, diff.Scope{})
+}
+
+// askedWithScope is applyAsked with -target, -replace or -destroy.
+func askedWithScope(w *crashWorld, answer string, scope diff.Scope) (string, error) {
 	var out bytes.Buffer
 	err := runApply(context.Background(), applyOptions{
-		planInputs:  planInputs{Dir: w.dir, Parallelism: 4},
+		planInputs:  planInputs{Dir: w.dir, Parallelism: 4, Scope: scope},
 		Env:         newEnvironment(os.Environ()),
 		Stdin:       strings.NewReader(answer),
 		Stdout:      &out,
@@ -62,18 +67,7 @@ func TestDestroyOnATerminalAsksAndTakesOnlyYes(t *testing.T) {
 	if _, err := applyAsked(t, w, "yes\n"); err != nil {
 		t.Fatal(err)
 	}
-	destroyAsked := func(answer string) (string, error) {
-		var out bytes.Buffer
-		err := runApply(context.Background(), applyOptions{
-			planInputs:  planInputs{Dir: w.dir, Parallelism: 4, Scope: diff.Scope{Destroy: true}},
-			Env:         newEnvironment(os.Environ()),
-			Stdin:       strings.NewReader(answer),
-			Stdout:      &out,
-			Stderr:      &out,
-			Interactive: true,
-		})
-		return out.String(), err
-	}
+	destroyAsked := func(answer string) (string, error) { return askedWithScope(w, answer, diff.Scope{Destroy: true}) }
 	out, err := destroyAsked("y\n")
 	var ee *exitError
 	if !errors.As(err, &ee) || !strings.Contains(ee.msg, "Destroy cancelled: nothing was changed.") {
