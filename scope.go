@@ -43,7 +43,7 @@ func checkScope(s diff.Scope, cfg *config.Config, st *state.State) error {
 	}
 	known := knownNames(cfg, st)
 	for _, t := range s.Targets {
-		if !slices.ContainsFunc(known.all, func(n string) bool { return diff.Covers(t, n) }) {
+		if !slices.ContainsFunc(known.all, func(n string) bool { return diff.Covers(t, n) }) && !known.ruleInstance(t) {
 			parts, _ := config.ParsePartialAddress(t)
 			return fmt.Errorf("-target %s: no %s of the configuration or the state has this address.%s",
 				t, []string{"project", "branch", "compute"}[len(parts)-1], didYouMean(t, known.ofDepth(len(parts))))
@@ -51,7 +51,7 @@ func checkScope(s diff.Scope, cfg *config.Config, st *state.State) error {
 	}
 	for _, r := range s.Replace {
 		switch {
-		case known.configured[r]:
+		case known.configured[r], known.ruleInstance(r): // a rule's instance: Build checks it, once the branches are read
 		case known.inState[r]:
 			return fmt.Errorf("-replace %s: the configuration no longer declares it, so nothing would take its place (a plan deletes it)", r)
 		default:
@@ -76,10 +76,14 @@ type names struct {
 	all        []string
 	configured map[string]bool // compute addresses
 	inState    map[string]bool // compute addresses (a deposed entry's compute)
+	// rules are the branch rules and their computes, without a key
+	// (shop.previews, shop.previews.primary): their instances are the live
+	// branches they match, known only once the branches are read.
+	rules map[string]bool
 }
 
 func knownNames(cfg *config.Config, st *state.State) names {
-	n := names{configured: map[string]bool{}, inState: map[string]bool{}}
+	n := names{configured: map[string]bool{}, inState: map[string]bool{}, rules: map[string]bool{}}
 	seen := map[string]bool{}
 	add := func(s string) {
 		if !seen[s] {
@@ -94,6 +98,14 @@ func knownNames(cfg *config.Config, st *state.State) names {
 			for _, c := range b.Computes {
 				add(c.Address)
 				n.configured[c.Address] = true
+			}
+		}
+		for _, r := range p.Rules {
+			add(p.Label + "." + r.Label) // covers every instance
+			n.rules[p.Label+"."+r.Label] = true
+			for _, c := range r.Computes {
+				add(config.AddressOf(p.Label, r.Label, c.Label))
+				n.rules[config.AddressOf(p.Label, r.Label, c.Label)] = true
 			}
 		}
 	}
@@ -167,4 +179,20 @@ func scopeArgs(s diff.Scope) []string {
 		out = append(out, "-destroy")
 	}
 	return out
+}
+
+// ruleInstance reports whether address names an instance of a branch rule,
+// or a compute of one (shop.previews["preview/pr-12"].primary): whether that
+// branch exists is known once the branches are read.
+func (n names) ruleInstance(address string) bool {
+	parts, err := config.ParsePartialAddress(address)
+	if err != nil || len(parts) < 2 {
+		return false
+	}
+	label, _, keyed := config.SplitInstance(parts[1])
+	if !keyed {
+		return false
+	}
+	parts[1] = label
+	return n.rules[strings.Join(parts, ".")]
 }

@@ -103,6 +103,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	}
 	if !pl.scope.destroy {
 		pl.checkUnreadProjects(projects, pl.coveredOnly(byProject))
+		pl.checkReplaced()
 	}
 
 	plan := &Plan{

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -169,8 +170,9 @@ func readProjects(cfg *config.Config, st *state.State, s Scope) []*config.Projec
 }
 
 // stateProjects is the project of every state entry, sorted by id, with no
-// branches (a destroy needs none, so only its endpoints are read), labelled
-// as its block is when one has its id, or else as its addresses are.
+// branch blocks (a destroy needs none, so only its endpoints are read, and
+// its branches only for its branch rules), labelled as its block is when one
+// has its id, or else as its addresses are.
 func stateProjects(configured []*config.Project, st *state.State) []*config.Project {
 	byID := map[string]*config.Project{}
 	for _, p := range configured {
@@ -192,7 +194,10 @@ func stateProjects(configured []*config.Project, st *state.State) []*config.Proj
 			p.Label = parts[0]
 		}
 		if block := byID[c.ProjectID]; block != nil {
-			p.Label, p.DeclRange = block.Label, block.DeclRange
+			// Its branch rules too: their instances' lifecycle blocks say
+			// which computes refuse the destroy, and the rules need the
+			// project's branches listed.
+			p.Label, p.DeclRange, p.Rules = block.Label, block.DeclRange, block.Rules
 		}
 		out = append(out, p)
 	}
@@ -286,6 +291,18 @@ func (pl *planner) startScope(s Scope) bool {
 	}
 	pl.scope = sc
 	return true
+}
+
+// checkReplaced refuses a -replace of an address no compute has once the
+// branch rules are applied (the CLI checks the others before any call; a
+// rule's instance is known only from the live branches).
+func (pl *planner) checkReplaced() {
+	for _, addr := range slices.Sorted(maps.Keys(pl.scope.replace)) {
+		if pl.inConfig[addr] == nil {
+			pl.errorf(nil, "No compute to replace",
+				"-replace %s: no compute has this address; a branch rule has an instance only for a live branch it matches. Check the branch's name, or drop -replace %s.", addr, addr)
+		}
+	}
 }
 
 // coveredOnly is the state entries of each project that the plan covers.
