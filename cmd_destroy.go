@@ -12,7 +12,7 @@ func destroyCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "destroy",
 		Usage:     "delete every compute the state manages, and empty the state",
-		UsageText: "neonform destroy [DIR] [-auto-approve] [-parallelism N] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform destroy [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-parallelism N] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Plans the deletion of every compute the state of the configuration in DIR
 (default: the current directory) manages, shows it, asks for "yes", and
 carries it out: "neonform apply -destroy", as Terraform's destroy. Endpoints
@@ -27,9 +27,7 @@ Examples:
    neonform destroy -auto-approve infra/
 
 Exit status: 0 every compute deleted (or none to delete), 1 otherwise.`,
-		Flags: append(destroyFlags(),
-			&cli.BoolFlag{Name: "auto-approve", Usage: "destroy without asking (needed when there is no terminal to ask on)"},
-		),
+		Flags: destroyFlags(),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return fmt.Errorf("too many arguments: destroy takes one directory (got %v)", c.Args().Slice())
@@ -49,10 +47,10 @@ Exit status: 0 every compute deleted (or none to delete), 1 otherwise.`,
 	}
 }
 
-// destroyFlags are plan's and apply's flags but those that choose what to
-// plan: a destroy plans everything's deletion.
+// destroyFlags are apply's flags but those that choose what to plan: a
+// destroy plans everything's deletion.
 func destroyFlags() []cli.Flag {
-	return slices.DeleteFunc(planFlags(), func(f cli.Flag) bool {
+	return slices.DeleteFunc(applyCommand().Flags, func(f cli.Flag) bool {
 		return slices.ContainsFunc(f.Names(), func(n string) bool {
 			return n == "target" || n == "replace" || n == "destroy" || n == "refresh-branches"
 		})
