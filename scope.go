@@ -54,6 +54,10 @@ func checkScope(s diff.Scope, cfg *config.Config, st *state.State) error {
 		case known.configured[r], known.ruleInstance(r): // a rule's instance: Build checks it, once the branches are read
 		case known.inState[r]:
 			return fmt.Errorf("-replace %s: the configuration no longer declares it, so nothing would take its place (a plan deletes it)", r)
+		case known.rules[r]:
+			p, b, c, _ := config.ParseAddress(r)
+			return fmt.Errorf("-replace %s: a branch rule's compute has an instance on every branch the rule matches; -replace takes one: '%s'",
+				r, config.AddressOf(p, config.InstanceLabel(b, "BRANCH"), c))
 		default:
 			instances := coveredBy(r, known.computes())
 			if len(instances) > 0 {
