@@ -243,7 +243,7 @@ func (sc *planScope) check(p *Plan, st *state.State, holders map[string]string, 
 		}
 	}
 	if !sc.destroy {
-		return nil
+		return sc.checkWhole(p, st, withState)
 	}
 	deleted := map[string]bool{}
 	for _, ch := range p.Changes {
@@ -276,6 +276,34 @@ func (sc *planScope) check(p *Plan, st *state.State, holders map[string]string, 
 			return fmt.Errorf("the state manages %s in project %s, which the destroy plan does not read", addr, c.ProjectID)
 		case live[c.EndpointID] && !deleted[c.EndpointID]:
 			return fmt.Errorf("the state manages %s (%s), which the destroy plan does not delete", addr, c.EndpointID)
+		}
+	}
+	return nil
+}
+
+// checkWhole refuses a plan that says it is whole (no targets) but leaves
+// a managed endpoint of a project it read without a change saying what
+// becomes of it: a whole plan has one for every managed compute (a no-op at
+// least), so this is a partial plan whose targets were taken out of the file.
+func (sc *planScope) checkWhole(p *Plan, st *state.State, withState bool) error {
+	if sc.partial() || !withState {
+		return nil
+	}
+	acted := map[string]bool{}
+	for _, ch := range p.Changes {
+		acted[ch.EndpointID] = true
+	}
+	live := map[string]map[string]bool{} // project id -> its recorded endpoints
+	for _, proj := range p.Projects {
+		live[proj.ID] = map[string]bool{}
+		for _, ep := range proj.Endpoints {
+			live[proj.ID][ep.ID] = true
+		}
+	}
+	for _, addr := range st.Addresses() {
+		c := st.Computes[addr]
+		if c != nil && live[c.ProjectID][c.EndpointID] && !acted[c.EndpointID] {
+			return fmt.Errorf("the state manages %s (%s), but the plan, which has no targets, says nothing of it: a whole plan has a change for every managed compute of the projects it reads", addr, c.EndpointID)
 		}
 	}
 	return nil

@@ -90,6 +90,13 @@ func TestTargetLeavesTheRestAlone(t *testing.T) {
 		t.Errorf("targets %v, %d projects: want the target recorded and shop alone", p.Targets, len(p.Projects))
 	}
 
+	// Without its targets, the file would pass for a whole plan: refused.
+	edited := *p
+	edited.Targets = nil
+	if _, err := Verify(&edited, st); err == nil || !strings.Contains(err.Error(), "the state manages shop.main.old (ep-old), but the plan, which has no targets, says nothing of it") {
+		t.Errorf("Verify of the partial plan without its targets: %v, want a refusal", err)
+	}
+
 	// The same plan made whole: everything that waited is there.
 	whole := buildScoped(t, cfg, st, liveOf(liveProject(shop, primary, reports, old, stray), liveProject(books, endpoint("ep-books", "br-books", rw))), Scope{})
 	for _, want := range []string{"shop.main.old:delete", "shop.main.primary:update", "shop.main[ep-stray]:delete", "books.main.primary:update"} {
