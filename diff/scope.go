@@ -258,13 +258,7 @@ func (sc *planScope) check(p *Plan, st *state.State, holders map[string]string, 
 	if !withState {
 		return nil
 	}
-	planned := map[string]map[string]bool{} // project id -> its recorded endpoints
-	for _, proj := range p.Projects {
-		planned[proj.ID] = map[string]bool{}
-		for _, ep := range proj.Endpoints {
-			planned[proj.ID][ep.ID] = true
-		}
-	}
+	planned := recordedEndpoints(p)
 	for _, addr := range st.Addresses() {
 		c := st.Computes[addr]
 		if c == nil {
@@ -293,13 +287,7 @@ func (sc *planScope) checkWhole(p *Plan, st *state.State, withState bool) error 
 	for _, ch := range p.Changes {
 		acted[ch.EndpointID] = true
 	}
-	live := map[string]map[string]bool{} // project id -> its recorded endpoints
-	for _, proj := range p.Projects {
-		live[proj.ID] = map[string]bool{}
-		for _, ep := range proj.Endpoints {
-			live[proj.ID][ep.ID] = true
-		}
-	}
+	live := recordedEndpoints(p)
 	for _, addr := range st.Addresses() {
 		c := st.Computes[addr]
 		if c != nil && live[c.ProjectID][c.EndpointID] && !acted[c.EndpointID] {
@@ -307,6 +295,19 @@ func (sc *planScope) checkWhole(p *Plan, st *state.State, withState bool) error 
 		}
 	}
 	return nil
+}
+
+// recordedEndpoints is, by project id, the ids of the live endpoints the
+// plan recorded: a planned project has an entry, even without endpoints.
+func recordedEndpoints(p *Plan) map[string]map[string]bool {
+	out := make(map[string]map[string]bool, len(p.Projects))
+	for _, proj := range p.Projects {
+		out[proj.ID] = make(map[string]bool, len(proj.Endpoints))
+		for _, ep := range proj.Endpoints {
+			out[proj.ID][ep.ID] = true
+		}
+	}
+	return out
 }
 
 // startScope parses the scope the plan is asked for; a bad address is an
