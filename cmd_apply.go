@@ -43,11 +43,14 @@ func applyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "apply",
 		Usage: "carry out the changes, in order, waiting for each and recording it in the state",
-		UsageText: `neonform apply [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-parallelism N] [-refresh-branches] [-var NAME=VALUE]... [-var-file FILE]...
+		UsageText: `neonform apply [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-var NAME=VALUE]... [-var-file FILE]...
 neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-parallelism N]`,
 		Description: `With a directory (default: the current one), apply makes a plan as "neonform
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
 ask on, it needs -auto-approve, or a saved plan.
+
+-target, -replace and -destroy make the plan as they do for "neonform plan";
+"neonform apply -destroy" is "neonform destroy".
 
 With a plan file saved by "neonform plan -out FILE", it carries out exactly that
 plan, without asking: the plan is what was reviewed. DIR is the configuration
@@ -117,6 +120,9 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 		Live:        isTerminal(c.App.Writer),
 		Color:       wantColor(c.App.Writer),
 	}
+	if o.Scope, err = scopeFrom(c); err != nil {
+		return o, err
+	}
 	args := c.Args().Slice()
 	switch len(args) {
 	case 0:
@@ -156,6 +162,9 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 	if o.RefreshBranches {
 		return o, fmt.Errorf("-refresh-branches is for planning: %s was planned already, and apply carries it out as it is. Plan again with -refresh-branches and apply that plan", args[0])
 	}
+	if s := o.Scope; len(s.Targets) > 0 || len(s.Replace) > 0 || s.Destroy {
+		return o, fmt.Errorf("-target, -replace and -destroy are for planning: %s was planned already (with whatever it was planned with, which it records), and apply carries it out as it is", args[0])
+	}
 	if len(args) == 2 {
 		o.Dir = args[1]
 	}
@@ -191,7 +200,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		a := configArgsOf(o.planInputs)
 		return fmt.Errorf("apply cannot ask for confirmation: standard input is not a terminal. Nothing was changed.\n"+
 			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
-			a.command("plan", "-out", "plan.json"), a.command("apply", "plan.json"))
+			a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.command("apply", "plan.json"))
 	}
 	in := o.planInputs
 	in.Lock = true
@@ -207,7 +216,10 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		o.events.noChanges(p.plan)
 		return nil
 	}
-	if !o.AutoApprove && !askToApply(ctx, o.Stdin, o.Stdout) {
+	if o.Scope.Destroy && !o.AutoApprove && !askToDestroy(ctx, o.Stdin, o.Stdout) {
+		return &exitError{code: 1, msg: "Destroy cancelled: nothing was changed."}
+	}
+	if !o.Scope.Destroy && !o.AutoApprove && !askToApply(ctx, o.Stdin, o.Stdout) {
 		return &exitError{code: 1, msg: "Apply cancelled: nothing was changed."}
 	}
 	startApplying(ctx)
@@ -327,7 +339,11 @@ func planSummary(p *diff.Plan) string {
 	if len(parts) == 0 {
 		parts = append(parts, "no changes to computes")
 	}
-	return strings.Join(parts, ", ") + "; " + plural(len(p.Steps), "step", "steps") + "."
+	out := strings.Join(parts, ", ") + "; " + plural(len(p.Steps), "step", "steps") + "."
+	if len(p.Targets) > 0 {
+		out += " It is partial (-target " + strings.Join(p.Targets, ", -target ") + "): other changes may be waiting."
+	}
+	return out
 }
 
 func displayPath(dir string) string {

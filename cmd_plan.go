@@ -34,7 +34,7 @@ func planCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "show what would change, and what each change does to running computes",
-		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-verbose]",
+		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-verbose]",
 		Description: `Reads the configuration in DIR (default: the current directory), the state, and
 the live endpoints, and shows every change that apply would make. Each change is
 marked with what it does to running clients: restart (drops connections),
@@ -44,6 +44,12 @@ the compute is active now or idle. Nothing is changed in the service or the stat
 With -out the plan is saved; "neonform apply FILE" then carries out exactly that
 plan, or refuses it if the state or the live endpoints changed since.
 
+-target ADDR plans only the computes ADDR covers (a project, project.branch, or
+a compute; without ["key"], every instance), reading only their projects: the
+plan says it is partial. -replace ADDR plans that compute as a replacement (new
+endpoint and host) even if nothing in it changed. -destroy plans the deletion
+of every compute the state manages ("neonform destroy" applies that).
+
 It needs NEON_API_KEY, unless api_url = "embedded" (or NEON_API_URL=embedded):
 then it runs against the built-in sandbox, no account or network needed.
 
@@ -52,6 +58,9 @@ Examples:
    neonform plan -out plan.json infra/
    neonform plan -format markdown > comment.md      # for a pull-request comment
    neonform plan -detailed-exitcode                 # exit 2 when there are changes
+   neonform plan -target shop.main                  # only the computes of one branch
+   neonform plan -replace shop.main.reports -out plan.json
+   neonform plan -destroy -out plan.json
 
 Exit status: 0 success, 1 error, 2 changes present (with -detailed-exitcode).`,
 		Flags: append(planFlags(),
@@ -89,6 +98,9 @@ func planFlags() []cli.Flag {
 		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once"},
 		&cli.BoolFlag{Name: "refresh-branches", Usage: "list every project's branches, so that each branch block is found by its name again rather than as the state records it"},
 		debugFlag(),
+		&cli.StringSliceFlag{Name: "target", Usage: "plan only the computes of `ADDR`: a project, project.branch or a compute address (repeatable); the plan is partial"},
+		&cli.StringSliceFlag{Name: "replace", Usage: "plan the compute at `ADDR` as a replacement (new endpoint, new host) even if nothing in it changed (repeatable)"},
+		&cli.BoolFlag{Name: "destroy", Usage: "plan the deletion of every compute the state manages"},
 	}
 }
 
@@ -106,7 +118,9 @@ func planInputsFrom(c *cli.Context) (planInputs, error) {
 	in := planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
 		RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)}
 	remember(c, in)
-	return in, nil
+	var err error
+	in.Scope, err = scopeFrom(c)
+	return in, err
 }
 
 func runPlan(ctx context.Context, o planOptions) error {

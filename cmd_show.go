@@ -76,5 +76,10 @@ func runShow(o showOptions) error {
 	case "markdown":
 		return diff.RenderMarkdown(o.Stdout, p, markdownLimit)
 	}
-	return diff.RenderHuman(o.Stdout, p, diff.HumanOptions{Color: o.Color, Verbose: o.Verbose})
+	// Its advice (a partial plan's "neonform plan", a warning's) says DIR too.
+	cw := (configArgs{dir: "DIR"}).completing(o.Stdout)
+	if err := diff.RenderHuman(cw, p, diff.HumanOptions{Color: o.Color, Verbose: o.Verbose}); err != nil {
+		return err
+	}
+	return cw.Flush()
 }

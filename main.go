@@ -139,7 +139,7 @@ func commands() []*cli.Command {
 		fmtCommand(),
 		planCommand(),
 		showCommand(),
-		applyCommand(), importCommand(), stateCommand(), forceUnlockCommand(),
+		applyCommand(), destroyCommand(), importCommand(), stateCommand(), forceUnlockCommand(),
 		generateCommand(),
 		emulatorCommand(),
 		versionCommand(),

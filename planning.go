@@ -38,6 +38,8 @@ type planInputs struct {
 	// LockTimeout is how long to wait for a state lock another run holds
 	// (-lock-timeout): 0 = fail at once.
 	LockTimeout time.Duration
+	// Scope: -target, -replace, -destroy (scope.go).
+	Scope diff.Scope
 	// Secrets learns, once the configuration is read, which variables are
 	// sensitive, so that their -var values are never repeated in a
 	// suggestion. Shared by the copies of a planInputs; nil: nothing learnt.
@@ -126,13 +128,16 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	if out.state, err = out.backend.Read(ctx); err != nil {
 		return nil, err
 	}
+	if err := checkScope(in.Scope, cfg, out.state); err != nil {
+		return nil, err
+	}
 	if out.conn, err = connect(cfg, env, stderr); err != nil {
 		return nil, err
 	}
 	counted := &countingReader{Reader: out.conn.client}
 	progress := startReadProgress(stderr, in.LiveProgress)
 	live, diags := diff.Fetch(ctx, counted, cfg, out.state, diff.FetchOptions{
-		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update})
+		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update, Scope: in.Scope})
 	progress.finish()
 	if diags.HasErrors() {
 		configArgsOf(in).completeDiagnostics(diags)
@@ -146,6 +151,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 		Now:          time.Now().UTC(),
 		ConfigDigest: diff.ConfigDigest(sources),
 		ConfigFiles:  diff.FileDigests(sources),
+		Scope:        in.Scope,
 	})
 	diags = append(diags, bdiags...)
 	if len(diags) > 0 {

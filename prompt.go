@@ -14,7 +14,16 @@ import (
 // answer; the reader is left waiting for a line nobody needs, which ends
 // with the process.
 func askToApply(ctx context.Context, in io.Reader, out io.Writer) bool {
-	fmt.Fprint(out, "\nApply this plan? Only 'yes' is accepted: ")
+	return ask(ctx, in, out, "Apply this plan?")
+}
+
+// askToDestroy asks as askToApply does, saying what a yes does.
+func askToDestroy(ctx context.Context, in io.Reader, out io.Writer) bool {
+	return ask(ctx, in, out, "Delete every compute listed above? There is no undo.")
+}
+
+func ask(ctx context.Context, in io.Reader, out io.Writer, question string) bool {
+	fmt.Fprintf(out, "\n%s Only 'yes' is accepted: ", question)
 	answer := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(in).ReadString('\n')

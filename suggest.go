@@ -122,7 +122,7 @@ var suggested = regexp.MustCompile("`(neonform [^`\n]*)`")
 // configuration takes before DIR; a suggestion with fewer is a sentence
 // fragment ("`neonform state rm` it"), left as it is.
 var configArity = map[string]int{
-	"plan": 0, "apply": 0, "validate": 0,
+	"plan": 0, "apply": 0, "validate": 0, "destroy": 0,
 	"import": 2, "force-unlock": 1,
 	"state list": 0, "state show": 1, "state rm": 1, "state mv": 2,
 }

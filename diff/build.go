@@ -22,6 +22,10 @@ type Options struct {
 	// ConfigFiles is each configuration file's digest, by its name in the
 	// directory (FileDigests), for apply to say which changed since.
 	ConfigFiles map[string]string
+	// Scope narrows the plan to some computes, asks for replacements, or
+	// plans the deletion of everything (scope.go); Fetch must have read
+	// the live endpoints with the same scope.
+	Scope Scope
 }
 
 // planner holds one Build.
@@ -32,6 +36,7 @@ type planner struct {
 	inConfig map[string]*config.Compute // by address
 	diags    hcl.Diagnostics
 	warnings []string
+	scope    *planScope
 }
 
 // projectPlan is the planning of one project; projects are independent.
@@ -92,8 +97,14 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	for _, e := range eff {
 		byProject[e.c.ProjectID] = append(byProject[e.c.ProjectID], e)
 	}
-	projects := uniqueProjects(cfg)
-	pl.checkUnreadProjects(projects, byProject)
+	projects := readProjects(cfg, st, opts.Scope)
+	if !pl.startScope(opts.Scope) {
+		return nil, pl.diags
+	}
+	if !pl.scope.destroy {
+		pl.checkUnreadProjects(projects, pl.coveredOnly(byProject))
+		pl.checkReplaced()
+	}
 
 	plan := &Plan{
 		FormatVersion: FormatVersion,
@@ -104,6 +115,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		ConfigFiles:   opts.ConfigFiles,
 		State:         stateRef(st),
 	}
+	opts.Scope.record(plan)
 	names := branchNames{}
 	for _, p := range projects {
 		lp := live.Projects[p.ID]
@@ -112,15 +124,22 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 			pl.errorf(&rng, "Project not read", "The live endpoints of project %q (id %q) were not read, so it cannot be planned. This is a bug in neonform.", p.Label, p.ID)
 			continue
 		}
-		pp := pl.newProjectPlan(p, lp, eff, byProject[p.ID])
-		pp.plan()
-		names[p.ID] = pp.branchName
+		var changes []*Change
+		var unmanaged []Unmanaged
+		if pl.scope.destroy {
+			changes, unmanaged = pl.planDestroy(p, lp)
+		} else {
+			pp := pl.newProjectPlan(p, lp, eff, byProject[p.ID])
+			pp.plan()
+			names[p.ID] = pp.branchName
+			changes, unmanaged = pp.changes, pp.unmanaged
+		}
 		recorded := RecordLive(lp.Endpoints)
 		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(recorded), Endpoints: recorded})
-		for _, c := range pp.changes {
+		for _, c := range changes {
 			plan.Changes = append(plan.Changes, *c)
 		}
-		plan.Unmanaged = append(plan.Unmanaged, pp.unmanaged...)
+		plan.Unmanaged = append(plan.Unmanaged, unmanaged...)
 	}
 	if pl.diags.HasErrors() {
 		return nil, pl.diags
@@ -252,8 +271,8 @@ func (pl *planner) newProjectPlan(p *config.Project, lp *LiveProject, eff map[st
 func (pp *projectPlan) plan() {
 	pp.identify()
 	for _, t := range pp.targets {
-		if t.branchID == "" {
-			continue // its branch was not found: already an error
+		if t.branchID == "" || !pp.pl.scope.covers(t.c.Address) {
+			continue // its branch was not found (already an error), or it is not targeted
 		}
 		pp.planTarget(t)
 	}
@@ -269,7 +288,7 @@ func (pp *projectPlan) plan() {
 func (pp *projectPlan) planRemovals() {
 	for _, e := range pp.entries {
 		ep := pp.live[e.c.EndpointID]
-		if ep == nil || pp.taken[ep.ID] != "" || (pp.pl.inConfig[e.addr] != nil && !pp.superseded[e]) {
+		if ep == nil || pp.taken[ep.ID] != "" || (pp.pl.inConfig[e.addr] != nil && !pp.superseded[e]) || !pp.pl.scope.covers(e.addr) {
 			continue
 		}
 		addr, why := e.addr, fmt.Sprintf("%s is no longer in the configuration", e.addr)
@@ -316,6 +335,9 @@ func (pp *projectPlan) planUnclaimed() {
 			continue
 		}
 		b := pp.branchOf[ep.BranchID]
+		if b != nil && b.Exclusive && pp.pl.scope.partial() {
+			continue // not a compute any target names: left for a whole plan
+		}
 		if b != nil && b.Exclusive {
 			addr := fmt.Sprintf("%s.%s[%s]", pp.p.Label, b.Label, ep.ID)
 			ch := pp.newChange(addr, Delete, ep)

@@ -26,6 +26,9 @@ func (pp *projectPlan) planTarget(t *target) {
 		if t.entry != nil {
 			ch.Reasons = append(ch.Reasons, fmt.Sprintf("its endpoint %s was deleted outside neonform, so a new one (new id and host) takes its place", t.entry.c.EndpointID))
 		}
+		if pp.pl.scope.replace[c.Address] {
+			pp.warnf("-replace %s: it has no endpoint yet, so there is nothing to replace; the plan creates it.", c.Address)
+		}
 		return
 	}
 
@@ -45,12 +48,15 @@ func (pp *projectPlan) planTarget(t *target) {
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("renamed from %s by a moved block: the same endpoint, recorded under its new address", movedFrom))
 	}
 	switch {
-	case recreates(ch.Attributes):
+	case recreates(ch.Attributes) || pp.pl.scope.replace[c.Address]:
 		ch.Action = Replace
 	case len(ch.Attributes) > 0:
 		ch.Action = Update
 	}
 	ch.Disruption = disruptionOf(ch.Action, ch.Attributes)
+	if pp.pl.scope.replace[c.Address] {
+		ch.Reasons = append(ch.Reasons, replaceAskedReason)
+	}
 	ch.Reasons = append(ch.Reasons, attributeReasons(pp, ch)...)
 	pp.checkLifecycle(t, ch)
 }
@@ -99,7 +105,13 @@ func markSensitive(attrs []Attribute, c *config.Compute) {
 // checkLifecycle fails a change that the compute's lifecycle block forbids.
 func (pp *projectPlan) checkLifecycle(t *target, ch *Change) {
 	c := t.c
-	if ch.Action == Replace && c.PreventDestroy {
+	asked := pp.pl.scope.replace[c.Address]
+	if ch.Action == Replace && c.PreventDestroy && asked && !recreates(ch.Attributes) {
+		rng := c.Range("lifecycle.prevent_destroy")
+		pp.errorf(&rng, "Compute cannot be recreated",
+			"%s has lifecycle.prevent_destroy = true, but -replace asks to recreate it: that deletes the compute and creates a new one (new id and host). "+
+				"Drop -replace %s, or set prevent_destroy = false to allow the recreate.", c.Address, c.Address)
+	} else if ch.Action == Replace && c.PreventDestroy {
 		rng := c.Range("lifecycle.prevent_destroy")
 		pp.errorf(&rng, "Compute cannot be recreated",
 			"%s has lifecycle.prevent_destroy = true, but %s: it can only be done by deleting the compute and creating a new one (new id and host). "+
@@ -107,10 +119,14 @@ func (pp *projectPlan) checkLifecycle(t *target, ch *Change) {
 	}
 	if !c.AllowRestart && ch.Active && ch.Disruption >= Restart {
 		rng := c.Range("lifecycle.allow_restart")
+		cause := describeCause(ch, Restart)
+		if asked {
+			cause = strings.TrimSuffix("-replace asks to recreate it, "+cause, ", ")
+		}
 		pp.errorf(&rng, "Compute would be interrupted while active",
 			"%s is active now and has lifecycle.allow_restart = false, but %s, which drops its connections. "+
 				"Plan again when it is idle, or set allow_restart = true to accept the interruption.",
-			c.Address, describeCause(ch, Restart))
+			c.Address, cause)
 	}
 }
 

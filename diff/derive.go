@@ -28,6 +28,10 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 	if st == nil {
 		st = &state.State{}
 	}
+	scope, err := scopeOf(p)
+	if err != nil {
+		return nil, err
+	}
 	holders := map[string]string{}   // endpoint id -> state address
 	inState := map[string][]string{} // project id -> its state addresses, sorted
 	for _, addr := range slices.Sorted(maps.Keys(st.Computes)) {
@@ -57,11 +61,14 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 		endpoints[ch.EndpointID] = ch.Address
 		byProject[ch.ProjectID] = append(byProject[ch.ProjectID], ch)
 	}
+	if err := scope.check(p, st, holders, withState); err != nil {
+		return nil, err
+	}
 	p.Steps, p.Drift = nil, nil
 	var problems []problem
 	nextID := 1
 	for _, proj := range p.Projects {
-		d := &deriver{st: st, withState: withState, holders: holders, inState: inState[proj.ID], names: names[proj.ID], project: proj.ID,
+		d := &deriver{st: st, withState: withState, scope: scope, holders: holders, inState: inState[proj.ID], names: names[proj.ID], project: proj.ID,
 			live: map[string]*LiveEndpoint{}, onBranch: map[string][]*LiveEndpoint{}, addressOf: map[string]string{}}
 		for i := range proj.Endpoints {
 			ep := &proj.Endpoints[i]
@@ -99,6 +106,7 @@ type problem struct {
 type deriver struct {
 	st        *state.State
 	withState bool
+	scope     *planScope
 	// inState are the state addresses of the project's computes, sorted.
 	inState  []string
 	holders  map[string]string
@@ -140,7 +148,7 @@ func (d *deriver) change(ch *Change) error {
 			return err
 		}
 	}
-	if err := checkAttributes(ch, base, want); err != nil {
+	if err := checkAttributes(ch, base, want, d.scope.replace[ch.Address]); err != nil {
 		return err
 	}
 
@@ -162,8 +170,9 @@ func (d *deriver) change(ch *Change) error {
 // checkAttributes refuses a change whose attributes are not exactly what its
 // values make: for a create, every attribute; otherwise what differs from the
 // live endpoint, each with the effect the attribute table gives it. So what a
-// person reads in the plan is what its steps send.
-func checkAttributes(ch *Change, base, want Values) error {
+// person reads in the plan is what its steps send. asked: -replace asked to
+// replace the compute, which then needs no attribute that forces it.
+func checkAttributes(ch *Change, base, want Values, asked bool) error {
 	var made []Attribute
 	switch ch.Action {
 	case Create:
@@ -192,8 +201,8 @@ func checkAttributes(ch *Change, base, want Values) error {
 			return fmt.Errorf("an update changes attributes that an update can change, and only those")
 		}
 	case Replace:
-		if !recreates(made) {
-			return fmt.Errorf("a replace changes an attribute that only a new endpoint can have")
+		if !recreates(made) && !asked {
+			return fmt.Errorf("a replace changes an attribute that only a new endpoint can have, or is asked with -replace")
 		}
 	}
 	return nil
@@ -286,7 +295,7 @@ func (d *deriver) forgetGone(changes []*Change) {
 	}
 	for _, addr := range d.inState {
 		c := d.st.Computes[addr]
-		if d.live[c.EndpointID] != nil || recreated[addr] {
+		if d.live[c.EndpointID] != nil || recreated[addr] || !d.scope.covers(addr) {
 			continue
 		}
 		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr, Note: d.goneNote(addr, c)}})
@@ -318,10 +327,16 @@ func (d *deriver) drift(changes []*Change) []Drift {
 		}
 	}
 	var out []Drift
+	if d.scope.destroy {
+		return nil // what changed does not matter: it all goes
+	}
 	for _, addr := range d.inState {
 		c := d.st.Computes[addr]
 		if a := addrOf[addr]; a != "" {
 			addr = a
+		}
+		if !d.scope.covers(addr) {
+			continue // not planned: a partial plan says nothing of it
 		}
 		live := d.live[c.EndpointID]
 		if live == nil {

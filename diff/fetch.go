@@ -51,16 +51,19 @@ type FetchOptions struct {
 	// many are done and how many there are; calls may come from several
 	// goroutines at once.
 	Progress func(done, total int)
+	// Scope: only the projects it reads (scope.go), as Build plans them.
+	Scope Scope
 }
 
-// Fetch reads the live endpoints of every configured project: one
+// Fetch reads the live endpoints of every configured project (or those a
+// scope reads: a target's, or for a destroy the state's): one
 // list-endpoints call per project, plus one list-branches call only when some
 // branch block of that project finds its branch by name and cannot take it
 // from the state (branches.go). Projects are read in parallel. A project that
 // does not exist or is not visible to the key is an error naming the project
 // and pointing at its block.
 func Fetch(ctx context.Context, r Reader, cfg *config.Config, st *state.State, opts FetchOptions) (*Live, hcl.Diagnostics) {
-	projects := uniqueProjects(cfg)
+	projects := readProjects(cfg, st, opts.Scope)
 	parallelism := max(opts.Parallelism, 1)
 	recorded := recordedBranches(st)
 	results := make([]*LiveProject, len(projects))

@@ -61,8 +61,10 @@ func readErrors(failed []*readFailure) hcl.Diagnostics {
 
 // readError is the error of one project that could not be read, at its block.
 func readError(p *config.Project, what string, err error) *hcl.Diagnostic {
-	rng := p.DeclRange
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Subject: &rng}
+	d := &hcl.Diagnostic{Severity: hcl.DiagError}
+	if rng := p.DeclRange; rng.Filename != "" { // a destroy reads projects no block names
+		d.Subject = &rng
+	}
 	switch status := api.StatusOf(err); status {
 	case http.StatusNotFound, http.StatusForbidden:
 		d.Summary = "Project not found"

@@ -36,6 +36,15 @@ type Plan struct {
 	Drift     []Drift     `json:"drift"`
 	Unmanaged []Unmanaged `json:"unmanaged"`
 	Warnings  []string    `json:"warnings"`
+	// Targets: the plan is partial (plan -target): only the computes these
+	// addresses cover were read and planned (scope.go). Absent for a whole plan.
+	Targets []string `json:"targets,omitempty"`
+	// Replace lists the computes planned as replacements because -replace
+	// asked for it, whether or not anything in them changed.
+	Replace []string `json:"replace,omitempty"`
+	// Destroy: the plan deletes every compute the state manages (plan
+	// -destroy, neonform destroy).
+	Destroy bool `json:"destroy,omitempty"`
 }
 
 // StateRef identifies a version of the state.

@@ -48,6 +48,10 @@ func attributeReasons(pp *projectPlan, ch *Change) []string {
 	return out
 }
 
+// replaceAskedReason is why a compute is replaced when -replace asked for it.
+const replaceAskedReason = "asked with -replace: the compute is deleted and created anew, with a new endpoint id and host, " +
+	"whether or not anything in it changed; clients must change their connection strings"
+
 // dropWords finishes a sentence about an interruption: what it drops when the
 // compute is active, or that there is nothing to drop when it is idle.
 func dropWords(active bool, drops string) string {

@@ -81,12 +81,7 @@ func (h *human) render(p *Plan) {
 		}
 		h.unmanaged(p)
 		h.warnings(p)
-		line := fmt.Sprintf("No changes: the live computes match the configuration (%s in %s",
-			plural(configured(p), "compute", "computes"), plural(len(p.Projects), "project", "projects"))
-		if h.o.Stats != "" {
-			line += ", " + h.o.Stats
-		}
-		h.printf("%s).\n", line)
+		h.printf("%s\n", noChangesLine(p, h.o.Stats))
 		return
 	}
 	h.header(p)
@@ -103,6 +98,9 @@ func (h *human) render(p *Plan) {
 		line += "; " + plural(n, "change", "changes") + " to the state alone"
 	}
 	h.printf("%s.\n", h.paint(ansiBold, line))
+	if len(p.Targets) > 0 {
+		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))
+	}
 	if h.o.SavedTo != "" {
 		h.printf("Saved the plan to %s.", h.o.SavedTo)
 		if h.o.ApplyWith != "" {
@@ -113,11 +111,14 @@ func (h *human) render(p *Plan) {
 }
 
 func (h *human) header(p *Plan) {
-	line := fmt.Sprintf("neonform plan: %s, %s", plural(len(p.Projects), "project", "projects"), plural(configured(p), "compute", "computes"))
+	line := headerLine(p)
 	if h.o.Stats != "" {
 		line += " (" + h.o.Stats + ")"
 	}
 	h.printf("%s\n\n", line)
+	if len(p.Targets) > 0 {
+		h.printf("%s %s\n\n", h.paint(ansiYellow+ansiBold, "Warning:"), partialTop(p))
+	}
 }
 
 func (h *human) drift(p *Plan) {
@@ -326,7 +327,7 @@ func (h *human) unmanaged(p *Plan) {
 	for i, u := range shown {
 		parts[i] = describeUnmanaged(u)
 	}
-	line := "Left alone (not in the configuration): " + strings.Join(parts, "; ")
+	line := leftAloneWords(p) + ": " + strings.Join(parts, "; ")
 	if more := len(p.Unmanaged) - len(shown); more > 0 {
 		line += fmt.Sprintf("; and %d more (-verbose lists them)", more)
 	}

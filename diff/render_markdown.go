@@ -37,13 +37,13 @@ const reserve = 400
 func markdown(p *Plan, limit int) string {
 	var b strings.Builder
 	if !p.HasChanges() {
-		b.WriteString("### neonform plan: no changes\n\nThe live computes match the configuration.\n")
+		b.WriteString(markdownNoChanges(p))
 		if len(p.Unmanaged) > 0 {
 			fmt.Fprintf(&b, "\n%s not in the configuration left alone.\n", plural(len(p.Unmanaged), "endpoint", "endpoints"))
 		}
 		return clip(b.String(), limit)
 	}
-	fmt.Fprintf(&b, "### neonform plan: %s\n\n", summaryLine(p.Summary))
+	fmt.Fprintf(&b, "### %s: %s\n\n", markdownTitle(p), summaryLine(p.Summary))
 	b.WriteString(clip(alerts(p), (limit-reserve)/4))
 	b.WriteString(clip(fleetLines(p), (limit-reserve)/8))
 
@@ -116,6 +116,10 @@ func alerts(p *Plan) string {
 		}
 	}
 	var b strings.Builder
+	if len(p.Targets) > 0 {
+		fmt.Fprintf(&b, "> - **Partial plan** (`%s`): only the targeted computes were read and planned; "+
+			"other changes the configuration asks for may be waiting, and are not shown\n", targetFlags(p))
+	}
 	line := func(list []string, one, many, why string) {
 		if len(list) > 0 {
 			fmt.Fprintf(&b, "> - **%s**%s: %s\n", plural(len(list), one, many), why, firstFew(list, 10))
@@ -197,7 +201,7 @@ func changeTable(p *Plan) *section {
 	}
 	for _, c := range dangerFirst(p.Changes) {
 		s.items = append(s.items, fmt.Sprintf("| %s | `%s` | %s | %s | %s |\n",
-			c.Action.Symbol(), c.Address, c.Action, disruptionCell(c), cell(clip(whatChanges(c), maxCell))))
+			c.Action.Symbol(), c.Address, c.Action, disruptionCell(c), cell(clip(askedWords(p, c)+whatChanges(c), maxCell))))
 	}
 	for _, st := range stateOnly(p) {
 		s.items = append(s.items, fmt.Sprintf("| | `%s` | state only | none | %s |\n", st.Address, cell(st.Note)))
@@ -290,7 +294,7 @@ func driftSection(p *Plan) *section {
 
 func unmanagedSection(p *Plan) *section {
 	s := &section{
-		head:   fmt.Sprintf("<details><summary>Left alone: %s not in the configuration</summary>\n\n", plural(len(p.Unmanaged), "endpoint", "endpoints")),
+		head:   fmt.Sprintf("<details><summary>Left alone: %s %s</summary>\n\n", plural(len(p.Unmanaged), "endpoint", "endpoints"), unmanagedWords(p)),
 		tail:   "\n</details>\n\n",
 		weight: 1,
 		omitted: func(n int) string {

@@ -89,9 +89,11 @@ func sameCalls(file, derived []Step) error {
 }
 
 // rederive derives a copy of p from its primary content: the changes'
-// addresses, actions, endpoints and attributes, and the recorded endpoints.
+// addresses, actions, endpoints and attributes, the recorded endpoints, and
+// the scope (targets, replace, destroy) the changes must keep to.
 func rederive(p *Plan, st *state.State) (*Plan, error) {
-	d := &Plan{Projects: make([]Project, len(p.Projects)), Changes: make([]Change, len(p.Changes))}
+	d := &Plan{Projects: make([]Project, len(p.Projects)), Changes: make([]Change, len(p.Changes)),
+		Targets: p.Targets, Replace: p.Replace, Destroy: p.Destroy}
 	for i, proj := range p.Projects {
 		if !slices.IsSortedFunc(proj.Endpoints, func(a, b LiveEndpoint) int { return strings.Compare(a.ID, b.ID) }) {
 			return nil, fmt.Errorf("project %s: its recorded live endpoints are not in id order", proj.ID)

@@ -1,0 +1,90 @@
+package diff
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
+)
+
+// planDestroy plans the deletion of every compute the state manages in a
+// project (plan -destroy, neonform destroy), deposed endpoints of interrupted
+// replacements included. Endpoints the state does not manage are left
+// alone, and listed; an entry whose endpoint is gone already is forgotten
+// (derive.go). The configuration only says which computes refuse it
+// (lifecycle.prevent_destroy); for a compute no longer configured, the
+// state's record of it does.
+func (pl *planner) planDestroy(p *config.Project, lp *LiveProject) ([]*Change, []Unmanaged) {
+	pp := &projectPlan{pl: pl, p: p, lp: lp, live: make(map[string]*api.Endpoint, len(lp.Endpoints))}
+	for i := range lp.Endpoints {
+		pp.live[lp.Endpoints[i].ID] = &lp.Endpoints[i]
+	}
+	held := map[string]bool{}
+	branchLabel := map[string]string{} // branch id -> the label its computes' addresses give it
+	for _, addr := range pl.st.Addresses() {
+		c := pl.st.Computes[addr]
+		if c == nil || c.ProjectID != p.ID {
+			continue
+		}
+		held[c.EndpointID] = true
+		if _, b, _, err := config.ParseAddress(baseOf(addr)); err == nil {
+			branchLabel[c.BranchID] = b
+		}
+		ep := pp.live[c.EndpointID]
+		if ep == nil || pl.refusesDestroy(addr, c, ep) {
+			continue
+		}
+		ch := pp.newChange(addr, Delete, ep)
+		ch.Disruption = Remove
+		ch.Reasons = append(ch.Reasons, destroyReason(ep.ID, ch.Active))
+	}
+	for _, ep := range pp.sortedLive() {
+		if !held[ep.ID] {
+			pp.unmanaged = append(pp.unmanaged, Unmanaged{ProjectID: p.ID, ProjectLabel: p.Label, BranchID: ep.BranchID,
+				BranchLabel: branchLabel[ep.BranchID], EndpointID: ep.ID, Name: ep.Name, Type: ep.Type})
+		}
+	}
+	return pp.changes, pp.unmanaged
+}
+
+// refusesDestroy reports (as an error of the plan) a managed compute that
+// lifecycle.prevent_destroy keeps: the configuration's block decides, or the
+// state's record of a compute no longer configured.
+func (pl *planner) refusesDestroy(addr string, c *state.Compute, ep *api.Endpoint) bool {
+	if cc := pl.inConfig[baseOf(addr)]; cc != nil {
+		if !cc.PreventDestroy {
+			return false
+		}
+		rng := cc.Range("lifecycle.prevent_destroy")
+		pl.errorf(&rng, "Compute cannot be destroyed",
+			"%s (%s) has lifecycle.prevent_destroy = true, so the destroy plan will not delete it, and nothing is destroyed. "+
+				"To destroy it too, set prevent_destroy = false first. To destroy everything else and leave it running, stop managing it: `neonform state rm %s`.",
+			addr, ep.ID, shellAddress(addr))
+		return true
+	}
+	if !c.PreventDestroy {
+		return false
+	}
+	pl.errorf(nil, "Compute cannot be destroyed",
+		"%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the destroy plan will not delete it, and nothing is destroyed. "+
+			"To destroy it too, put its compute block back, with prevent_destroy = false. To leave it running: `neonform state rm %s`.",
+		addr, ep.ID, shellAddress(addr))
+	return true
+}
+
+// destroyReason says why a destroy plan deletes an endpoint, and what that drops.
+func destroyReason(endpointID string, active bool) string {
+	return fmt.Sprintf("destroy: neonform deletes every compute it manages; the endpoint %s and its host go away%s",
+		endpointID, activeTail(active, "its connections drop"))
+}
+
+// shellAddress is an address as a suggested command must write it: in single
+// quotes when it has a key, whose double quotes the shell would eat.
+func shellAddress(addr string) string {
+	if strings.ContainsAny(addr, `"[`) {
+		return "'" + addr + "'"
+	}
+	return addr
+}
