@@ -21,6 +21,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
 )
 
@@ -331,7 +332,7 @@ func TestApplyInterruptFinishesTheStepInFlight(t *testing.T) {
 				"Apply interrupted after",
 				"Not attempted:",
 				// The suggestion names the directory this apply was given.
-				"The state records every step that was done. Run `neonform plan " + shellWord(w.dir) + "` to see exactly what remains",
+				"The state records every step that was done. Run `neonform plan " + shellquote.Word(w.dir) + "` to see exactly what remains",
 			} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)

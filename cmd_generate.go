@@ -17,6 +17,7 @@ import (
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/generate"
+	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
 )
 
@@ -219,11 +220,11 @@ func checkGenerated(cfg *config.Config, o generateOptions, st *state.State, proj
 	for _, c := range res.Computes {
 		if addr, ok := st.ByEndpoint(c.Endpoint.ID); ok && addr != c.Address {
 			return fmt.Errorf("endpoint %s is already in the state, as %s; generate would record it as %s. Remove that entry first (`neonform state rm %s`), or leave its project out",
-				c.Endpoint.ID, addr, c.Address, addr)
+				c.Endpoint.ID, addr, c.Address, shellquote.Word(addr))
 		}
 		if other := st.Computes[c.Address]; other != nil && other.EndpointID != c.Endpoint.ID {
 			return fmt.Errorf("%s is already in the state, as endpoint %s; generate would record endpoint %s there. Remove that entry first (`neonform state rm %s`)",
-				c.Address, other.EndpointID, c.Endpoint.ID, c.Address)
+				c.Address, other.EndpointID, c.Endpoint.ID, shellquote.Word(c.Address))
 		}
 	}
 	sources := map[string][]byte{}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/shellquote"
 )
 
 // Every command neonform suggests must work when pasted: it must point at the
@@ -81,10 +82,10 @@ func (a configArgs) completeDiagnostics(diags hcl.Diagnostics) {
 func (a configArgs) suffix() string {
 	var words []string
 	if a.dir != "" && a.dir != "." {
-		words = append(words, shellWord(displayPath(a.dir)))
+		words = append(words, shellquote.Word(displayPath(a.dir)))
 	}
 	for _, f := range a.varFiles {
-		words = append(words, "-var-file", shellWord(f))
+		words = append(words, "-var-file", shellquote.Word(f))
 	}
 	if len(a.vars) > 0 && (a.secrets == nil || !a.secrets.known) {
 		// The run stopped before it read the configuration (a mistake in
@@ -97,7 +98,7 @@ func (a configArgs) suffix() string {
 		}
 	}
 	for _, v := range a.vars {
-		words = append(words, "-var", shellWord(a.secrets.shown(v)))
+		words = append(words, "-var", shellquote.Word(a.secrets.shown(v)))
 	}
 	if len(words) == 0 {
 		return ""
@@ -110,7 +111,7 @@ func (a configArgs) suffix() string {
 func (a configArgs) command(name string, args ...string) string {
 	words := []string{"neonform", name}
 	for _, w := range args {
-		words = append(words, shellWord(w))
+		words = append(words, shellquote.Word(w))
 	}
 	return strings.Join(words, " ") + a.suffix()
 }
@@ -205,15 +206,6 @@ func positional(words []string) int {
 		n++
 	}
 	return n
-}
-
-// shellWord quotes w for a POSIX shell when it has anything but the
-// characters that never need it.
-func shellWord(w string) string {
-	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 // closest is the name nearest to given within two edits, or a name that

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/neonform/neonform/internal/shellquote"
 )
 
 // Suggestions written by the packages below the CLI get the directory and
@@ -64,10 +66,10 @@ func TestShellWord(t *testing.T) {
 		"it's":              `'it'\''s'`,
 		"":                  "''",
 	} {
-		if got := shellWord(in); got != want {
-			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
+		if got := shellquote.Word(in); got != want {
+			t.Errorf("shellquote.Word(%q) = %s, want %s", in, got, want)
 		}
-		if words, err := shellSplit("neonform " + shellWord(in)); err != nil || len(words) != 2 || words[1] != in {
+		if words, err := shellSplit("neonform " + shellquote.Word(in)); err != nil || len(words) != 2 || words[1] != in {
 			t.Errorf("%q does not come back whole from a shell: %q, %v", in, words, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
 )
 
@@ -294,7 +295,7 @@ func (pp *projectPlan) planRemovals() {
 		addr, why := e.addr, fmt.Sprintf("%s is no longer in the configuration", e.addr)
 		refusal := fmt.Sprintf("%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
 			"To delete it: put its compute block back with prevent_destroy = false, apply, then remove the block. "+
-			"To stop managing it and leave it running: `neonform state rm %s`.", e.addr, ep.ID, e.origin)
+			"To stop managing it and leave it running: `neonform state rm %s`.", e.addr, ep.ID, shellquote.Word(e.origin))
 		protected := e.c.PreventDestroy
 		switch c := pp.pl.inConfig[e.base]; {
 		case pp.superseded[e]:

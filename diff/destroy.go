@@ -2,10 +2,10 @@ package diff
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
 )
 
@@ -61,7 +61,7 @@ func (pl *planner) refusesDestroy(addr string, c *state.Compute, ep *api.Endpoin
 		pl.errorf(&rng, "Compute cannot be destroyed",
 			"%s (%s) has lifecycle.prevent_destroy = true, so the destroy plan will not delete it, and nothing is destroyed. "+
 				"To destroy it too, set prevent_destroy = false first. To destroy everything else and leave it running, stop managing it: `neonform state rm %s`.",
-			addr, ep.ID, shellAddress(addr))
+			addr, ep.ID, shellquote.Word(addr))
 		return true
 	}
 	if !c.PreventDestroy {
@@ -70,7 +70,7 @@ func (pl *planner) refusesDestroy(addr string, c *state.Compute, ep *api.Endpoin
 	pl.errorf(nil, "Compute cannot be destroyed",
 		"%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the destroy plan will not delete it, and nothing is destroyed. "+
 			"To destroy it too, put its compute block back, with prevent_destroy = false. To leave it running: `neonform state rm %s`.",
-		addr, ep.ID, shellAddress(addr))
+		addr, ep.ID, shellquote.Word(addr))
 	return true
 }
 
@@ -78,13 +78,4 @@ func (pl *planner) refusesDestroy(addr string, c *state.Compute, ep *api.Endpoin
 func destroyReason(endpointID string, active bool) string {
 	return fmt.Sprintf("destroy: neonform deletes every compute it manages; the endpoint %s and its host go away%s",
 		endpointID, activeTail(active, "its connections drop"))
-}
-
-// shellAddress is an address as a suggested command must write it: in single
-// quotes when it has a key, whose double quotes the shell would eat.
-func shellAddress(addr string) string {
-	if strings.ContainsAny(addr, `"[`) {
-		return "'" + addr + "'"
-	}
-	return addr
 }

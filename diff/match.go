@@ -10,6 +10,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
 )
 
@@ -61,7 +62,7 @@ func (pl *planner) applyMoves() map[string]*stateEntry {
 				// stops, and the entry stays where it is.
 				pl.warnf("moved block from %s to %s: both addresses are in the state, so the block is ignored. "+
 					"If the move is done, remove the block; otherwise forget the address that is not the compute's, `neonform state rm %s` or `neonform state rm %s`.",
-					m.From, m.To, m.From, m.To)
+					m.From, m.To, shellquote.Word(m.From), shellquote.Word(m.To))
 				last = nil
 				break
 			}
@@ -141,7 +142,7 @@ func (pp *projectPlan) identify() {
 			pp.errorf(&t.c.DeclRange, "Compute cannot change project",
 				"%s is recorded in state in project %s, but configured in project %q (id %s). An endpoint cannot move between projects. "+
 					"To start afresh here, forget the old one with `neonform state rm %s` (it keeps running), or give this compute a new label.",
-				t.c.Address, e.c.ProjectID, pp.p.Label, pp.p.ID, e.origin)
+				t.c.Address, e.c.ProjectID, pp.p.Label, pp.p.ID, shellquote.Word(e.origin))
 			continue
 		}
 		if ep := pp.live[e.c.EndpointID]; ep != nil {
@@ -219,7 +220,7 @@ func (pp *projectPlan) adoptable(t *target) *api.Endpoint {
 			ids[i] = ep.ID
 		}
 		pp.warnf("%s: %d read replicas on its branch are named %q (%s); adopting %s. Import the one you mean with `neonform import %s ENDPOINT_ID` to choose.",
-			t.c.Address, len(found), t.c.Name, strings.Join(ids, ", "), found[0].ID, t.c.Address)
+			t.c.Address, len(found), t.c.Name, strings.Join(ids, ", "), found[0].ID, shellquote.Word(t.c.Address))
 	}
 	if len(found) > 0 {
 		return found[0]
