@@ -198,9 +198,13 @@ func runApply(ctx context.Context, o applyOptions) error {
 func applyDir(ctx context.Context, o applyOptions) error {
 	if !o.AutoApprove && !o.Interactive {
 		a := configArgsOf(o.planInputs)
-		return fmt.Errorf("apply cannot ask for confirmation: standard input is not a terminal. Nothing was changed.\n"+
+		command := "apply"
+		if o.Scope.Destroy {
+			command = "destroy"
+		}
+		return fmt.Errorf("%s cannot ask for confirmation: standard input is not a terminal. Nothing was changed.\n"+
 			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
-			a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.command("apply", "plan.json"))
+			command, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.command("apply", "plan.json"))
 	}
 	in := o.planInputs
 	in.Lock = true
