@@ -16,7 +16,9 @@ type Config struct {
 	Settings Settings
 	Projects []*Project
 	Moves    []*Move
-	// Files are the parsed files by name, for printing diagnostics with their source lines.
+	// Files are the parsed files by name, for printing diagnostics with their
+	// source lines. Once a load finds nothing to report, they hold their Bytes
+	// alone: Body and Nav are nil.
 	Files map[string]*hcl.File
 	// VarFiles names the Files that are -var-file files rather than the
 	// configuration's own: a plan records the configuration's files, and the
