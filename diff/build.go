@@ -132,7 +132,9 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		} else {
 			pp := pl.newProjectPlan(p, lp, eff, byProject[p.ID])
 			pp.plan()
-			names[p.ID] = pp.branchName
+			// A copy with what branchName reads: the bound method would keep the
+			// whole projectPlan, its changes and maps, of every project.
+			names[p.ID] = (&projectPlan{p: pp.p, branchOf: pp.branchOf}).branchName
 			changes, unmanaged = pp.changes, pp.unmanaged
 		}
 		recorded := RecordLive(lp.Endpoints)
