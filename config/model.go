@@ -126,7 +126,7 @@ type Compute struct {
 	// name in the file ("max_cu", "size", "type", "lifecycle.prevent_destroy", ...),
 	// so plan-time errors can point at the exact attribute. A size attribute is
 	// also recorded as "min_cu" and "max_cu", since it sets both.
-	Ranges map[string]hcl.Range
+	Ranges Ranges
 }
 
 // NameFor is the name the compute asks of an endpoint that is named current
@@ -144,13 +144,13 @@ func (c *Compute) NameFor(current string) string {
 
 // Wrote reports whether the block writes the named attribute.
 func (c *Compute) Wrote(attr string) bool {
-	_, ok := c.Ranges[attr]
+	_, ok := c.Ranges.Get(attr)
 	return ok
 }
 
 // Range returns the range of the named attribute, or of the block when it was not written.
 func (c *Compute) Range(attr string) hcl.Range {
-	if r, ok := c.Ranges[attr]; ok {
+	if r, ok := c.Ranges.Get(attr); ok {
 		return r
 	}
 	return c.DeclRange
