@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/neonform/neonform/config"
 )
 
 const diagSrc = `project "shop" {
@@ -109,5 +112,31 @@ func TestDiagnosticsColour(t *testing.T) {
 	stripped := strings.NewReplacer(ansiRed, "", ansiYellow, "", ansiBold, "", ansiReset, "").Replace(colour.String())
 	if stripped != plain.String() {
 		t.Errorf("colour changed the text:\n%q\nvs\n%q", stripped, plain.String())
+	}
+}
+
+// A diagnostic found at plan time, after config.Load dropped the syntax trees
+// of a configuration without diagnostics, still shows its source line and
+// names its enclosing blocks, from the file's bytes (not from disk: the
+// files here exist only in memory).
+func TestDiagnosticsAfterLoadDroppedTheSyntaxTrees(t *testing.T) {
+	src := "project \"shop\" {\n  id = \"dark-sun-46453911\"\n  branch \"main\" {\n    compute \"primary\" {\n      min_cu = 1\n      max_cu = 4\n    }\n  }\n}\n"
+	cfg, diags := config.LoadSources("cfg", map[string][]byte{"main.hcl": []byte(src)}, config.Options{})
+	if len(diags) > 0 {
+		t.Fatal(diags.Error())
+	}
+	name := filepath.Join("cfg", "main.hcl")
+	if f := cfg.Files[name]; f == nil || f.Body != nil || string(f.Bytes) != src {
+		t.Fatalf("want the file's bytes without its syntax tree, got %+v", f)
+	}
+	r := cfg.Projects[0].Branches[0].Computes[0].Range("max_cu")
+	var buf bytes.Buffer
+	writeDiagnostics(&buf, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Restart not allowed", Subject: &r}}, cfg.Files, false)
+	want := "Error: Restart not allowed\n\n" +
+		"  on " + name + ":6:7, in project \"shop\", branch \"main\", compute \"primary\":\n" +
+		"  6 |       max_cu = 4\n" +
+		"    |       ^^^^^^^^^^\n\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -167,12 +167,26 @@ func (c *Client) attempt(ctx context.Context, method, path string, payload []byt
 		return reply{err: transportError(err), sent: wrote.Load(), took: time.Since(start), requestID: sentID}
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	body, err := readAnswer(resp)
 	r := reply{status: resp.StatusCode, header: resp.Header, body: body, sent: true, took: time.Since(start), requestID: answeredID(resp.Header, sentID)}
 	if err != nil {
 		r.err = fmt.Errorf("the answer (%d) was cut short: %w", resp.StatusCode, transportError(err))
 	}
 	return r
+}
+
+// readAnswer reads an answer's body, up to maxBody, into a buffer of the
+// length the answer announces when it does: io.ReadAll grows its buffer by
+// doubling from 512 bytes, 16 KB allocated for a list of 10 endpoints (6.5
+// KB), 160 MB for the lists of 10,000 projects.
+func readAnswer(resp *http.Response) ([]byte, error) {
+	r := io.LimitReader(resp.Body, maxBody)
+	if n := resp.ContentLength; n > 0 && n <= maxBody {
+		buf := bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead)) // room to read the end of the body
+		_, err := buf.ReadFrom(r)
+		return buf.Bytes(), err
+	}
+	return io.ReadAll(r)
 }
 
 // transportError drops the *url.Error wrapper, whose text repeats the method

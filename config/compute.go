@@ -91,12 +91,11 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst 
 	l.checkLabel(b, "compute")
 	content, diags := bodyContent(b.Body, computeSchema, "a compute block")
 	l.diags = append(l.diags, diags...)
-	// Room for every attribute, size's two aliases and the lifecycle ones.
-	cp.Ranges = make(map[string]hcl.Range, len(content.Attributes)+4)
+	cp.Ranges.grow(len(content.Attributes))
 	c := &computeAttrs{l: l, cp: cp, attrs: content.Attributes, bad: map[string]bool{}, misspelt: content.Misspelt}
 	l.bad[cp] = c.bad
 	for name, a := range content.Attributes {
-		cp.Ranges[name] = a.SrcRange
+		cp.Ranges.Set(name, a.SrcRange)
 	}
 
 	if v, state := c.eval("type", cty.String, `"read_write" or "read_only"`); state == valid {
@@ -146,7 +145,9 @@ func (c *computeAttrs) decodeSize(tier sizing.Tier) {
 		if c.sizeOK("size", sizing.CheckRange(cu, cu, tier)) {
 			c.cp.MinCU, c.cp.MaxCU = cu, cu
 		}
-		c.cp.Ranges["min_cu"], c.cp.Ranges["max_cu"] = c.cp.Ranges["size"], c.cp.Ranges["size"]
+		r, _ := c.cp.Ranges.Get("size")
+		c.cp.Ranges.Set("min_cu", r)
+		c.cp.Ranges.Set("max_cu", r)
 	case minState == valid && maxState == valid:
 		lo, hi := numberValue(minV), numberValue(maxV)
 		okLo := c.sizeOK("min_cu", sizing.CheckSize(lo))
@@ -294,17 +295,17 @@ func (l *loader) decodeLifecycle(cp *Compute, blocks []*hclsyntax.Block) {
 	if first == nil {
 		return
 	}
-	cp.Ranges["lifecycle"] = first.DefRange()
+	cp.Ranges.Set("lifecycle", first.DefRange())
 	c, diags := bodyContent(first.Body, lifecycleSchema, "a lifecycle block")
 	l.diags = append(l.diags, diags...)
 	if a := c.Attributes["prevent_destroy"]; a != nil {
-		cp.Ranges["lifecycle.prevent_destroy"] = a.SrcRange
+		cp.Ranges.Set("lifecycle.prevent_destroy", a.SrcRange)
 		if v, state := l.boolAttr(a); state == valid {
 			cp.PreventDestroy = v
 		}
 	}
 	if a := c.Attributes["allow_restart"]; a != nil {
-		cp.Ranges["lifecycle.allow_restart"] = a.SrcRange
+		cp.Ranges.Set("lifecycle.allow_restart", a.SrcRange)
 		if v, state := l.boolAttr(a); state == valid {
 			cp.AllowRestart = v
 		}

@@ -20,7 +20,8 @@ import (
 // column, a short summary and a detail that says how to fix it, sorted by position.
 // When diags has errors the model is partial: only Dir and Files are reliable.
 // cfg.Files holds every file that parsed (including -var-file files), so the caller
-// can print diagnostics with their source lines (hcl.NewDiagnosticTextWriter).
+// can print diagnostics with their source lines; without diagnostics, only
+// their bytes (their syntax trees are dropped, see dropSyntaxTrees).
 func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
@@ -124,7 +125,22 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 	l.load(files)
 	l.explainEmptyEnv()
 	sortDiagnostics(l.diags)
+	if len(l.diags) == 0 {
+		l.cfg.dropSyntaxTrees()
+	}
 	return l.cfg, dropRepeats(l.diags)
+}
+
+// dropSyntaxTrees keeps only the bytes of the files once the configuration
+// is decoded: nothing reads the trees after, and with thousands of projects
+// they are several times the size of the model (docs/PERFORMANCE.md). A
+// diagnostic found later (at plan time) still gets its source line from the
+// bytes; the printer parses the file again to name the enclosing blocks.
+// With diagnostics, they are printed at once, from the trees.
+func (c *Config) dropSyntaxTrees() {
+	for name, f := range c.Files {
+		c.Files[name] = &hcl.File{Bytes: f.Bytes}
+	}
 }
 
 // loader holds the state of one load. Phases run in a fixed order because each needs

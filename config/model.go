@@ -16,7 +16,9 @@ type Config struct {
 	Settings Settings
 	Projects []*Project
 	Moves    []*Move
-	// Files are the parsed files by name, for printing diagnostics with their source lines.
+	// Files are the parsed files by name, for printing diagnostics with their
+	// source lines. Once a load finds nothing to report, they hold their Bytes
+	// alone: Body and Nav are nil.
 	Files map[string]*hcl.File
 	// VarFiles names the Files that are -var-file files rather than the
 	// configuration's own: a plan records the configuration's files, and the
@@ -124,7 +126,7 @@ type Compute struct {
 	// name in the file ("max_cu", "size", "type", "lifecycle.prevent_destroy", ...),
 	// so plan-time errors can point at the exact attribute. A size attribute is
 	// also recorded as "min_cu" and "max_cu", since it sets both.
-	Ranges map[string]hcl.Range
+	Ranges Ranges
 }
 
 // NameFor is the name the compute asks of an endpoint that is named current
@@ -142,13 +144,13 @@ func (c *Compute) NameFor(current string) string {
 
 // Wrote reports whether the block writes the named attribute.
 func (c *Compute) Wrote(attr string) bool {
-	_, ok := c.Ranges[attr]
+	_, ok := c.Ranges.Get(attr)
 	return ok
 }
 
 // Range returns the range of the named attribute, or of the block when it was not written.
 func (c *Compute) Range(attr string) hcl.Range {
-	if r, ok := c.Ranges[attr]; ok {
+	if r, ok := c.Ranges.Get(attr); ok {
 		return r
 	}
 	return c.DeclRange

@@ -317,7 +317,7 @@ func TestSourceRanges(t *testing.T) {
 			t.Errorf("%s: range at %s, want %s", c.what, c.got, c.want)
 		}
 	}
-	if _, ok := primary.Ranges["disabled"]; ok {
+	if _, ok := primary.Ranges.Get("disabled"); ok {
 		t.Error("Ranges has disabled, which the file does not write")
 	}
 	for _, name := range []string{"main.hcl", "settings.hcl"} {

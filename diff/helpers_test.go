@@ -66,7 +66,7 @@ type opt func(*config.Compute)
 func compute(label string, opts ...opt) *config.Compute {
 	c := &config.Compute{
 		Label: label, Type: config.ReadWrite, MinCU: 1, MaxCU: 1, PgSettings: map[string]string{},
-		Name: label, AllowRestart: true, DeclRange: at(), Ranges: map[string]hcl.Range{},
+		Name: label, AllowRestart: true, DeclRange: at(),
 	}
 	for _, o := range opts {
 		o(c)
@@ -79,12 +79,15 @@ func cu(min, max float64) opt    { return func(c *config.Compute) { c.MinCU, c.M
 func pg(k, v string) opt         { return func(c *config.Compute) { c.PgSettings[k] = v } }
 func suspendAfter(s int64) opt   { return func(c *config.Compute) { c.SuspendTimeoutSeconds = s } }
 func disabled(c *config.Compute) { c.Disabled = true }
-func named(n string) opt         { return func(c *config.Compute) { c.Name = n; c.Ranges["name"] = at() } }
+func named(n string) opt         { return func(c *config.Compute) { c.Name = n; c.Ranges.Set("name", at()) } }
 func preventDestroy(c *config.Compute) {
 	c.PreventDestroy = true
-	c.Ranges["lifecycle.prevent_destroy"] = at()
+	c.Ranges.Set("lifecycle.prevent_destroy", at())
 }
-func noRestart(c *config.Compute)           { c.AllowRestart = false; c.Ranges["lifecycle.allow_restart"] = at() }
+func noRestart(c *config.Compute) {
+	c.AllowRestart = false
+	c.Ranges.Set("lifecycle.allow_restart", at())
+}
 func withType(t config.ComputeType) opt     { return func(c *config.Compute) { c.Type = t } }
 func liveOf(projects ...*LiveProject) *Live { return &Live{Projects: indexLive(projects)} }
 

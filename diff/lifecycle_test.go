@@ -55,7 +55,7 @@ func TestPreventDestroyInConfig(t *testing.T) {
 	if d.Summary != "Compute cannot be recreated" {
 		t.Errorf("summary = %q", d.Summary)
 	}
-	if want := c.Ranges["lifecycle.prevent_destroy"]; d.Subject == nil || *d.Subject != want {
+	if want := c.Range("lifecycle.prevent_destroy"); d.Subject == nil || *d.Subject != want {
 		t.Errorf("subject = %v, want the prevent_destroy attribute at %v", d.Subject, want)
 	}
 	if !strings.Contains(d.Detail, "type read_only -> read_write (recreate)") || !strings.Contains(d.Detail, "prevent_destroy = false") {
@@ -148,7 +148,7 @@ func TestAllowRestartFalse(t *testing.T) {
 				return
 			}
 			d := buildErr(t, cfg, st, liveOf(liveProject(proj, live)))
-			if want := tt.compute.Ranges["lifecycle.allow_restart"]; d.Summary != "Compute would be interrupted while active" || d.Subject == nil || *d.Subject != want {
+			if want := tt.compute.Range("lifecycle.allow_restart"); d.Summary != "Compute would be interrupted while active" || d.Subject == nil || *d.Subject != want {
 				t.Errorf("%s at %v; want the allow_restart attribute at %v", d.Summary, d.Subject, want)
 			}
 			if !strings.Contains(d.Detail, "Plan again when it is idle") {

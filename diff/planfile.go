@@ -16,38 +16,44 @@ import (
 // encode is the plan file's bytes: indented JSON (a CI artifact people read
 // and diff), lists never null, a newline at the end. Struct fields and map
 // keys have a fixed order, so the same plan gives the same bytes.
-// The newline that ends the file is written after it, not appended: a large
-// plan's encoding fills its slice, and appending would copy it whole.
+// WriteFile and RenderJSON write them as a stream (writePlanJSON): the file of
+// a large plan is never whole in memory.
 func encode(p *Plan) ([]byte, error) {
-	normalize(p)
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding the plan: %w", err)
+	var buf bytes.Buffer
+	if err := writePlanJSON(&buf, p); err != nil {
+		return nil, err
 	}
-	checkSchema(b)
-	return b, nil
+	buf.WriteString("\n")
+	checkSchema(buf.Bytes())
+	return buf.Bytes(), nil
+}
+
+// writeChecked writes the plan file's bytes to w, and has the tests' schema
+// check see them.
+func writeChecked(w io.Writer, p *Plan) error {
+	if SchemaCheck != nil {
+		b, err := encode(p)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	if err := writePlanJSON(w, p); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
 }
 
 // RenderJSON writes the plan as the plan file holds it.
 func RenderJSON(w io.Writer, p *Plan) error {
-	b, err := encode(p)
-	if err != nil {
-		return err
-	}
-	if _, err = w.Write(b); err != nil {
-		return err
-	}
-	_, err = io.WriteString(w, "\n")
-	return err
+	return writeChecked(w, p)
 }
 
 // WriteFile saves the plan at path, readable by its owner only (0600), and
 // atomically: a reader sees the old file or the new one, never half of one.
 func WriteFile(path string, p *Plan) error {
-	b, err := encode(p)
-	if err != nil {
-		return err
-	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -58,11 +64,7 @@ func WriteFile(path string, p *Plan) error {
 		tmp.Close()
 		return fmt.Errorf("saving the plan: %w", err)
 	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("saving the plan to %s: %w", path, err)
-	}
-	if _, err := tmp.WriteString("\n"); err != nil {
+	if err := writeChecked(tmp, p); err != nil {
 		tmp.Close()
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}
@@ -207,6 +209,9 @@ func notAPlan(path string) string {
 	if strings.HasSuffix(path, ".hcl") || strings.HasSuffix(path, ".vars") {
 		return "a configuration file"
 	}
+	if info.Mode().IsRegular() && startsLikeAPlan(path) {
+		return ""
+	}
 	b, err := bounded.Read(path, MaxFileSize)
 	if err != nil {
 		return "a file neonform cannot read as a plan (" + err.Error() + ")"
@@ -228,6 +233,28 @@ func notAPlan(path string) string {
 		return "a neonform state file"
 	}
 	return "a JSON file"
+}
+
+// startsLikeAPlan reports whether the file at path begins as every plan file
+// neonform writes does, with the keys format_version and tool_version:
+// the start of a plan, so that a large plan about to be replaced is not
+// read whole (a state file has no tool_version).
+func startsLikeAPlan(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	dec := json.NewDecoder(io.LimitReader(f, 4096))
+	token := func() string {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		return fmt.Sprint(tok)
+	}
+	var version int
+	return token() == "{" && token() == "format_version" && dec.Decode(&version) == nil && token() == "tool_version"
 }
 
 func lineOf(b []byte, offset int64) int {

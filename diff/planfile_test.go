@@ -253,3 +253,39 @@ func TestConfigDigest(t *testing.T) {
 		t.Errorf("renaming a file does not change the digest")
 	}
 }
+
+// -out replaces a plan, whole, cut short or in another format version, and
+// nothing else, however the file starts.
+func TestCheckWritable(t *testing.T) {
+	dir := t.TempDir()
+	written := filepath.Join(dir, "written.json")
+	cfg, st, live := busyScenario(false)
+	p, diags := Build(cfg, st, live, testOpts)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if err := WriteFile(written, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckWritable(written); err != nil {
+		t.Errorf("a plan file: %v", err)
+	}
+	for _, tt := range []struct {
+		name, content, want string
+	}{
+		{"old.json", `{"format_version": 1, "tool_version": "0.1.0", "steps": []}`, ""},
+		{"cut.json", "{\n  \"format_version\": 2,\n  \"tool_version\": \"0.1", ""},
+		{"keys.json", `{"steps": [], "format_version": 2}`, ""},
+		{"state.json", `{"format_version": 1, "lineage": "x", "serial": 3, "computes": {}}`, "it is a neonform state file"},
+		{"version.json", `{"format_version": "2", "tool_version": "x", "computes": {}}`, "it is a file that is not JSON"},
+		{"other.json", `{"tool_version": "x", "format_version": 2}`, "it is a JSON file"},
+		{"text.txt", `format_version tool_version`, "it is a file that is not JSON"},
+	} {
+		path := filepath.Join(dir, tt.name)
+		os.WriteFile(path, []byte(tt.content), 0o600)
+		err := CheckWritable(path)
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}

@@ -39,7 +39,9 @@ func decode(data []byte, source, fix string) (*State, error) {
 	dec.DisallowUnknownFields()
 	var s State
 	err := dec.Decode(&s)
-	if err != nil || s.FormatVersion != FormatVersion {
+	// A state that decoded, with a version this neonform reads (1 to
+	// FormatVersion), needs no second look: checkVersion decodes it all again.
+	if err != nil || s.FormatVersion < 1 || s.FormatVersion > FormatVersion {
 		if verr := checkVersion(data, source, fix); verr != nil {
 			return nil, verr
 		}
