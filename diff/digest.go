@@ -19,9 +19,12 @@ func RecordLive(endpoints []api.Endpoint) []LiveEndpoint {
 		ep := &endpoints[i]
 		out[i] = LiveEndpoint{ID: ep.ID, CurrentState: ep.CurrentState, Values: LiveValues(ep)}
 	}
-	slices.SortFunc(out, func(a, b LiveEndpoint) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, byID)
 	return out
 }
+
+// byID orders recorded endpoints by id.
+func byID(a, b LiveEndpoint) int { return strings.Compare(a.ID, b.ID) }
 
 // LiveDigest is "sha256:<hex>" over the ids and the managed values of the
 // endpoints, in id order.

@@ -30,8 +30,11 @@ type Live struct {
 // LiveProject is the live endpoints of one project (all branches), and its
 // branches when they were listed.
 type LiveProject struct {
-	ID        string
-	Endpoints []api.Endpoint
+	ID string
+	// Endpoints are what the plan records of them, in id order (RecordLive):
+	// all the planner reads, and a third of the whole api.Endpoint each
+	// (with 100,000 endpoints, 50 MB less while the plan is built).
+	Endpoints []LiveEndpoint
 	// Branches is nil when they were not listed: every branch block pins its
 	// id, or finds its branch by name as the state records it (Known).
 	Branches []api.Branch
@@ -109,7 +112,7 @@ func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[st
 	if err != nil {
 		return nil, &readFailure{p, "endpoints", err}
 	}
-	lp := &LiveProject{ID: p.ID, Endpoints: eps}
+	lp := &LiveProject{ID: p.ID, Endpoints: RecordLive(eps)}
 	if !needsBranches(p) {
 		return lp, nil
 	}

@@ -201,8 +201,8 @@ func (pp *projectPlan) takeBackDeposed() {
 
 // adoptable returns the live endpoint that a compute not (or no longer) in
 // state takes over, or nil.
-func (pp *projectPlan) adoptable(t *target) *api.Endpoint {
-	var found []*api.Endpoint
+func (pp *projectPlan) adoptable(t *target) *LiveEndpoint {
+	var found []*LiveEndpoint
 	for _, ep := range pp.onBranch[t.branchID] {
 		if _, claimed := pp.claimed[ep.ID]; claimed || pp.taken[ep.ID] != "" {
 			continue
