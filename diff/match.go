@@ -47,6 +47,9 @@ func (pl *planner) applyMoves() map[string]*stateEntry {
 			eff[addr] = e
 		}
 	}
+	if len(next) == 0 {
+		return eff // no moved blocks: nothing to follow, nor to sort
+	}
 	held := slices.Sorted(maps.Keys(eff))
 	for _, from := range held {
 		e := eff[from]
