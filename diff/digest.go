@@ -16,11 +16,25 @@ import (
 func RecordLive(endpoints []api.Endpoint) []LiveEndpoint {
 	out := make([]LiveEndpoint, len(endpoints))
 	for i := range endpoints {
-		ep := &endpoints[i]
-		out[i] = LiveEndpoint{ID: ep.ID, CurrentState: ep.CurrentState, Values: LiveValues(ep)}
+		out[i] = recordOne(&endpoints[i])
 	}
 	slices.SortFunc(out, byID)
 	return out
+}
+
+// recordSummaries is RecordLive of the endpoints as a plan reads them.
+func recordSummaries(endpoints []api.EndpointSummary) []LiveEndpoint {
+	out := make([]LiveEndpoint, len(endpoints))
+	for i := range endpoints {
+		ep := endpoints[i].Endpoint()
+		out[i] = recordOne(&ep)
+	}
+	slices.SortFunc(out, byID)
+	return out
+}
+
+func recordOne(ep *api.Endpoint) LiveEndpoint {
+	return LiveEndpoint{ID: ep.ID, CurrentState: ep.CurrentState, Values: LiveValues(ep)}
 }
 
 // byID orders recorded endpoints by id.
