@@ -80,15 +80,21 @@ func testConfigs(tb testing.TB) []map[string][]byte {
 	return configs
 }
 
-// compareLoads loads files both ways and reports whether loadByFile read them.
+// compareLoads loads files both ways, in full and with
+// Options.SettingsOnly, and reports whether loadByFile read them.
 func compareLoads(t *testing.T, files map[string][]byte) bool {
+	t.Helper()
+	return compareLoadsWith(t, files, false) && compareLoadsWith(t, files, true)
+}
+
+func compareLoadsWith(t *testing.T, files map[string][]byte, settingsOnly bool) bool {
 	t.Helper()
 	load := func(byFile bool) (*Config, hcl.Diagnostics, bool) {
 		b := newBudget()
 		for _, src := range files {
 			b.take(len(src))
 		}
-		l := newLoader("dir", Options{Environ: []string{"NEONFORM_VAR_cu=2"}}, b)
+		l := newLoader("dir", Options{Environ: []string{"NEONFORM_VAR_cu=2"}, SettingsOnly: settingsOnly}, b)
 		ok := byFile && l.loadByFile(files)
 		if !byFile {
 			l.load(files)
@@ -102,13 +108,13 @@ func compareLoads(t *testing.T, files map[string][]byte) bool {
 		return false
 	}
 	if diff := cmp.Diff(diagnosticLines(want), diagnosticLines(got)); diff != "" {
-		t.Errorf("%s: diagnostics differ (-at once +by file):\n%s", names(files), diff)
+		t.Errorf("%s (settings only: %v): diagnostics differ (-at once +by file):\n%s", names(files), settingsOnly, diff)
 	}
 	atOnce.Files, byFile.Files = nil, nil
 	sortRanges(atOnce)
 	sortRanges(byFile)
 	if diff := cmp.Diff(atOnce, byFile, cmp.Exporter(func(reflect.Type) bool { return true })); diff != "" {
-		t.Errorf("%s: the models differ (-at once +by file):\n%s", names(files), diff)
+		t.Errorf("%s (settings only: %v): the models differ (-at once +by file):\n%s", names(files), settingsOnly, diff)
 	}
 	return true
 }
