@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"syscall"
 	"testing"
@@ -136,4 +139,85 @@ func TestLargeConfigLoads(t *testing.T) {
 	if c == nil || c.Name != "staging-replica-3" || c.PgSettings["work_mem"] != "128MB" || c.MaxCU != 1 {
 		t.Errorf("p7.staging.replica3 = %+v", c)
 	}
+}
+
+// writePlanShapedConfig writes what BenchmarkPlanLarge (package main) plans:
+// projects of one branch holding a primary and 9 replicas, all literals, in
+// files of 100 projects (65 KB each).
+func writePlanShapedConfig(tb testing.TB, projects int) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	const perFile = 100
+	var b strings.Builder
+	for p := range projects {
+		fmt.Fprintf(&b, "project \"p%d\" {\n  id = \"bench-%08d\"\n\n  branch \"main\" {\n", p, p)
+		b.WriteString("    compute \"primary\" {\n      min_cu = 0.25\n      max_cu = 2\n    }\n")
+		for c := 1; c < 10; c++ {
+			fmt.Fprintf(&b, "    compute \"replica%d\" {\n      type = \"read_only\"\n    }\n", c)
+		}
+		b.WriteString("  }\n}\n\n")
+		if (p+1)%perFile == 0 || p == projects-1 {
+			name := fmt.Sprintf("projects-%05d.hcl", p/perFile*perFile)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o600); err != nil {
+				tb.Fatal(err)
+			}
+			b.Reset()
+		}
+	}
+	return dir
+}
+
+// BenchmarkLoadPeak loads the configuration of BenchmarkPlanLarge (10,000
+// projects x 10 computes, 100 files, 6.5 MB) and reports the live heap at its
+// highest while it loads (peak-live-MB: the garbage collector runs at
+// GOGC=5 meanwhile, so what it finds live after each cycle is close to the
+// peak) and what the loaded configuration keeps (kept-MB). Its CPU is not
+// the load's (the collector runs far more often): see BenchmarkLoadLarge.
+//
+//	go test ./config/ -run '^$' -bench BenchmarkLoadPeak -benchtime 3x
+func BenchmarkLoadPeak(b *testing.B) {
+	dir := writePlanShapedConfig(b, 10000)
+	defer debug.SetGCPercent(debug.SetGCPercent(5))
+	var peak, kept uint64
+	for b.Loop() {
+		runtime.GC()
+		before := liveHeap()
+		done := make(chan uint64)
+		stop := make(chan struct{})
+		go func() {
+			var most uint64
+			for {
+				most = max(most, liveHeap())
+				select {
+				case <-stop:
+					done <- most
+					return
+				case <-time.After(time.Millisecond):
+				}
+			}
+		}()
+		cfg, diags := config.Load(dir, config.Options{})
+		close(stop)
+		most := <-done
+		if diags.HasErrors() {
+			b.Fatal(diags.Error())
+		}
+		runtime.GC()
+		if n := len(cfg.Computes()); n != 100000 {
+			b.Fatalf("%d computes, want 100000", n)
+		}
+		peak = max(peak, most-min(most, before))
+		k := liveHeap()
+		kept = max(kept, k-min(k, before))
+		runtime.KeepAlive(cfg)
+	}
+	b.ReportMetric(float64(peak)/1e6, "peak-live-MB")
+	b.ReportMetric(float64(kept)/1e6, "kept-MB")
+}
+
+// liveHeap is the heap the garbage collector found live at the end of its last cycle.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

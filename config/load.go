@@ -20,8 +20,9 @@ import (
 // column, a short summary and a detail that says how to fix it, sorted by position.
 // When diags has errors the model is partial: only Dir and Files are reliable.
 // cfg.Files holds every file that parsed (including -var-file files), so the caller
-// can print diagnostics with their source lines; without diagnostics, only
-// their bytes (their syntax trees are dropped, see dropSyntaxTrees).
+// can print diagnostics with their source lines: their bytes, and their syntax
+// trees only when the files were read all at once because one has syntax
+// errors, or a -var-file's with diagnostics (loadByFile, dropSyntaxTrees).
 func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
@@ -106,6 +107,30 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 			}
 		}
 	}
+	if tooLargeFile != "" {
+		return newLoader(dir, opts, b).cfg, hcl.Diagnostics{tooLarge(tooLargeFile)}
+	}
+	before := *b
+	l := newLoader(dir, opts, b)
+	if !l.loadByFile(files) {
+		*b = before
+		l = newLoader(dir, opts, b)
+		l.load(files)
+	}
+	return l.finish()
+}
+
+// finish completes the diagnostics and returns what the load found.
+func (l *loader) finish() (*Config, hcl.Diagnostics) {
+	l.explainEmptyEnv()
+	sortDiagnostics(l.diags)
+	if len(l.diags) == 0 {
+		l.cfg.dropSyntaxTrees()
+	}
+	return l.cfg, dropRepeats(l.diags)
+}
+
+func newLoader(dir string, opts Options, b *budget) *loader {
 	l := &loader{
 		budget:    b,
 		opts:      opts,
@@ -119,16 +144,7 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 		idRange:   map[any]hcl.Range{},
 	}
 	l.functions = functions(l.environ)
-	if tooLargeFile != "" {
-		return l.cfg, hcl.Diagnostics{tooLarge(tooLargeFile)}
-	}
-	l.load(files)
-	l.explainEmptyEnv()
-	sortDiagnostics(l.diags)
-	if len(l.diags) == 0 {
-		l.cfg.dropSyntaxTrees()
-	}
-	return l.cfg, dropRepeats(l.diags)
+	return l
 }
 
 // dropSyntaxTrees keeps only the bytes of the files once the configuration
@@ -136,7 +152,9 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 // they are several times the size of the model (docs/PERFORMANCE.md). A
 // diagnostic found later (at plan time) still gets its source line from the
 // bytes; the printer parses the file again to name the enclosing blocks.
-// With diagnostics, they are printed at once, from the trees.
+// With diagnostics, they are printed at once, from the trees. (The files of
+// the configuration are read a file at a time and keep no tree from the
+// start, see loadByFile.)
 func (c *Config) dropSyntaxTrees() {
 	for name, f := range c.Files {
 		c.Files[name] = &hcl.File{Bytes: f.Bytes}
@@ -176,6 +194,10 @@ type loader struct {
 	// emptyEnv are the values that came out empty because env() read an
 	// empty variable, so that errors about them can say which (env_empty.go).
 	emptyEnv []emptyEnvValue
+	// projectLabels and projectIDs are the projects decoded so far: where
+	// each label is declared, and the project of each id.
+	projectLabels map[string]hcl.Range
+	projectIDs    map[string]*Project
 }
 
 func sortedNames(files map[string][]byte) []string {
@@ -187,13 +209,13 @@ func sortedNames(files map[string][]byte) []string {
 	return names
 }
 
+// load parses every file, then decodes them together. It is how files with
+// syntax errors are read (loadByFile declines them): with every file's
+// syntax errors and nothing else.
 func (l *loader) load(files map[string][]byte) {
 	var bodies []*hclsyntax.Body
 	for _, name := range sortedNames(files) {
-		filename := name
-		if l.cfg.Dir != "" && !filepath.IsAbs(name) {
-			filename = filepath.Join(l.cfg.Dir, name)
-		}
+		filename := l.fileName(name)
 		f, diags := l.budget.parse(files[name], filename)
 		l.diags = append(l.diags, diags...)
 		if f == nil {
@@ -219,6 +241,18 @@ func (l *loader) load(files map[string][]byte) {
 		}
 	}
 
+	l.evaluateVariablesAndLocals(byType)
+	l.decodeSettings(byType["neonform"])
+	if l.opts.SettingsOnly {
+		return
+	}
+	l.decodeProjects(byType["project"])
+	l.decodeMoves(byType["moved"])
+}
+
+// evaluateVariablesAndLocals gives the variables their values and evaluates
+// the locals: the context every other block is evaluated in.
+func (l *loader) evaluateVariablesAndLocals(byType map[string][]*hclsyntax.Block) {
 	l.declareVariables(byType["variable"])
 	vars := cty.ObjectVal(l.assignVariables())
 	l.declareLocals(byType["locals"])
@@ -227,13 +261,14 @@ func (l *loader) load(files map[string][]byte) {
 		Variables: map[string]cty.Value{"var": vars, "local": cty.ObjectVal(locals)},
 		Functions: l.functions,
 	}
+}
 
-	l.decodeSettings(byType["neonform"])
-	if l.opts.SettingsOnly {
-		return
+// fileName is the name diagnostics and cfg.Files give a file of the directory.
+func (l *loader) fileName(name string) string {
+	if l.cfg.Dir != "" && !filepath.IsAbs(name) {
+		return filepath.Join(l.cfg.Dir, name)
 	}
-	l.decodeProjects(byType["project"])
-	l.decodeMoves(byType["moved"])
+	return name
 }
 
 // errorf adds an error diagnostic at rng.

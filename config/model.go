@@ -17,8 +17,8 @@ type Config struct {
 	Projects []*Project
 	Moves    []*Move
 	// Files are the parsed files by name, for printing diagnostics with their
-	// source lines. Once a load finds nothing to report, they hold their Bytes
-	// alone: Body and Nav are nil.
+	// source lines. They hold their Bytes alone (Body and Nav are nil) unless
+	// the load found syntax errors (see Load).
 	Files map[string]*hcl.File
 	// VarFiles names the Files that are -var-file files rather than the
 	// configuration's own: a plan records the configuration's files, and the

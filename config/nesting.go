@@ -44,11 +44,23 @@ func tooLarge(filename string) *hcl.Diagnostic {
 // recurses once or more per level of nesting: a file of 100,000 "(" ends the
 // process with a stack overflow, which no recover() can catch.
 func (b *budget) checkShape(src []byte, filename string) *hcl.Diagnostic {
+	_, d := b.scanShape(src, filename)
+	return d
+}
+
+// scanShape is checkShape that also returns the top level of the file as
+// the scanner sees it (byfile.go).
+func (b *budget) scanShape(src []byte, filename string) (*outline, *hcl.Diagnostic) {
 	n := &nesting{levels: []level{{body: true, block: true, item: -1}}, tokensLeft: b.tokens}
 	sc := newScanner(src, n.token)
 	n.scanner = sc
 	sc.run()
 	b.tokens = n.tokensLeft - sc.others
+	return &n.outline, n.problem(src, filename, b.tokens)
+}
+
+// problem is why the scanned file is refused, or nil.
+func (n *nesting) problem(src []byte, filename string, tokensLeft int) *hcl.Diagnostic {
 	switch {
 	case n.tooDeep:
 		start := posAt(src, n.where, n.whereLine)
@@ -62,7 +74,7 @@ func (b *budget) checkShape(src []byte, filename string) *hcl.Diagnostic {
 				MaxNesting, n.deepLine),
 			Subject: &hcl.Range{Filename: filename, Start: start, End: end},
 		}
-	case b.tokens < 0:
+	case tokensLeft < 0:
 		pos := posAt(src, n.lastStart, n.lastLine)
 		return &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -96,6 +108,8 @@ type nesting struct {
 	tooDeep                    bool
 	where, whereEnd, whereLine int // the start of the deep nesting
 	deepLine                   int // where it passed the limit
+
+	outline outline
 }
 
 type level struct {
@@ -119,6 +133,9 @@ func (n *nesting) token(t hclsyntax.TokenType, start, end, line int) {
 	top := &n.levels[len(n.levels)-1]
 	if top.item < 0 && t != hclsyntax.TokenNewline && t != hclsyntax.TokenComment {
 		top.item, top.itemEnd, top.itemLine = start, end, line
+		if len(n.levels) == 1 {
+			n.outline.items = append(n.outline.items, start)
+		}
 	}
 	prev := n.prev
 	n.prev = t
@@ -126,6 +143,9 @@ func (n *nesting) token(t hclsyntax.TokenType, start, end, line int) {
 	case hclsyntax.TokenOBrace:
 		// After a block's type or label it opens a body; anywhere else, an object.
 		block := top.block && (prev == hclsyntax.TokenIdent || prev == hclsyntax.TokenCQuote)
+		if block && len(n.levels) == 1 {
+			n.outline.opens(n.scanner.src, top.item, top.itemEnd, end)
+		}
 		n.push(level{body: true, block: block, item: -1}, line)
 	case hclsyntax.TokenOBrack:
 		if endsValue(prev) {
@@ -140,6 +160,9 @@ func (n *nesting) token(t hclsyntax.TokenType, start, end, line int) {
 		if len(n.levels) > 1 {
 			n.depth -= 1 + top.ops
 			n.levels = n.levels[:len(n.levels)-1]
+		}
+		if len(n.levels) == 1 {
+			n.outline.closes(t, start, end, line)
 		}
 	case hclsyntax.TokenComma:
 		n.endExpression(top)

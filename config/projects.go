@@ -19,12 +19,15 @@ var (
 	branchIDPattern = regexp.MustCompile(`^br-[a-z0-9-]{1,57}$`)
 )
 
-// decodeProjects reads every project block, in file order, each instance of a
+// decodeProjects reads project blocks, in file order, each instance of a
 // block with for_each in key order, and checks that no two blocks share a label
-// and no two projects a service project id.
+// and no two projects a service project id, with those of earlier calls
+// (the projects are decoded a file at a time, see loadByFile).
 func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
-	declared := map[string]hcl.Range{}
-	ids := map[string]*Project{}
+	if l.projectLabels == nil {
+		l.projectLabels, l.projectIDs = map[string]hcl.Range{}, map[string]*Project{}
+	}
+	declared, ids := l.projectLabels, l.projectIDs
 	for _, b := range blocks {
 		prev, dup := declared[b.Labels[0]]
 		if dup {

@@ -1,0 +1,4 @@
+project "shop" {
+  id = "UPPER"
+}
+variable "cu" { default = 1 }

@@ -1,0 +1,12 @@
+project "store" {
+  id = "store-1"
+  branch "main" {
+    compute "primary" {
+      size = = 2
+    }
+  }
+}
+
+project "other" {
+  id = "other-1"
+}
