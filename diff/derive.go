@@ -34,9 +34,9 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 	// Maps of their size at once: 100,000 computes grow them by doubling otherwise.
 	holders := make(map[string]string, len(st.Computes))  // endpoint id -> state address
 	inState := make(map[string][]string, len(p.Projects)) // project id -> its state addresses, sorted
-	// Each project's addresses sorted on their own: ten sorts of ten are
-	// cheaper than one of 100,000. Of two addresses with one endpoint (a
-	// state Validate refuses), the last in order holds it.
+	// Each project's few addresses sorted on their own, cheaper than one
+	// sort of all 100,000. Of two addresses with one endpoint (a state
+	// Validate refuses), the last in order holds it, as before.
 	for addr, c := range st.Computes {
 		if c != nil {
 			if prev, dup := holders[c.EndpointID]; !dup || addr > prev {
