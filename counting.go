@@ -14,9 +14,9 @@ type countingReader struct {
 	calls atomic.Int64
 }
 
-func (c *countingReader) ListEndpoints(ctx context.Context, projectID string) ([]api.Endpoint, error) {
+func (c *countingReader) ListEndpointSummaries(ctx context.Context, projectID string) ([]api.EndpointSummary, error) {
 	c.calls.Add(1)
-	return c.Reader.ListEndpoints(ctx, projectID)
+	return c.Reader.ListEndpointSummaries(ctx, projectID)
 }
 
 func (c *countingReader) ListBranches(ctx context.Context, projectID string) ([]api.Branch, error) {

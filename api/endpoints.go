@@ -19,6 +19,28 @@ func (c *Client) ListEndpoints(ctx context.Context, projectID string) ([]Endpoin
 	return compactList(out.Endpoints), nil
 }
 
+// ListEndpointSummaries returns what a plan reads of the computes of a
+// project (EndpointSummary), from the answer ListEndpoints reads.
+func (c *Client) ListEndpointSummaries(ctx context.Context, projectID string) ([]EndpointSummary, error) {
+	path, err := projectPath(projectID, lit("endpoints"))
+	if err != nil {
+		return nil, err
+	}
+	var out struct {
+		Endpoints []EndpointSummary `json:"endpoints"`
+	}
+	if err := c.Do(ctx, http.MethodGet, path, nil, &out); err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(out.Endpoints); i++ {
+		ep, prev := &out.Endpoints[i], &out.Endpoints[i-1]
+		share(&ep.BranchID, prev.BranchID)
+		share(&ep.Type, prev.Type)
+		share(&ep.CurrentState, prev.CurrentState)
+	}
+	return out.Endpoints, nil
+}
+
 // ListBranchEndpoints returns the computes of one branch.
 func (c *Client) ListBranchEndpoints(ctx context.Context, projectID, branchID string) ([]Endpoint, error) {
 	path, err := projectPath(projectID, lit("branches"), idPart("branch", branchID), lit("endpoints"))

@@ -206,6 +206,9 @@ func (s *settings) toState(sc *state.Compute, v *Values) {
 // Postgres as written.
 func (s *settings) differences(before, after *Values, _ bool) []Attribute {
 	b, a := before.PgSettings, after.PgSettings
+	if len(b) == 0 && len(a) == 0 {
+		return nil // the common case: no settings on either side
+	}
 	keys := slices.Sorted(maps.Keys(b))
 	for k := range a {
 		if _, ok := b[k]; !ok {
@@ -238,19 +241,20 @@ func (s *settings) owns(planName string) bool {
 	return ok && key != ""
 }
 
+// setAfter changes a copy of v's map, never the map itself, which v may
+// share with the live endpoint it was copied from (derive).
 func (s *settings) setAfter(v *Values, a Attribute) error {
 	key := strings.TrimPrefix(a.Name, s.name+".")
-	if v.PgSettings == nil {
-		v.PgSettings = map[string]string{}
-	}
+	m := cloneSettings(v.PgSettings)
 	switch x := a.After.(type) {
 	case nil:
-		delete(v.PgSettings, key)
+		delete(m, key)
 	case string:
-		v.PgSettings[key] = x
+		m[key] = x
 	default:
 		return fmt.Errorf("%s: %v is not a setting's text", a.Name, a.After)
 	}
+	v.PgSettings = m
 	return nil
 }
 

@@ -46,8 +46,8 @@ type projectPlan struct {
 	pl       *planner
 	p        *config.Project
 	lp       *LiveProject
-	live     map[string]*api.Endpoint   // by id
-	onBranch map[string][]*api.Endpoint // by branch id, each in id order
+	live     map[string]*LiveEndpoint   // by id
+	onBranch map[string][]*LiveEndpoint // by branch id, each in id order
 	branchOf map[string]*config.Branch  // branch block by resolved branch id
 	branchID map[*config.Branch]string
 	entries  []*stateEntry     // state entries of this project, by address
@@ -70,7 +70,7 @@ type target struct {
 	// pins it by id.
 	byName string
 	entry  *stateEntry
-	ep     *api.Endpoint
+	ep     *LiveEndpoint
 	adopt  bool
 }
 
@@ -130,6 +130,9 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 			pl.errorf(&rng, "Project not read", "The live endpoints of project %q (id %q) were not read, so it cannot be planned. This is a bug in neonform.", p.Label, p.ID)
 			continue
 		}
+		if !slices.IsSortedFunc(lp.Endpoints, byID) { // a caller's own LiveProject
+			lp.Endpoints = slices.SortedFunc(slices.Values(lp.Endpoints), byID)
+		}
 		var changes []*Change
 		var unmanaged []Unmanaged
 		if pl.scope.destroy {
@@ -142,8 +145,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 			names[p.ID] = (&projectPlan{p: pp.p, branchOf: pp.branchOf}).branchName
 			changes, unmanaged = pp.changes, pp.unmanaged
 		}
-		recorded := RecordLive(lp.Endpoints)
-		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(recorded), Endpoints: recorded})
+		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(lp.Endpoints), Endpoints: lp.Endpoints})
 		for _, c := range changes {
 			plan.Changes = append(plan.Changes, *c)
 		}
@@ -239,20 +241,16 @@ func (pl *planner) checkUnreadProjects(projects []*config.Project, byProject map
 func (pl *planner) newProjectPlan(p *config.Project, lp *LiveProject, eff map[string]*stateEntry, entries []*stateEntry) *projectPlan {
 	pp := &projectPlan{
 		pl: pl, p: p, lp: lp,
-		live:       make(map[string]*api.Endpoint, len(lp.Endpoints)),
-		onBranch:   map[string][]*api.Endpoint{},
+		live:       make(map[string]*LiveEndpoint, len(lp.Endpoints)),
+		onBranch:   map[string][]*LiveEndpoint{},
 		branchOf:   map[string]*config.Branch{},
 		branchID:   map[*config.Branch]string{},
 		claimed:    map[string]string{},
 		taken:      map[string]string{},
 		superseded: map[*stateEntry]bool{},
 	}
-	eps := make([]*api.Endpoint, len(lp.Endpoints))
-	for i := range lp.Endpoints {
-		eps[i] = &lp.Endpoints[i]
-	}
-	slices.SortFunc(eps, func(a, b *api.Endpoint) int { return strings.Compare(a.ID, b.ID) })
-	for _, ep := range eps {
+	for i := range lp.Endpoints { // in id order
+		ep := &lp.Endpoints[i]
 		pp.live[ep.ID] = ep
 		pp.onBranch[ep.BranchID] = append(pp.onBranch[ep.BranchID], ep)
 	}
@@ -373,17 +371,17 @@ func (pp *projectPlan) blockOf(branchID string) *hcl.Range {
 	return &r
 }
 
-func (pp *projectPlan) sortedLive() []*api.Endpoint {
-	out := make([]*api.Endpoint, 0, len(pp.live))
-	for _, ep := range pp.live {
-		out = append(out, ep)
+// sortedLive is the project's live endpoints, in id order.
+func (pp *projectPlan) sortedLive() []*LiveEndpoint {
+	out := make([]*LiveEndpoint, len(pp.lp.Endpoints))
+	for i := range pp.lp.Endpoints {
+		out[i] = &pp.lp.Endpoints[i]
 	}
-	slices.SortFunc(out, func(a, b *api.Endpoint) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
 // newChange starts a change of an existing endpoint (ep may be nil for a create).
-func (pp *projectPlan) newChange(addr string, a Action, ep *api.Endpoint) *Change {
+func (pp *projectPlan) newChange(addr string, a Action, ep *LiveEndpoint) *Change {
 	ch := &Change{Address: addr, Action: a, ProjectID: pp.p.ID, Attributes: []Attribute{}, Reasons: []string{}}
 	if ep != nil {
 		ch.EndpointID, ch.BranchID, ch.Type, ch.Active = ep.ID, ep.BranchID, ep.Type, isActive(ep)
@@ -394,7 +392,7 @@ func (pp *projectPlan) newChange(addr string, a Action, ep *api.Endpoint) *Chang
 
 // isActive: a compute that is running or starting (init becomes active) has,
 // or is about to have, connections to drop; only idle is safe.
-func isActive(ep *api.Endpoint) bool { return ep.CurrentState != api.EndpointStateIdle }
+func isActive(ep *LiveEndpoint) bool { return ep.CurrentState != api.EndpointStateIdle }
 
 func activeTail(active bool, what string) string {
 	if active {

@@ -12,7 +12,11 @@ import (
 // nothing. Its steps are derived from the change afterwards (derive.go).
 func (pp *projectPlan) planTarget(t *target) {
 	c := t.c
-	want := WantedValues(c, t.branchID, t.ep)
+	var liveName *string
+	if t.ep != nil {
+		liveName = &t.ep.Name
+	}
+	want := wantedValues(c, t.branchID, liveName)
 	var movedFrom string
 	if t.entry != nil && t.entry.origin != c.Address && t.entry.move != nil {
 		movedFrom = t.entry.origin
@@ -35,7 +39,7 @@ func (pp *projectPlan) planTarget(t *target) {
 	ep := t.ep
 	ch := pp.newChange(c.Address, NoOp, ep)
 	ch.Adopt, ch.MovedFrom, ch.PreventDestroy, ch.BranchName = t.adopt, movedFrom, c.PreventDestroy, t.byName
-	ch.Attributes = Differences(LiveValues(ep), want)
+	ch.Attributes = Differences(ep.Values, want)
 	markSensitive(ch.Attributes, c)
 	switch {
 	case t.adopt:

@@ -3,7 +3,6 @@ package diff
 import (
 	"fmt"
 
-	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
@@ -17,7 +16,7 @@ import (
 // (lifecycle.prevent_destroy); for a compute no longer configured, the
 // state's record of it does.
 func (pl *planner) planDestroy(p *config.Project, lp *LiveProject) ([]*Change, []Unmanaged) {
-	pp := &projectPlan{pl: pl, p: p, lp: lp, live: make(map[string]*api.Endpoint, len(lp.Endpoints))}
+	pp := &projectPlan{pl: pl, p: p, lp: lp, live: make(map[string]*LiveEndpoint, len(lp.Endpoints))}
 	for i := range lp.Endpoints {
 		pp.live[lp.Endpoints[i].ID] = &lp.Endpoints[i]
 	}
@@ -52,7 +51,7 @@ func (pl *planner) planDestroy(p *config.Project, lp *LiveProject) ([]*Change, [
 // refusesDestroy reports (as an error of the plan) a managed compute that
 // lifecycle.prevent_destroy keeps: the configuration's block decides, or the
 // state's record of a compute no longer configured.
-func (pl *planner) refusesDestroy(addr string, c *state.Compute, ep *api.Endpoint) bool {
+func (pl *planner) refusesDestroy(addr string, c *state.Compute, ep *LiveEndpoint) bool {
 	if cc := pl.inConfig[baseOf(addr)]; cc != nil {
 		if !cc.PreventDestroy {
 			return false

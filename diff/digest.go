@@ -16,12 +16,29 @@ import (
 func RecordLive(endpoints []api.Endpoint) []LiveEndpoint {
 	out := make([]LiveEndpoint, len(endpoints))
 	for i := range endpoints {
-		ep := &endpoints[i]
-		out[i] = LiveEndpoint{ID: ep.ID, CurrentState: ep.CurrentState, Values: LiveValues(ep)}
+		out[i] = recordOne(&endpoints[i])
 	}
-	slices.SortFunc(out, func(a, b LiveEndpoint) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, byID)
 	return out
 }
+
+// recordSummaries is RecordLive of the endpoints as a plan reads them.
+func recordSummaries(endpoints []api.EndpointSummary) []LiveEndpoint {
+	out := make([]LiveEndpoint, len(endpoints))
+	for i := range endpoints {
+		ep := endpoints[i].Endpoint()
+		out[i] = recordOne(&ep)
+	}
+	slices.SortFunc(out, byID)
+	return out
+}
+
+func recordOne(ep *api.Endpoint) LiveEndpoint {
+	return LiveEndpoint{ID: ep.ID, CurrentState: ep.CurrentState, Values: LiveValues(ep)}
+}
+
+// byID orders recorded endpoints by id.
+func byID(a, b LiveEndpoint) int { return strings.Compare(a.ID, b.ID) }
 
 // LiveDigest is "sha256:<hex>" over the ids and the managed values of the
 // endpoints, in id order.

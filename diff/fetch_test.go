@@ -2,6 +2,7 @@ package diff
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -47,11 +48,23 @@ func (f *fakeReader) enter(what, projectID string) error {
 	return f.errs[projectID]
 }
 
-func (f *fakeReader) ListEndpoints(ctx context.Context, projectID string) ([]api.Endpoint, error) {
+// ListEndpointSummaries answers what the service would: the endpoints, as
+// JSON, read as summaries.
+func (f *fakeReader) ListEndpointSummaries(ctx context.Context, projectID string) ([]api.EndpointSummary, error) {
 	if err := f.enter("endpoints", projectID); err != nil {
 		return nil, err
 	}
-	return f.endpoints[projectID], nil
+	eps := f.endpoints[projectID]
+	if eps == nil {
+		return nil, nil
+	}
+	data, err := json.Marshal(eps)
+	if err != nil {
+		return nil, err
+	}
+	var out []api.EndpointSummary
+	err = json.Unmarshal(data, &out)
+	return out, err
 }
 
 func (f *fakeReader) ListBranches(ctx context.Context, projectID string) ([]api.Branch, error) {

@@ -103,7 +103,7 @@ func liveProject(id string, eps ...api.Endpoint) *LiveProject {
 	for i := range eps {
 		eps[i].ProjectID = id
 	}
-	return &LiveProject{ID: id, Endpoints: eps}
+	return &LiveProject{ID: id, Endpoints: RecordLive(eps)}
 }
 
 func withBranches(lp *LiveProject, nameToID ...string) *LiveProject {

@@ -47,6 +47,9 @@ func (pl *planner) applyMoves() map[string]*stateEntry {
 			eff[addr] = e
 		}
 	}
+	if len(next) == 0 {
+		return eff // no moved blocks: nothing to follow, nor to sort
+	}
 	held := slices.Sorted(maps.Keys(eff))
 	for _, from := range held {
 		e := eff[from]
@@ -201,8 +204,8 @@ func (pp *projectPlan) takeBackDeposed() {
 
 // adoptable returns the live endpoint that a compute not (or no longer) in
 // state takes over, or nil.
-func (pp *projectPlan) adoptable(t *target) *api.Endpoint {
-	var found []*api.Endpoint
+func (pp *projectPlan) adoptable(t *target) *LiveEndpoint {
+	var found []*LiveEndpoint
 	for _, ep := range pp.onBranch[t.branchID] {
 		if _, claimed := pp.claimed[ep.ID]; claimed || pp.taken[ep.ID] != "" {
 			continue

@@ -46,6 +46,27 @@ func TestPlanFileIsMarshalIndent(t *testing.T) {
 	}
 }
 
+// indentCompact indents what encoding/json writes as json.Indent does:
+// brackets, commas, colons and escaped quotes inside strings stay as they
+// are, empty objects and lists stay on one line, nested ones take a level each.
+func TestIndentCompactIsIndent(t *testing.T) {
+	for _, src := range []string{
+		`{"a":"x\"],{:\\","b":[],"c":{},"d":[{"e":[1,2.5e-7,null,true]},{}],"f":"\\","g":"\u003c"}`,
+		`[]`, `{}`, `"s"`, `12`, `[[[]],[{}],{"":[""]}]`,
+		`{"k":{"l":{"m":[{"n":"]"}]}}}`,
+	} {
+		for _, prefix := range []string{"", "    "} {
+			var want bytes.Buffer
+			if err := json.Indent(&want, []byte(src), prefix, "  "); err != nil {
+				t.Fatalf("%s: %v", src, err)
+			}
+			if got := string(indentCompact(nil, []byte(src), prefix, "  ")); got != want.String() {
+				t.Errorf("indentCompact(%s, %q):\n%s\nwant (json.Indent):\n%s", src, prefix, got, want.String())
+			}
+		}
+	}
+}
+
 type upper string
 
 func (u *upper) MarshalJSON() ([]byte, error) { return json.Marshal("U:" + string(*u)) }

@@ -61,7 +61,7 @@ func dropWords(active bool, drops string) string {
 	return "; idle now, no connections to drop"
 }
 
-func adoptReason(ep *api.Endpoint) string {
+func adoptReason(ep *LiveEndpoint) string {
 	if ep.Type == api.EndpointTypeReadWrite {
 		return fmt.Sprintf("adopts %s, the branch's existing read_write compute, instead of creating a second (a branch holds one; every default branch comes with one)", ep.ID)
 	}

@@ -136,7 +136,7 @@ func TestRuleFleetViews(t *testing.T) {
 	st := stateWith(proj, map[string]api.Endpoint{})
 	for i, ep := range live.Projects[proj].Endpoints {
 		addr := config.AddressOf("shop", config.InstanceLabel("previews", live.Projects[proj].Branches[i].Name), "primary")
-		st.Computes[addr] = LiveValues(&ep).Record(ep.ID, proj, false)
+		st.Computes[addr] = ep.Values.Record(ep.ID, proj, false)
 		st.Computes[addr].BranchName = live.Projects[proj].Branches[i].Name
 	}
 	p := mustBuild(t, cfg, st, live)

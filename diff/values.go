@@ -46,9 +46,17 @@ func ConfiguredValues(c *config.Compute, branchID string) Values {
 // is, or of the endpoint it creates when ep is nil: what it configures, with
 // the name it asks of an endpoint named as ep is (config.Compute.NameFor).
 func WantedValues(c *config.Compute, branchID string, ep *api.Endpoint) Values {
+	if ep == nil {
+		return wantedValues(c, branchID, nil)
+	}
+	return wantedValues(c, branchID, &ep.Name)
+}
+
+// wantedValues is WantedValues of an endpoint named *liveName (nil: none).
+func wantedValues(c *config.Compute, branchID string, liveName *string) Values {
 	v := ConfiguredValues(c, branchID)
-	if ep != nil {
-		v.Name = c.NameFor(ep.Name)
+	if liveName != nil {
+		v.Name = c.NameFor(*liveName)
 	}
 	return v
 }

@@ -20,7 +20,7 @@ func Check(cfg *config.Config, projects []*Project, res *Result, opts diff.Optio
 	live := &diff.Live{Projects: map[string]*diff.LiveProject{}}
 	for _, p := range projects {
 		ids[p.ID] = true
-		live.Projects[p.ID] = &diff.LiveProject{ID: p.ID, Endpoints: p.Endpoints, Branches: p.Branches}
+		live.Projects[p.ID] = &diff.LiveProject{ID: p.ID, Endpoints: diff.RecordLive(p.Endpoints), Branches: p.Branches}
 	}
 	// Only the generated projects: the others were not read.
 	only := *cfg
