@@ -103,27 +103,27 @@ func (pp *projectPlan) resolveBranches() {
 			id = pp.lp.Known[b.Label] // as the state records it: not listed (branches.go)
 		case id == "" && pp.lp.Branches == nil:
 			pp.errorf(&b.DeclRange, "Branches not read",
-				"Branch %q is found by name, but the branches of project %q were not read. This is a bug in neonform; pin the branch with id = \"br-...\" meanwhile.", b.Label, pp.p.Label)
+				"Branch block %s.%s is found by name, but the branches of project %s were not read. This is a bug in neonform; pin the branch with id = \"br-...\" meanwhile.", pp.p.Label, b.Label, pp.p.Label)
 			continue
 		case id == "":
 			ids := byName[b.Name]
 			if len(ids) == 0 {
 				pp.errorf(&b.DeclRange, "Branch not found",
-					"Project %q (id %q) has no branch named %q. The branch must exist first: neonform manages computes, not branches. Create it (in the console or with the API), or pin an existing branch with id = \"br-...\".",
+					"Project %s (id %s) has no branch named %q. The branch must exist first: neonform manages computes, not branches. Create it (in the console or with the API), or pin an existing branch with id = \"br-...\".",
 					pp.p.Label, pp.p.ID, b.Name)
 				continue
 			}
 			if len(ids) > 1 {
 				pp.errorf(&b.DeclRange, "Branch name is ambiguous",
-					"Project %q has %d branches named %q (%s). Pin the one you mean with id = \"...\".", pp.p.Label, len(ids), b.Name, strings.Join(ids, ", "))
+					"Project %s has %d branches named %q (%s). Pin the one you mean with id = \"...\".", pp.p.Label, len(ids), b.Name, strings.Join(ids, ", "))
 				continue
 			}
 			id = ids[0]
 		}
 		if other, dup := pp.branchOf[id]; dup {
 			pp.errorf(&b.DeclRange, "Two branch blocks for one branch",
-				"Branch blocks %q and %q of project %q both stand for branch %s. Declare each branch once; merge their computes into one block.",
-				other.Label, b.Label, pp.p.Label, id)
+				"Branch blocks %s.%s and %s.%s both stand for branch %s. Declare each branch once; merge their computes into one block.",
+				pp.p.Label, other.Label, pp.p.Label, b.Label, id)
 			continue
 		}
 		pp.branchOf[id] = b

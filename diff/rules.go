@@ -53,7 +53,7 @@ func ruleInstances(p *config.Project, lp *LiveProject) ([]*config.Branch, hcl.Di
 	if lp.Branches == nil {
 		rng := p.Rules[0].DeclRange
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Branches not read",
-			Detail:  fmt.Sprintf("Project %q has a branches block, but its branches were not read. This is a bug in neonform.", p.Label),
+			Detail:  fmt.Sprintf("Project %s has a branches block, but its branches were not read. This is a bug in neonform.", p.Label),
 			Subject: &rng})
 	}
 	named, pinned := map[string]bool{}, map[string]bool{}
