@@ -46,9 +46,9 @@ to do.
 
 A file is named after the project (shop.hcl); branch and compute labels come
 from their names in the service, made valid and unique. A read_write endpoint
-without a name is labelled primary (a replica, replica), and the first apply
-names it so: a compute block cannot say "no name". Attributes at their
-default are left out, as in a compute block written by hand.
+without a name is labelled primary (a replica, replica), and its block writes
+no name, which leaves the endpoint unnamed. Attributes at their default are
+left out, as in a compute block written by hand.
 
 generate never overwrites: a file of the same name, a project the
 configuration in DIR already declares, or an endpoint the state already
