@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/neonform/neonform/internal/jsonfast"
 )
 
 // maxBody bounds what is read of one answer; the largest lists are far smaller.
@@ -221,6 +223,12 @@ func newRequestID() string {
 // decodeAnswer fills out from a successful answer.
 func decodeAnswer(method, path string, r reply, out any) error {
 	if out == nil || r.status == http.StatusNoContent || len(bytes.TrimSpace(r.body)) == 0 {
+		return nil
+	}
+	// The fast path reads what encoding/json would, in less than half the
+	// time (a plan reads 10,000 lists of endpoints); what it declines is
+	// read by encoding/json, for the same result or the same message.
+	if jsonfast.Decode(r.body, out, false) {
 		return nil
 	}
 	if err := json.Unmarshal(r.body, out); err != nil {
