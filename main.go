@@ -23,6 +23,8 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/neonform/neonform/internal/memlimit"
 )
 
 func main() {
@@ -33,11 +35,14 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	// That eagerness has a ceiling: past 768 MiB the collector works harder
-	// instead, so that the largest configuration neonform reads (config.MaxBytes)
-	// stays under 1 GB (docs/PERFORMANCE.md). A GOMEMLIMIT set in the environment wins.
+	// That eagerness has a ceiling: past 256 MiB the collector works harder
+	// instead, so that a plan of 10,000 projects stays under 300 MB; the
+	// configuration loader raises it while hcl parses a large file, up to
+	// 768 MiB, so that the largest configuration neonform reads
+	// (config.MaxBytes) stays under 1 GB (internal/memlimit,
+	// docs/PERFORMANCE.md). A GOMEMLIMIT set in the environment wins.
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(768 << 20)
+		memlimit.Manage(256 << 20)
 	}
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

@@ -3,6 +3,8 @@ package config
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/neonform/neonform/internal/memlimit"
 )
 
 // loadByFile loads the files in two rounds, so that hcl's syntax trees of the
@@ -18,7 +20,8 @@ import (
 //     project blocks on its way; a file of projects alone is not parsed in
 //     this round at all.
 //   - After the variables, locals and settings, round two parses each file
-//     whole, once, decodes its projects, and lets its tree go before the next.
+//     with project blocks whole, once, decodes its projects, and lets its
+//     tree go before the next.
 //
 // It returns false when a file has a syntax diagnostic, or when the whole
 // file's top level is not what round one saw (the scanner disagreed with
@@ -33,19 +36,27 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 		src      []byte
 		projects []projectBlock
 		others   *hclsyntax.Body // the top level but the project blocks
+		tokens   int
+		// whole: round one parsed the whole file (it has no project
+		// blocks), so round two has nothing to add.
+		whole bool
 	}
 	var all []file
 	byType := map[string][]*hclsyntax.Block{}
 	for _, name := range sortedNames(files) {
 		f := file{name: l.fileName(name), src: files[name]}
+		tokensLeft := l.budget.tokens
 		o, d := l.budget.scanShape(f.src, f.name)
 		if d != nil {
 			return false
 		}
+		f.tokens = tokensLeft - l.budget.tokens
+		memlimit.Need(hclBytesPerToken * int64(f.tokens))
 		f.projects = o.projects
 		if f.others = o.parseOthers(f.src, f.name); f.others == nil {
 			return false
 		}
+		f.whole = len(o.projects) == 0 && len(o.items) > 0
 		l.cfg.Files[f.name] = &hcl.File{Bytes: f.src}
 		c, diags := bodyContent(f.others, rootSchema, "the top level of a file")
 		l.diags = append(l.diags, diags...)
@@ -59,6 +70,13 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 	l.decodeSettings(byType["neonform"])
 	for i := range all {
 		f := &all[i]
+		if f.whole {
+			// Parsing it again would hold a second tree beside the first:
+			// twice the memory for a file of large locals.
+			f.others = nil
+			continue
+		}
+		memlimit.Need(hclBytesPerToken * int64(f.tokens)) // one file's tree at a time
 		parsed, diags := hclsyntax.ParseConfig(f.src, f.name, hcl.InitialPos)
 		if len(diags) > 0 {
 			return false

@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/memlimit"
 )
 
 // deep is a file that nests n levels deep in one of the ways hcl's parser
@@ -151,5 +153,28 @@ func TestFormatRefusesDeepNesting(t *testing.T) {
 	out, diags := config.Format([]byte(deep["parentheses"](100_000)), "main.hcl")
 	if out != nil || only(t, diags).Summary != "Nesting too deep" {
 		t.Errorf("got %q, %s", out, diags.Error())
+	}
+}
+
+// Loading makes room for hcl's tree of the file it parses, which a plan's
+// soft memory limit would not leave (internal/memlimit): a list of 100,000
+// numbers (200,000 tokens) raises a limit of 64 MiB to twice the 400 bytes
+// a token hcl may hold; a file of projects, a file at a time, does not.
+func TestLoadingMakesRoomForLargeFiles(t *testing.T) {
+	t.Cleanup(func() { memlimit.Manage(math.MaxInt64) }) // no limit again
+	memlimit.Manage(64 << 20)
+	small := map[string][]byte{"main.hcl": []byte("project \"shop\" {\n  id = \"shop-1\"\n  branch \"main\" {\n    compute \"primary\" {}\n  }\n}\n")}
+	if _, diags := config.LoadSources("cfg", small, config.Options{}); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if got := memlimit.Limit(); got != 64<<20 {
+		t.Errorf("a small configuration moved the limit to %d", got)
+	}
+	list := "locals {\n  big = [" + strings.Repeat("1,", 100_000) + "1]\n}\n"
+	if _, diags := config.LoadSources("cfg", map[string][]byte{"big.hcl": []byte(list)}, config.Options{}); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if got := memlimit.Limit(); got < 2*400*200_000 {
+		t.Errorf("a list of 200,000 tokens left the limit at %d", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/internal/memlimit"
 )
 
 // Parse parses one configuration or variable file, after checking that it
@@ -26,8 +27,15 @@ func (b *budget) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics)
 	if d := b.checkShape(src, filename); d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
+	// load keeps every file's tree: room for all the tokens so far.
+	memlimit.Need(hclBytesPerToken * int64(MaxTokens-b.tokens))
 	return parseFile(src, filename)
 }
+
+// hclBytesPerToken is about what hcl holds while it parses (its tokens and
+// syntax tree), per token: at most 400 bytes, in a list of 330,000 objects
+// within the limits; 270 in a list of numbers (docs/PERFORMANCE.md).
+const hclBytesPerToken = 400
 
 func tooLarge(filename string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
