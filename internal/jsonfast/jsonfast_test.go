@@ -37,10 +37,10 @@ func seeds(tb testing.TB) [][]byte {
 	return append(out,
 		[]byte(ordinaryAnswer),
 		[]byte(`{"endpoints":[{"ID":"ep-a","Name":"upper case names match in both"}]}`),
-		[]byte(`{"endpoints":[{"id":"ep-a","id":"ep-b"}]}`),                 // duplicate names: encoding/json takes the last
-		[]byte("{\"endpoints\":[{\"id\":\"ep-\xff\"}]}"),                    // invalid UTF-8: encoding/json replaces it
+		[]byte(`{"endpoints":[{"id":"ep-a","id":"ep-b"}]}`),                   // duplicate names: encoding/json takes the last
+		[]byte("{\"endpoints\":[{\"id\":\"ep-\xff\"}]}"),                      // invalid UTF-8: encoding/json replaces it
 		[]byte(`{"endpoints":[{"id":"ep-a","suspend_timeout_seconds":1e3}]}`), // not an integer
-		[]byte(`{"endpoints":[]} {}`),                                       // trailing data
+		[]byte(`{"endpoints":[]} {}`),                                         // trailing data
 		[]byte(`{"format_version":2,"lineage":"l","serial":3,"computes":{"a.b.c":null}}`),
 		[]byte(`{"format_version":2,"computes":{"a.b.c":{"endpoint_id":"ep-a","unknown":1}}}`),
 		[]byte(`{"operations":[{"id":"op","status":"finished","created_at":"2026-11-23T17:59:26Z"}],"pagination":{"cursor":"c"}}`),
