@@ -46,8 +46,8 @@ type attribute interface {
 	// change it (the compute must be recreated).
 	toUpdate(u *api.EndpointUpdate, v *Values) bool
 	// sensitive reports whether the compute block's value of it comes from a
-	// variable declared sensitive.
-	sensitive(c *config.Compute) bool
+	// variable declared sensitive, given the block's config.Compute.Sensitive.
+	sensitive(declared map[string]bool) bool
 }
 
 // field is an attribute that holds one value of type T.
@@ -150,9 +150,9 @@ func (f *field[T]) toUpdate(u *api.EndpointUpdate, v *Values) bool {
 	return true
 }
 
-func (f *field[T]) sensitive(c *config.Compute) bool {
+func (f *field[T]) sensitive(declared map[string]bool) bool {
 	for _, s := range f.sources {
-		if c.Sensitive[s] {
+		if declared[s] {
 			return true
 		}
 	}
@@ -285,7 +285,7 @@ func (s *settings) toUpdate(u *api.EndpointUpdate, v *Values) bool {
 	return true
 }
 
-func (s *settings) sensitive(c *config.Compute) bool { return c.Sensitive[s.name] }
+func (s *settings) sensitive(declared map[string]bool) bool { return declared[s.name] }
 
 func optional(v string, ok bool) any {
 	if !ok {

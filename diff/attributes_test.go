@@ -234,10 +234,10 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 			// And it is hidden when a sensitive variable gives it.
 			if sample.sensitive != "" {
 				c := computeFrom(t, sample.sensitive, sensitiveValues[name])
-				if !at.sensitive(c) {
+				if !at.sensitive(c.Sensitive) {
 					t.Errorf("%s from a sensitive variable is not marked sensitive", name)
 				}
-				if at.sensitive(computeFrom(t, sample.hcl[1], "")) {
+				if at.sensitive(computeFrom(t, sample.hcl[1], "").Sensitive) {
 					t.Errorf("%s from a literal is marked sensitive", name)
 				}
 			}

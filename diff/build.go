@@ -39,6 +39,19 @@ type planner struct {
 	diags    hcl.Diagnostics
 	warnings []string
 	scope    *planScope
+
+	// Once every project is planned, the configuration is let go (letGo):
+	// what deriving the steps may still need of it is kept here.
+	moves    []*config.Move
+	declared map[string]declared // by address
+}
+
+// declared is what a plan needs of a compute block after planning: where
+// it is (the subject of a problem with its steps) and which of its values
+// come from sensitive variables (its drift hides them).
+type declared struct {
+	rng       hcl.Range
+	sensitive map[string]bool
 }
 
 // projectPlan is the planning of one project; projects are independent.
@@ -140,9 +153,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		} else {
 			pp := pl.newProjectPlan(p, lp, eff, byProject[p.ID])
 			pp.plan()
-			// A copy with what branchName reads: the bound method would keep the
-			// whole projectPlan, its changes and maps, of every project.
-			names[p.ID] = (&projectPlan{p: pp.p, branchOf: pp.branchOf}).branchName
+			names[p.ID] = pp.branchNames()
 			changes, unmanaged = pp.changes, pp.unmanaged
 		}
 		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(lp.Endpoints), Endpoints: lp.Endpoints})
@@ -154,6 +165,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	if pl.diags.HasErrors() {
 		return nil, pl.diags
 	}
+	pl.letGo()
 	slices.SortFunc(plan.Changes, func(a, b Change) int { return strings.Compare(a.Address, b.Address) })
 	// Everything else (drift, the steps and their order, the summary)
 	// follows from the changes, the live endpoints and the state: derived by
@@ -170,7 +182,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		return nil, pl.diags
 	}
 	for i := range plan.Drift {
-		markSensitive(plan.Drift[i].Attributes, pl.inConfig[plan.Drift[i].Address])
+		markSensitive(plan.Drift[i].Attributes, pl.declared[plan.Drift[i].Address].sensitive)
 	}
 	plan.Warnings = pl.warnings
 	normalize(plan)
@@ -183,11 +195,11 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 // subjectOf points a problem of a compute's steps at the moved block that
 // brings it where it is, or at its compute block.
 func (pl *planner) subjectOf(address string) *hcl.Range {
-	c := pl.inConfig[address]
-	if c == nil {
+	c, ok := pl.declared[address]
+	if !ok {
 		return nil
 	}
-	for _, m := range pl.cfg.Moves {
+	for _, m := range pl.moves {
 		if m.To == address {
 			if _, inState := pl.st.Computes[address]; !inState {
 				r := m.DeclRange
@@ -195,8 +207,20 @@ func (pl *planner) subjectOf(address string) *hcl.Range {
 			}
 		}
 	}
-	r := c.DeclRange
-	return &r
+	return &c.rng
+}
+
+// letGo keeps what deriving the steps may need of the configuration, and
+// lets the rest go: with 100,000 computes it is a third of what a plan
+// holds while the steps are derived, and the garbage collector, held to a
+// soft memory limit, works the less the less is live (docs/PERFORMANCE.md).
+func (pl *planner) letGo() {
+	pl.moves = pl.cfg.Moves
+	pl.declared = make(map[string]declared, len(pl.inConfig))
+	for addr, c := range pl.inConfig {
+		pl.declared[addr] = declared{rng: c.DeclRange, sensitive: c.Sensitive}
+	}
+	pl.cfg, pl.inConfig = nil, nil
 }
 
 // stateRef is the state a plan is made against. A state never written (serial
@@ -411,9 +435,28 @@ func kindWords(t api.EndpointType) string {
 // branchName is "shop.main (br-...)" for a configured branch, the id otherwise.
 func (pp *projectPlan) branchName(id string) string {
 	if b := pp.branchOf[id]; b != nil {
-		return fmt.Sprintf("%s.%s (%s)", pp.p.Label, b.Label, id)
+		return branchNameOf(pp.p.Label, b.Label, id)
 	}
 	return id
+}
+
+// branchNames is branchName without the project's planning, nor its
+// configuration: derive names branches after both are let go.
+func (pp *projectPlan) branchNames() func(id string) string {
+	project, labels := pp.p.Label, make(map[string]string, len(pp.branchOf))
+	for id, b := range pp.branchOf {
+		labels[id] = b.Label
+	}
+	return func(id string) string {
+		if label, ok := labels[id]; ok {
+			return branchNameOf(project, label, id)
+		}
+		return id
+	}
+}
+
+func branchNameOf(projectLabel, branchLabel, id string) string {
+	return fmt.Sprintf("%s.%s (%s)", projectLabel, branchLabel, id)
 }
 
 func nameSuffix(name string) string {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -25,7 +24,7 @@ func (pp *projectPlan) planTarget(t *target) {
 		ch := pp.newChange(c.Address, Create, nil)
 		ch.MovedFrom, ch.PreventDestroy, ch.BranchName = movedFrom, c.PreventDestroy, t.byName
 		ch.Attributes = want.every()
-		markSensitive(ch.Attributes, c)
+		markSensitive(ch.Attributes, c.Sensitive)
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("new %s on branch %s", kindWords(want.Type), pp.branchName(t.branchID)))
 		if t.entry != nil {
 			ch.Reasons = append(ch.Reasons, fmt.Sprintf("its endpoint %s was deleted outside neonform, so a new one (new id and host) takes its place", t.entry.c.EndpointID))
@@ -40,7 +39,7 @@ func (pp *projectPlan) planTarget(t *target) {
 	ch := pp.newChange(c.Address, NoOp, ep)
 	ch.Adopt, ch.MovedFrom, ch.PreventDestroy, ch.BranchName = t.adopt, movedFrom, c.PreventDestroy, t.byName
 	ch.Attributes = Differences(ep.Values, want)
-	markSensitive(ch.Attributes, c)
+	markSensitive(ch.Attributes, c.Sensitive)
 	switch {
 	case t.adopt:
 		ch.Reasons = append(ch.Reasons, adoptReason(ep))
@@ -94,14 +93,15 @@ func disruptionOf(a Action, attrs []Attribute) Disruption {
 }
 
 // markSensitive marks the attributes whose configured value comes from a
-// sensitive variable (c may be nil: nothing is).
-func markSensitive(attrs []Attribute, c *config.Compute) {
-	if c == nil || len(c.Sensitive) == 0 {
+// sensitive variable, given the compute block's config.Compute.Sensitive
+// (nil: none does).
+func markSensitive(attrs []Attribute, declared map[string]bool) {
+	if len(declared) == 0 {
 		return
 	}
 	for i := range attrs {
 		if a := attributeNamed(attrs[i].Name); a != nil {
-			attrs[i].Sensitive = a.sensitive(c)
+			attrs[i].Sensitive = a.sensitive(declared)
 		}
 	}
 }

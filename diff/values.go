@@ -2,6 +2,7 @@ package diff
 
 import (
 	"maps"
+	"sync"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
@@ -25,21 +26,23 @@ type Values struct {
 
 // LiveValues reads the managed attributes of a live endpoint.
 func LiveValues(ep *api.Endpoint) Values {
-	var v Values
+	s := getScratch()
+	defer putScratch(s)
 	for _, a := range attributes {
-		a.fromLive(&v, ep)
+		a.fromLive(&s[0], ep)
 	}
-	return v
+	return s[0]
 }
 
 // ConfiguredValues reads what a compute block asks for; branchID is its
 // branch block's resolved id.
 func ConfiguredValues(c *config.Compute, branchID string) Values {
-	var v Values
+	s := getScratch()
+	defer putScratch(s)
 	for _, a := range attributes {
-		a.fromConfig(&v, c, branchID)
+		a.fromConfig(&s[0], c, branchID)
 	}
-	return v
+	return s[0]
 }
 
 // WantedValues is what a compute block asks of ep, the endpoint it already
@@ -63,19 +66,23 @@ func wantedValues(c *config.Compute, branchID string, liveName *string) Values {
 
 // AppliedValues reads what a state entry says was last applied.
 func AppliedValues(sc *state.Compute) Values {
-	var v Values
+	s := getScratch()
+	defer putScratch(s)
 	for _, a := range attributes {
-		a.fromState(&v, sc)
+		a.fromState(&s[0], sc)
 	}
-	return v
+	return s[0]
 }
 
 // Record is the state entry of a compute with these values: what a step
 // records once it is done, and what import records of a live endpoint.
 func (v Values) Record(endpointID, projectID string, preventDestroy bool) *state.Compute {
 	sc := &state.Compute{EndpointID: endpointID, ProjectID: projectID, PreventDestroy: preventDestroy}
+	s := getScratch()
+	defer putScratch(s)
+	s[0] = v
 	for _, a := range attributes {
-		a.toState(sc, &v)
+		a.toState(sc, &s[0])
 	}
 	return sc
 }
@@ -84,19 +91,22 @@ func (v Values) Record(endpointID, projectID string, preventDestroy bool) *state
 // after by each attribute's equality rule (the suspend timeout's service
 // default equals 300 s), with what changing it does to a running compute.
 func Differences(before, after Values) []Attribute {
-	var out []Attribute
-	for _, a := range attributes {
-		out = append(out, a.differences(&before, &after, false)...)
-	}
-	return out
+	return differences(before, after, false)
 }
 
 // ExactDifferences lists the attributes whose value differs at all: what a
 // digest of the values notices.
 func ExactDifferences(before, after Values) []Attribute {
+	return differences(before, after, true)
+}
+
+func differences(before, after Values, exact bool) []Attribute {
+	s := getScratch()
+	defer putScratch(s)
+	s[0], s[1] = before, after
 	var out []Attribute
 	for _, a := range attributes {
-		out = append(out, a.differences(&before, &after, true)...)
+		out = append(out, a.differences(&s[0], &s[1], exact)...)
 	}
 	return out
 }
@@ -110,9 +120,12 @@ func InPlace(ep *api.Endpoint, want Values) bool {
 
 // every lists each attribute of v as a create sets it: before is null.
 func (v Values) every() []Attribute {
+	s := getScratch()
+	defer putScratch(s)
+	s[0] = v
 	var out []Attribute
 	for _, a := range attributes {
-		out = append(out, a.initial(&v)...)
+		out = append(out, a.initial(&s[0])...)
 	}
 	return out
 }
@@ -120,8 +133,11 @@ func (v Values) every() []Attribute {
 // createRequest is the body of a create that makes a compute with these values.
 func (v Values) createRequest() *api.EndpointCreate {
 	var e api.EndpointCreate
+	s := getScratch()
+	defer putScratch(s)
+	s[0] = v
 	for _, a := range attributes {
-		a.toCreate(&e, &v)
+		a.toCreate(&e, &s[0])
 	}
 	return &e
 }
@@ -131,12 +147,30 @@ func (v Values) createRequest() *api.EndpointCreate {
 // its new value. ok is false when one of them no update can change.
 func updateRequest(before, after Values) (req api.EndpointUpdate, ok bool) {
 	ok = true
+	s := getScratch()
+	defer putScratch(s)
+	s[0], s[1] = before, after
 	for _, a := range attributes {
-		if a.differences(&before, &after, false) != nil && !a.toUpdate(&req, &after) {
+		if a.differences(&s[0], &s[1], false) != nil && !a.toUpdate(&req, &s[1]) {
 			ok = false
 		}
 	}
 	return req, ok
+}
+
+// scratch holds the Values that the attribute table reads and writes. The
+// table's methods are interface calls, so a Values whose address they are
+// given escapes to the heap: each comparison, each reading of a state entry
+// or a compute block allocated a copy, over a million in a plan of 100,000
+// computes (110 MB of its 310). Pooled pairs are allocated once.
+var scratch = sync.Pool{New: func() any { return new([2]Values) }}
+
+func getScratch() *[2]Values { return scratch.Get().(*[2]Values) }
+
+// putScratch returns a pair, emptied so that it keeps no map or string alive.
+func putScratch(s *[2]Values) {
+	*s = [2]Values{}
+	scratch.Put(s)
 }
 
 func (v Values) clone() Values {
