@@ -53,9 +53,22 @@ func (c *computeAttrs) eval(name string, ty cty.Type, want string) (cty.Value, d
 		c.cp.Sensitive[name] = true
 	}
 	if state == invalid {
-		c.bad[name] = true
+		c.markBad(name)
 	}
 	return v, state
+}
+
+// markBad marks attributes invalid, so that later checks do not repeat the
+// problem. The map is made for the first: most computes have none, and a
+// map each was a tenth of loading 100,000 of them.
+func (c *computeAttrs) markBad(names ...string) {
+	if c.bad == nil {
+		c.bad = map[string]bool{}
+		c.l.bad[c.cp] = c.bad
+	}
+	for _, name := range names {
+		c.bad[name] = true
+	}
 }
 
 // fail reports a problem with an attribute's value and marks it invalid.
@@ -68,7 +81,7 @@ func (c *computeAttrs) fail(name, summary, format string, args ...any) {
 		Subject:  a.Expr.Range().Ptr(),
 		Context:  a.SrcRange.Ptr(),
 	})
-	c.bad[name] = true
+	c.markBad(name)
 }
 
 // decodeCompute reads a compute block and applies the defaults: omitted attributes
@@ -92,8 +105,7 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst 
 	content, diags := bodyContent(b.Body, computeSchema, "a compute block")
 	l.diags = append(l.diags, diags...)
 	cp.Ranges.grow(len(content.Attributes))
-	c := &computeAttrs{l: l, cp: cp, attrs: content.Attributes, bad: map[string]bool{}, misspelt: content.Misspelt}
-	l.bad[cp] = c.bad
+	c := &computeAttrs{l: l, cp: cp, attrs: content.Attributes, misspelt: content.Misspelt}
 	for name, a := range content.Attributes {
 		cp.Ranges.Set(name, a.SrcRange)
 	}
@@ -136,7 +148,7 @@ func (c *computeAttrs) decodeSize(tier sizing.Tier) {
 	if sizeState == valid && (minState == valid || maxState == valid) {
 		c.fail("size", "Conflicting size attributes",
 			"size sets a fixed size, min_cu and max_cu an autoscaling range: write one or the other, as size = 2, or min_cu = 0.25 with max_cu = 2.")
-		c.bad["min_cu"], c.bad["max_cu"] = true, true
+		c.markBad("min_cu", "max_cu")
 		return
 	}
 	switch {
@@ -171,7 +183,7 @@ func (c *computeAttrs) decodeSize(tier sizing.Tier) {
 		}
 		if c.misspelt[missing] {
 			// Written under a misspelt name, already reported: one mistake, one error.
-			c.bad[given] = true
+			c.markBad(given)
 			return
 		}
 		c.fail(given, "Incomplete autoscaling range",
@@ -260,13 +272,13 @@ func (c *computeAttrs) decodeName(b *hclsyntax.Block, inst instance) {
 			// The label would name every instance's endpoint alike.
 			c.l.errorf(b.Body.Attributes["for_each"].SrcRange, "Missing compute name",
 				"Each instance of a compute block with for_each is an endpoint of its own, with a name of its own: add one that uses the key, such as name = \"%s-${each.key}\".", b.Labels[0])
-			c.bad["name"] = true
+			c.markBad("name")
 			return
 		}
 		if n := utf8.RuneCountInString(c.cp.Name); n > maxNameLength {
 			c.l.errorf(b.LabelRanges[0], "Compute name too long",
 				"The label is also the endpoint's name in the service, which is at most %d characters; this one has %d. Shorten the label, or set a shorter name = \"...\".", maxNameLength, n)
-			c.bad["name"] = true
+			c.markBad("name")
 		}
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"hash"
 	"slices"
 	"strings"
 
@@ -61,8 +62,35 @@ func digestOf(eps []LiveEndpoint) string {
 			d[i].PgSettings = map[string]string{}
 		}
 	}
-	b, _ := json.Marshal(d) // plain strings, numbers and maps: cannot fail
-	return hashOf(b)
+	// The digest of json.Marshal's bytes, hashed as an Encoder writes them
+	// from its own pooled buffer: Marshal's copy was 20 MB of allocations in
+	// a plan of 10,000 projects.
+	h := &unterminated{h: sha256.New()}
+	_ = json.NewEncoder(h).Encode(d) // plain strings, numbers and maps: cannot fail
+	return "sha256:" + hex.EncodeToString(h.h.Sum(nil))
+}
+
+// unterminated hashes what is written to it but a newline at the very end:
+// the one an Encoder adds after each value, which json.Marshal does not.
+type unterminated struct {
+	h    hash.Hash
+	held bool // a newline was written last, and not yet hashed
+}
+
+func (u *unterminated) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if u.held {
+		u.h.Write([]byte{'\n'})
+		u.held = false
+	}
+	body := p
+	if p[len(p)-1] == '\n' {
+		body, u.held = p[:len(p)-1], true
+	}
+	u.h.Write(body)
+	return len(p), nil
 }
 
 // ConfigDigest is "sha256:<hex>" over the configuration files, by name, so
