@@ -3,13 +3,13 @@
 // works harder, whatever GOGC says.
 //
 // One limit does not fit both of a command's appetites. A plan of 100,000
-// computes holds about 110 MB at its peak, so a limit of 256 MiB keeps it
+// computes holds about 150 MB at its peak, so a limit of 256 MiB keeps it
 // under 300 MB of memory at little cost in CPU. But hcl holds up to 400
 // bytes a token while it parses a file, and a file near the limits of what
-// neonform reads (2,000,000 tokens) under 256 MiB would have the collector
-// running all the time: 4 times the CPU (docs/PERFORMANCE.md). So a command
-// starts at the plan's limit (Manage), and the configuration loader raises
-// it for the file it is about to parse (Need).
+// neonform reads (2,000,000 tokens) under such a limit would have the
+// collector running all the time: 4 times the CPU (docs/PERFORMANCE.md). So
+// a command starts at the plan's limit (Manage), and the configuration
+// loader raises it for the file it is about to parse (Need).
 package memlimit
 
 import (
