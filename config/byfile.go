@@ -51,6 +51,8 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 			return false
 		}
 		f.tokens = tokensLeft - l.budget.tokens
+		// Room for the file's tree, in this round or the next: the limit
+		// is never lowered, and round two holds one file's tree at a time.
 		memlimit.Need(hclBytesPerToken * int64(f.tokens))
 		f.projects = o.projects
 		if f.others = o.parseOthers(f.src, f.name); f.others == nil {
@@ -76,7 +78,6 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 			f.others = nil
 			continue
 		}
-		memlimit.Need(hclBytesPerToken * int64(f.tokens)) // one file's tree at a time
 		parsed, diags := hclsyntax.ParseConfig(f.src, f.name, hcl.InitialPos)
 		if len(diags) > 0 {
 			return false

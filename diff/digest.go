@@ -67,7 +67,7 @@ func digestOf(eps []LiveEndpoint) string {
 	// a plan of 10,000 projects.
 	h := &unterminated{h: sha256.New()}
 	_ = json.NewEncoder(h).Encode(d) // plain strings, numbers and maps: cannot fail
-	return "sha256:" + hex.EncodeToString(h.h.Sum(nil))
+	return digestString(h.h.Sum(nil))
 }
 
 // unterminated hashes what is written to it but a newline at the very end:
@@ -108,7 +108,7 @@ func ConfigDigest(files map[string][]byte) string {
 		h.Write(b)
 		h.Write(files[n])
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return digestString(h.Sum(nil))
 }
 
 // FileDigests is "sha256:<hex>" of each file, by name: what a plan records
@@ -153,5 +153,8 @@ func CompareFiles(before, now map[string]string) FileChanges {
 
 func hashOf(b []byte) string {
 	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return digestString(sum[:])
 }
+
+// digestString is how a plan writes a digest: "sha256:<hex>".
+func digestString(sum []byte) string { return "sha256:" + hex.EncodeToString(sum) }

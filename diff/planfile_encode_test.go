@@ -3,7 +3,6 @@ package diff
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -153,7 +152,7 @@ func TestDigestIsOfMarshalBytes(t *testing.T) {
 	for _, c := range append(b, '\n') {
 		u.Write([]byte{c})
 	}
-	if got := "sha256:" + hex.EncodeToString(u.h.Sum(nil)); got != hashOf(b) {
+	if got := digestString(u.h.Sum(nil)); got != hashOf(b) {
 		t.Errorf("written a byte at a time: %s, want %s", got, hashOf(b))
 	}
 }
