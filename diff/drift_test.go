@@ -38,6 +38,27 @@ func TestDriftIsReportedApartFromTheChange(t *testing.T) {
 	}
 }
 
+// Drift in a value that comes from a sensitive variable is hidden like the
+// change's: the plan keeps which values are sensitive after it lets the
+// configuration go, before the drift is derived.
+func TestDriftOfSensitiveValuesIsMarked(t *testing.T) {
+	applied := endpoint("ep-x", brMain, rw, epName("primary"), epCU(0.25, 2), epPg("work_mem", "64MB"))
+	live := endpoint("ep-x", brMain, rw, epName("primary"), epCU(0.25, 4), epPg("work_mem", "128MB"))
+	c := compute("primary", cu(0.25, 2), pg("work_mem", "64MB"))
+	c.Sensitive = map[string]bool{"pg_settings": true}
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied}), liveOf(liveProject(proj, live)))
+
+	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 2 {
+		t.Fatalf("drift: %+v", p.Drift)
+	}
+	for _, a := range p.Drift[0].Attributes {
+		if want := a.Name == "pg_settings.work_mem"; a.Sensitive != want {
+			t.Errorf("drift of %s: sensitive %v, want %v", a.Name, a.Sensitive, want)
+		}
+	}
+}
+
 // Live equal to what state says was applied is no drift, even when the
 // configuration changed since (that is a change, not drift).
 func TestNoDriftWhenOnlyTheConfigChanged(t *testing.T) {
