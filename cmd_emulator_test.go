@@ -180,8 +180,8 @@ func TestEmulatorThatCannotListenLeavesTheWorldFile(t *testing.T) {
 	}
 }
 
-// -addr is a loopback address unless -allow-remote says another is meant (DESIGN.md
-// section 7: the API key would cross the network in clear text). Names other than
+// -addr is a loopback address unless -allow-remote says another is meant (README, The emulator:
+// the API key would cross the network in clear text). Names other than
 // localhost are not looked up.
 func TestEmulatorAddressMustBeLoopback(t *testing.T) {
 	for _, tc := range []struct {

@@ -64,7 +64,7 @@ func millis(d time.Duration) string {
 }
 
 // answeredID is the request id the service names the request by in its logs
-// and support tickets: its X-Neon-Ret-Request-Id (FACTS.md), else the
+// and support tickets: its X-Neon-Ret-Request-Id (docs/service.md, Errors), else the
 // X-Request-ID it echoed, else the one sent.
 func answeredID(h http.Header, sent string) string {
 	for _, name := range []string{"X-Neon-Ret-Request-Id", "X-Request-Id"} {

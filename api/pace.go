@@ -9,7 +9,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// The service counts requests in two windows (FACTS.md section 6): at most
+// The service counts requests in two windows (docs/service.md, Rate limits and waiting): at most
 // 700 in any minute for the whole account, and at most 40 in any second on
 // one route. A client that stays under both never receives a 429 from a
 // service that enforces exactly those limits, whatever way it counts them

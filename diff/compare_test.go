@@ -12,7 +12,7 @@ import (
 	"github.com/neonform/neonform/state"
 )
 
-// Each attribute's effect on a running compute (DESIGN section 4), the
+// Each attribute's effect on a running compute (docs/architecture.md, What each change does), the
 // action it makes, and the one call that carries it out.
 func TestAttributeEffects(t *testing.T) {
 	tests := []struct {

@@ -132,7 +132,7 @@ func (pp *projectPlan) resolveBranches() {
 }
 
 // identify finds the live endpoint of each configured compute, in the order
-// DESIGN section 3 gives: the state's endpoint id if it still exists, then
+// docs/architecture.md gives (Identity): the state's endpoint id if it still exists, then
 // (adoption) the branch's read_write, or a read replica with the same name.
 // An endpoint that state assigns to one address is never taken by another.
 func (pp *projectPlan) identify() {
