@@ -20,7 +20,7 @@ func fmtCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "fmt",
 		Usage:     "rewrite configuration files in the canonical layout",
-		UsageText: "neonform fmt [-check] [-diff] [-recursive] [DIR or FILE...]",
+		UsageText: "neonform fmt [-check] [-diff] [-recursive] [-write=false] [-list=false] [DIR or FILE...]",
 		Description: `Rewrites the *.hcl and *.vars files of a directory (default: the current one)
 in the canonical layout: two-space indents, aligned "=" signs and comments,
 at most one blank line in a row. Comments are kept. It prints the name of each
@@ -29,6 +29,8 @@ printed and the exit code is 1 (no file is changed then).
 
 -check changes nothing: it names the files that are not formatted and exits 3,
 for a CI step. -diff prints what changes as a unified diff (git diff style).
+-write=false changes no file (as -check does, but exits 0); -list=false does
+not name the files that change (as in Terraform).
 A FILE named on the command line is formatted whatever its name; "-" formats
 standard input to standard output, for editors.
 
@@ -42,6 +44,7 @@ Examples:
    neonform fmt                           format the current directory
    neonform fmt -recursive examples       a directory and everything below it
    neonform fmt -check -diff              in CI: show what is unformatted, exit 3 if anything is
+   neonform fmt -write=false              name the files that would change, change none
    neonform fmt prod.vars                 one file
    neonform fmt - < main.hcl              standard input to standard output
    neonform fmt -- -draft.hcl             a file whose name starts with "-"`,
@@ -49,6 +52,8 @@ Examples:
 			&cli.BoolFlag{Name: "check", Usage: "change nothing; list the files that are not formatted and exit 3 if there are any"},
 			&cli.BoolFlag{Name: "diff", Usage: "print the changes as a unified diff"},
 			&cli.BoolFlag{Name: "recursive", Usage: "also format the directories below each DIR (hidden ones are skipped)"},
+			&cli.BoolFlag{Name: "write", Value: true, Usage: "rewrite the files; -write=false changes none"},
+			&cli.BoolFlag{Name: "list", Value: true, Usage: "name each file that changes; -list=false names none"},
 		},
 		Action: func(c *cli.Context) error {
 			return runFmt(fmtOptions{
@@ -56,6 +61,8 @@ Examples:
 				Check:     c.Bool("check"),
 				Diff:      c.Bool("diff"),
 				Recursive: c.Bool("recursive"),
+				NoWrite:   !c.Bool("write"),
+				NoList:    !c.Bool("list"),
 				Stdin:     c.App.Reader,
 				Stdout:    c.App.Writer,
 				Stderr:    c.App.ErrWriter,
@@ -69,8 +76,10 @@ type fmtOptions struct {
 	// Paths are directories and files; none means the current directory; "-" is standard input.
 	Paths                  []string
 	Check, Diff, Recursive bool
-	Stdin                  io.Reader
-	Stdout, Stderr         io.Writer
+	// NoWrite (-write=false) changes no file; NoList (-list=false) names none.
+	NoWrite, NoList bool
+	Stdin           io.Reader
+	Stdout, Stderr  io.Writer
 }
 
 // formatted is one file read and formatted in memory.
@@ -127,12 +136,13 @@ func runFmt(o fmtOptions) error {
 			continue
 		}
 		changed = append(changed, r.path)
-		if o.Diff {
+		switch {
+		case o.Diff:
 			fmt.Fprint(o.Stdout, unifiedDiff(filepath.ToSlash(r.path), string(r.before), string(r.after)))
-		} else {
+		case !o.NoList:
 			fmt.Fprintln(o.Stdout, r.path)
 		}
-		if !o.Check {
+		if !o.Check && !o.NoWrite {
 			if err := os.WriteFile(r.path, r.after, r.mode); err != nil {
 				return fmt.Errorf("writing %s: %w", r.path, err)
 			}

@@ -65,7 +65,7 @@ Examples:
 Exit status: 0 success, 1 error, 2 changes present (with -detailed-exitcode).`,
 		Flags: append(planFlags(),
 			&cli.StringFlag{Name: "out", Usage: "save the plan to `FILE` (JSON, mode 0600) for apply"},
-			&cli.StringFlag{Name: "format", Value: "human", Usage: "output format: human, json or markdown"},
+			formatFlag(),
 			&cli.BoolFlag{Name: "detailed-exitcode", Usage: "exit 2 when the plan has changes, 0 when it has none"},
 			&cli.BoolFlag{Name: "verbose", Usage: "also list the computes that do not change"},
 		),
@@ -124,10 +124,8 @@ func planInputsFrom(c *cli.Context) (planInputs, error) {
 }
 
 func runPlan(ctx context.Context, o planOptions) error {
-	switch o.Format {
-	case "human", "json", "markdown":
-	default:
-		return fmt.Errorf("-format %q: use human, json or markdown", o.Format)
+	if err := checkFormat(o.Format); err != nil {
+		return err
 	}
 	if o.Out != "" {
 		// Before any call: a plan that cannot be saved is not worth making.

@@ -35,7 +35,7 @@ Examples:
 Exit status: 0 success, 1 when the file is missing or is not a plan this
 neonform can read.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "human", Usage: "output format: human, json or markdown"},
+			formatFlag(),
 			&cli.BoolFlag{Name: "verbose", Usage: "also list the computes that do not change, and every unmanaged endpoint"},
 		},
 		Action: func(c *cli.Context) error {
@@ -54,10 +54,8 @@ neonform can read.`,
 }
 
 func runShow(o showOptions) error {
-	switch o.Format {
-	case "human", "json", "markdown":
-	default:
-		return fmt.Errorf("-format %q: use human, json or markdown", o.Format)
+	if err := checkFormat(o.Format); err != nil {
+		return err
 	}
 	p, err := diff.ReadFile(o.PlanFile)
 	if err != nil {
