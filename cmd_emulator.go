@@ -19,7 +19,7 @@ import (
 )
 
 // defaultEmulatorAddr is a fixed port on loopback, so the URL a newcomer copies
-// from the README works; tests and parallel runs pass -addr 127.0.0.1:0.
+// from docs/emulator.md works; tests and parallel runs pass -addr 127.0.0.1:0.
 const defaultEmulatorAddr = "127.0.0.1:5454"
 
 func emulatorCommand() *cli.Command {
