@@ -10,7 +10,7 @@ import (
 )
 
 // The limits of what neonform reads, so that no file, however odd, can make
-// it run out of memory or stack (README: "Limits"). Each is far above what a
+// it run out of memory or stack (docs/limits.md: "Limits"). Each is far above what a
 // real configuration needs: 1,000 projects of 10 computes are 2.2 MB and half
 // a million tokens, nested 6 levels deep.
 const (

@@ -162,8 +162,8 @@ func (c *cancelOn) Write(p []byte) (int, error) {
 }
 
 // TestApplyInterruptedAfterTheLastStepExitsOne: an interrupt that arrives
-// once every step is done still makes the exit status 1 (as the README says
-// of an interrupted apply), with the report saying everything was done.
+// once every step is done still makes the exit status 1 (as docs/apply.md,
+// "Interrupting", says), with the report saying everything was done.
 func TestApplyInterruptedAfterTheLastStepExitsOne(t *testing.T) {
 	w := newCrashWorld(t, 0)
 	w.write(crashBefore)

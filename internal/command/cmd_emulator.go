@@ -19,7 +19,7 @@ import (
 )
 
 // defaultEmulatorAddr is a fixed port on loopback, so the URL a newcomer copies
-// from the README works; tests and parallel runs pass -addr 127.0.0.1:0.
+// from docs/emulator.md works; tests and parallel runs pass -addr 127.0.0.1:0.
 const defaultEmulatorAddr = "127.0.0.1:5454"
 
 func emulatorCommand() *cli.Command {
@@ -223,7 +223,7 @@ func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {
 	return opts, nil
 }
 
-// remoteAdvice ends the refusal of an address beyond loopback (README, The emulator).
+// remoteAdvice ends the refusal of an address beyond loopback (docs/emulator.md).
 const remoteAdvice = "the API key would cross the network in clear text (plain http). Use 127.0.0.1 (the default) or [::1], or add -allow-remote if other machines are meant to reach it"
 
 // isLoopbackHost reports whether the host of -addr is this machine only: localhost or

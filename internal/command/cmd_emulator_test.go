@@ -180,7 +180,7 @@ func TestEmulatorThatCannotListenLeavesTheWorldFile(t *testing.T) {
 	}
 }
 
-// -addr is a loopback address unless -allow-remote says another is meant (README, The emulator:
+// -addr is a loopback address unless -allow-remote says another is meant (docs/emulator.md:
 // the API key would cross the network in clear text). Names other than
 // localhost are not looked up.
 func TestEmulatorAddressMustBeLoopback(t *testing.T) {

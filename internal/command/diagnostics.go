@@ -34,7 +34,7 @@ const (
 )
 
 // Limits of what one run prints, so that a hostile or generated file cannot
-// bury the first mistake under megabytes (README: "Limits").
+// bury the first mistake under megabytes (docs/limits.md: "Limits").
 const (
 	// maxDiagnostics are printed; the rest are counted: "and 12 more errors".
 	maxDiagnostics = 50

@@ -2,6 +2,7 @@ package command
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,15 +10,28 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// The README and the CI workflow say what the code does: every neonform
-// command they show is one neonform has, with flags it takes. (The CLI
-// scenarios run the commands themselves; this catches a flag renamed in
-// the code but not in the prose.)
+// repoRoot is the repository's top, where README.md, docs/ and examples/ are.
+const repoRoot = "../.."
+
+// The README, the docs and the CI workflow say what the code does: every
+// neonform command they show is one neonform has, with flags it takes. (The
+// CLI scenarios run the commands themselves; this catches a flag renamed in
+// the code but not in the prose.) docs/commands.md, the command reference,
+// shows every command.
 func TestDocumentedCommandsExist(t *testing.T) {
 	cmds := commands()
 	checked := 0
-	for _, file := range []string{"../../README.md", "../../examples/ci/neonform.yml"} {
-		b, err := os.ReadFile(file)
+	perFile := map[string]int{}
+	inReference := map[*cli.Command]bool{}
+	docs, err := filepath.Glob(filepath.Join(repoRoot, "docs/*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range docs {
+		docs[i], _ = filepath.Rel(repoRoot, docs[i])
+	}
+	for _, file := range append([]string{"README.md", "examples/ci/neonform.yml"}, docs...) {
+		b, err := os.ReadFile(filepath.Join(repoRoot, file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,6 +45,10 @@ func TestDocumentedCommandsExist(t *testing.T) {
 					continue // prose ("neonform reads ..."), or output ("neonform plan: 2 projects")
 				}
 				checked++
+				perFile[file]++
+				if file == "docs/commands.md" {
+					inReference[cmd] = true
+				}
 				for _, w := range words {
 					if w == "--" {
 						break // the rest are arguments
@@ -46,12 +64,35 @@ func TestDocumentedCommandsExist(t *testing.T) {
 			}
 		}
 	}
-	if checked < 50 {
-		t.Errorf("checked %d commands; the README and the workflow show more: is the extraction broken?", checked)
+	// The floor: today the README shows about 20 commands, the docs about 120
+	// and the workflow 7. Far fewer means the extraction broke, or a file
+	// stopped being read.
+	if checked < 120 || perFile["README.md"] < 10 || perFile["examples/ci/neonform.yml"] < 5 {
+		t.Errorf("checked %d commands (%v); the README, the docs and the workflow show more: is the extraction broken?", checked, perFile)
+	}
+	for _, missing := range undocumented(cmds, inReference, "") {
+		t.Errorf("docs/commands.md does not show neonform %s", missing)
 	}
 }
 
-// deliberate are the mistakes the README makes on purpose, to show the answer.
+// undocumented are the visible commands (subcommands, for a command that
+// has them) that shown does not hold, by their full names.
+func undocumented(cmds []*cli.Command, shown map[*cli.Command]bool, prefix string) []string {
+	var out []string
+	for _, c := range cmds {
+		if c.Hidden {
+			continue
+		}
+		if len(c.Subcommands) > 0 {
+			out = append(out, undocumented(c.Subcommands, shown, prefix+c.Name+" ")...)
+		} else if !shown[c] {
+			out = append(out, prefix+c.Name)
+		}
+	}
+	return out
+}
+
+// deliberate are the mistakes the docs make on purpose, to show the answer.
 var deliberate = map[string]bool{"-ot": true}
 
 var neonformWords = regexp.MustCompile(`(?:^|[\s(\x60'"$:])neonform((?: +[^\s|>;&#\x60'"]+)*)`)
@@ -107,10 +148,10 @@ func hasFlag(c *cli.Command, name string) bool {
 }
 
 // The workflow installs neonform with go install ...@$NEONFORM_VERSION: the
-// pin must be a release tag (README, "Getting neonform"), never a branch
+// pin must be a release tag (docs/development.md, "Releases"), never a branch
 // that moves under a pipeline or a version Go cannot resolve.
 func TestWorkflowPinsARelease(t *testing.T) {
-	b, err := os.ReadFile("../../examples/ci/neonform.yml")
+	b, err := os.ReadFile(filepath.Join(repoRoot, "examples/ci/neonform.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestExamplesWorkOnTheFirstTry(t *testing.T) {
 	t.Setenv("NEON_API_URL", "embedded")
 	t.Setenv("NEON_API_KEY", "")
 	t.Setenv("NO_COLOR", "1")
-	dirs, err := filepath.Glob("../../examples/*")
+	dirs, err := filepath.Glob(filepath.Join(repoRoot, "examples/*"))
 	if err != nil {
 		t.Fatal(err)
 	}

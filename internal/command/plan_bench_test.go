@@ -206,7 +206,7 @@ func buildNeonform(b *testing.B) string {
 			return
 		}
 		binPath = filepath.Join(dir, "neonform")
-		out, err := exec.Command("go", "build", "-o", binPath, "../..").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", binPath, repoRoot).CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
