@@ -34,4 +34,3 @@ func main() {
 	}
 	os.Exit(command.Run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
-

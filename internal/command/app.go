@@ -19,7 +19,6 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v2"
-
 )
 
 // exitError carries a specific exit code (for example 2 for plan
