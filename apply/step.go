@@ -17,7 +17,14 @@ const maxAttempts = 5
 func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	start := time.Now()
 	res := &StepResult{Step: *s, EndpointID: s.EndpointID}
-	r.prog.start(s, r.changes[s.Address])
+	ch := r.changes[s.Address]
+	idleNow, err := r.checkStillIdle(ctx, s, ch)
+	if err != nil {
+		res.Err, res.Elapsed = err, time.Since(start)
+		r.prog.failedBeforeStart(res)
+		return res
+	}
+	r.prog.start(s, ch, idleNow)
 	switch s.Kind {
 	case diff.StepState:
 		res.Err = r.rec.record(recordStep(s, "", r.hosts[s.EndpointID], r.deletes))
