@@ -62,6 +62,14 @@ type Options struct {
 	OperationTimeout time.Duration
 	// PageSize is the page size asked of list calls: 0 = the largest each list allows.
 	PageSize int
+	// WaitTimeout bounds the waits the service imposes on this client, all
+	// added up (waiting.go): past it, a wait is not begun and its call fails
+	// with a *WaitTimeoutError. 0 = 30m.
+	WaitTimeout time.Duration
+	// OnWait, when set, is told of each such wait longer than a few seconds
+	// as it begins, so that a person or a program knows what the run waits
+	// for (see also Client.OnWait).
+	OnWait func(Wait)
 	// Log, when set, gets one line per attempt of a request (debuglog.go):
 	// method, path, status, duration, the service's request id, and whether
 	// and when it is retried. Never a header or a body.
@@ -87,6 +95,10 @@ type Client struct {
 	logMu sync.Mutex
 	log   io.Writer
 
+	waits    *waitBudget
+	onWaitMu sync.Mutex
+	onWait   func(Wait)
+
 	// sleep waits d or until ctx ends; a field so tests can record the waits
 	// instead of measuring time.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -104,6 +116,9 @@ func New(opts Options) (*Client, error) {
 	if strings.IndexFunc(opts.APIKey, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
 		return nil, errors.New("api: the API key contains a space, newline or control character: copy it again without quotes or line breaks")
 	}
+	if opts.WaitTimeout < 0 {
+		return nil, fmt.Errorf("api: WaitTimeout is %s: it must be 0 (default %s) or more", opts.WaitTimeout, DefaultWaitTimeout)
+	}
 	if opts.Burst < 0 {
 		return nil, fmt.Errorf("api: Burst is %d: it must be 0 (default 40) or more", opts.Burst)
 	}
@@ -119,6 +134,8 @@ func New(opts Options) (*Client, error) {
 		pageSize:  opts.PageSize,
 		log:       opts.Log,
 		sleep:     sleepCtx,
+		waits:     &waitBudget{limit: orDefault(opts.WaitTimeout, DefaultWaitTimeout)},
+		onWait:    opts.OnWait,
 	}
 	if c.userAgent == "" {
 		c.userAgent = "neonform"
