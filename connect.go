@@ -63,8 +63,9 @@ func fromEnvURL(env environment) string { return env.get("NEON_API_URL") }
 
 // connect builds the client for a configuration. With api_url = "embedded" it
 // starts the sandbox and creates what the configuration names; otherwise a
-// missing NEON_API_KEY is an error before any call.
-func connect(cfg *config.Config, env environment, notes io.Writer) (*connection, error) {
+// missing NEON_API_KEY is an error before any call. waitTimeout is
+// -wait-timeout (0: not given); a long wait is said on notes.
+func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout time.Duration) (*connection, error) {
 	apiURL := apiURLOf(cfg, env)
 	if u := fromEnvURL(env); u != "" {
 		// api_url was checked with the configuration, where an error points
@@ -97,6 +98,14 @@ func connect(cfg *config.Config, env environment, notes io.Writer) (*connection,
 	}
 	if conn.sandbox != nil {
 		opts.RatePerMinute = -1 // the sandbox serves this neonform alone, with no limit
+	}
+	var err error
+	if opts.WaitTimeout, err = waitTimeoutFrom(waitTimeout, env); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if notes != nil {
+		opts.OnWait = waitNote(notes)
 	}
 	if err := rateLimitFromEnv(env, &opts); err != nil {
 		conn.Close()

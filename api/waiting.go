@@ -35,6 +35,12 @@ type Wait struct {
 	For  time.Duration
 }
 
+// String is the line people read: "Waiting 1m0s to send GET /projects again
+// after 429 Too Many Requests (Retry-After 1m0s)".
+func (w Wait) String() string {
+	return fmt.Sprintf("Waiting %s %s", w.For.Round(time.Second), w.What)
+}
+
 // WaitTimeoutError is a wait the client did not begin: it would have taken
 // the run's waiting past Options.WaitTimeout.
 type WaitTimeoutError struct {
