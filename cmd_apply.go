@@ -261,7 +261,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	if conn.apiURL != plan.APIURL {
 		return fmt.Errorf("%s was made against %s, but the configuration in %s (with NEON_API_URL, if set) talks to %s. Nothing was changed; "+
 			"apply the plan with the configuration and environment it was made with, or make a new plan",
-			o.PlanFile, plan.APIURL, displayPath(o.Dir), conn.apiURL)
+			o.PlanFile, api.ShownURL(plan.APIURL), displayPath(o.Dir), api.ShownURL(conn.apiURL))
 	}
 	if note := configChangedNote(plan, cfg, o.Dir); note != "" {
 		fmt.Fprintln(o.Stdout, note)

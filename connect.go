@@ -72,7 +72,7 @@ func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout t
 		// at the file; a URL from the environment is checked here, and the
 		// error says it came from there.
 		if summary, detail := config.CheckAPIURL("NEON_API_URL", u); summary != "" {
-			return nil, fmt.Errorf("%s: NEON_API_URL=%s, set in the environment, overrides api_url in the configuration. %s", summary, u, detail)
+			return nil, fmt.Errorf("%s: NEON_API_URL=%s, set in the environment, overrides api_url in the configuration. %s", summary, api.ShownURL(u), detail)
 		}
 	}
 	conn := &connection{apiURL: apiURL}

@@ -180,13 +180,13 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("api: the API URL %q is not an http(s) URL; use e.g. %s", raw, DefaultBaseURL)
+		return nil, fmt.Errorf("api: the API URL %q is not an http(s) URL; use e.g. %s", ShownURL(raw), DefaultBaseURL)
 	}
 	if u.User != nil {
 		return nil, errors.New("api: the API URL must not carry a user or password; the key goes in NEON_API_KEY")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("api: the API URL %q must not have a query or fragment", raw)
+		return nil, fmt.Errorf("api: the API URL %q must not have a query or fragment (not shown here: it may hold a secret); the key goes in NEON_API_KEY", ShownURL(raw))
 	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		return nil, fmt.Errorf("api: refusing plain http:// to %s: the API key would travel unencrypted; use https:// (http:// is allowed only to localhost)", u.Hostname())
@@ -210,7 +210,9 @@ func (c *Client) BaseURL() string { return c.base.String() }
 // String, Format and MarshalJSON keep the key out of anything that prints a
 // Client or its Options: logs, panics, %v and %+v.
 
-func (c *Client) String() string { return "api.Client{" + c.base.String() + ", key redacted}" }
+func (c *Client) String() string {
+	return "api.Client{" + ShownURL(c.base.String()) + ", key redacted}"
+}
 
 // Format prints the client without its key, whatever the verb.
 func (c *Client) Format(f fmt.State, _ rune) { io.WriteString(f, c.String()) }
@@ -221,7 +223,7 @@ func (o Options) String() string {
 		key = "redacted"
 	}
 	return fmt.Sprintf("api.Options{BaseURL:%q APIKey:%s UserAgent:%q RatePerMinute:%d Burst:%d CallTimeout:%s MaxRetries:%d PollInterval:%s}",
-		o.BaseURL, key, o.UserAgent, o.RatePerMinute, o.Burst, o.CallTimeout, o.MaxRetries, o.PollInterval)
+		ShownURL(o.BaseURL), key, o.UserAgent, o.RatePerMinute, o.Burst, o.CallTimeout, o.MaxRetries, o.PollInterval)
 }
 
 // Format prints the options without the key, whatever the verb.
@@ -237,7 +239,7 @@ func (o Options) MarshalJSON() ([]byte, error) {
 		key = "redacted"
 	}
 	return json.Marshal(map[string]any{
-		"base_url": o.BaseURL, "api_key": key, "user_agent": o.UserAgent,
+		"base_url": ShownURL(o.BaseURL), "api_key": key, "user_agent": o.UserAgent,
 		"rate_per_minute": o.RatePerMinute, "burst": o.Burst, "call_timeout": o.CallTimeout.String(),
 		"max_retries": o.MaxRetries, "poll_interval": o.PollInterval.String(),
 	})

@@ -123,13 +123,13 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 func (c *Client) explain(err error) {
 	var t *transportFailure
 	if errors.As(err, &t) {
-		t.base = c.base.String()
+		t.base = ShownURL(c.base.String())
 	}
 	var e *Error
 	if errors.As(err, &e) && e.StatusCode == http.StatusNotFound && !strings.HasSuffix(c.base.Path, apiPath) {
 		base := *c.base
 		base.Path += apiPath
-		e.URLHint = fmt.Sprintf("the API URL %s does not end in %s, where the service's API is: did you mean %s?", c.base, apiPath, base.String())
+		e.URLHint = fmt.Sprintf("the API URL %s does not end in %s, where the service's API is: did you mean %s?", ShownURL(c.base.String()), apiPath, ShownURL(base.String()))
 	}
 }
 
