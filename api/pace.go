@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -108,9 +109,10 @@ func (c *Client) Slowdowns() int {
 // wait holds an attempt until the pause of a 429 it has not waited out yet
 // is over (covered: the end of the pause this request already waited for),
 // then until the token bucket lets it go.
-func (c *Client) wait(ctx context.Context, covered time.Time) error {
+func (c *Client) wait(ctx context.Context, covered time.Time, method, path string) error {
 	if until := c.pace.pause(); until.After(covered) {
-		if err := c.sleep(ctx, time.Until(until)); err != nil {
+		what := fmt.Sprintf("to send %s %s: the service answered 429 Too Many Requests, and every request of this run pauses", method, path)
+		if err := c.waitFor(ctx, time.Until(until), what); err != nil {
 			return err
 		}
 	}

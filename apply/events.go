@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
 )
 
@@ -30,6 +31,9 @@ const (
 	// EventWaiting: before a project's first change, apply waits for
 	// operations started outside this run.
 	EventWaiting EventType = "waiting"
+	// EventServiceWait: the service asked apply to wait longer than a few
+	// seconds (Retry-After, a 429 or 503, running operations).
+	EventServiceWait EventType = "service_wait"
 	// EventStepNote: something happened during a step (a lost answer).
 	EventStepNote EventType = "step_note"
 	// EventStepDone: a step ended, done and recorded.
@@ -75,6 +79,10 @@ type Event struct {
 	Elapsed    *float64 `json:"elapsed_seconds,omitempty"` // step_done, step_failed, apply_finished
 	Error      string   `json:"error,omitempty"`           // step_failed, apply_finished
 	Serial     int64    `json:"serial,omitempty"`          // state_saved
+
+	// service_wait: what apply waits for, and how long.
+	WaitingFor  string   `json:"waiting_for,omitempty"`
+	WaitSeconds *float64 `json:"wait_seconds,omitempty"`
 
 	// plan_summary
 	Summary *diff.Summary `json:"summary,omitempty"`
@@ -131,6 +139,11 @@ func PlanSummaryEvent(p *diff.Plan, message string) Event {
 	s := p.Summary
 	n := len(p.Steps)
 	return Event{Type: EventPlanSummary, Message: message, Summary: &s, Steps: &n}
+}
+
+// ServiceWaitEvent is the service_wait of a wait the client begins.
+func ServiceWaitEvent(w api.Wait) Event {
+	return Event{Type: EventServiceWait, Message: w.String() + "...", WaitingFor: w.What, WaitSeconds: seconds(w.For)}
 }
 
 // FinishedEvent is the apply_finished of an apply that ran (rep) or was

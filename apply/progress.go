@@ -79,14 +79,16 @@ func (p *progress) finish() {
 	p.clearStatus()
 }
 
-func (p *progress) start(s *diff.Step, ch *diff.Change) {
+// idleNow: apply read the compute just before the step and found it idle
+// (lifecycle.allow_restart = false), so the words say what is true now.
+func (p *progress) start(s *diff.Step, ch *diff.Change, idleNow bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if s.Kind == diff.StepState {
 		return // done at once: its end line says it all
 	}
 	p.running[s.ID] = &inFlight{step: s, since: time.Now(), still: p.stillEvery}
-	text := fmt.Sprintf("%s: %s...", s.Address, startWords(s, ch))
+	text := fmt.Sprintf("%s: %s...", s.Address, startWords(s, ch, idleNow))
 	p.line(text)
 	e := p.stepEvent(EventStepStarted, s, text)
 	if ch != nil && ch.Disruption != diff.None {
@@ -175,7 +177,7 @@ func (p *progress) drawStatus() {
 
 // startWords is what a step is about to do: "updating ep-x (restart: active
 // now, its connections drop)".
-func startWords(s *diff.Step, ch *diff.Change) string {
+func startWords(s *diff.Step, ch *diff.Change, idleNow bool) string {
 	switch s.Kind {
 	case diff.StepCreate:
 		what := "a read replica"
@@ -184,15 +186,19 @@ func startWords(s *diff.Step, ch *diff.Change) string {
 		}
 		return fmt.Sprintf("creating %s named %q on branch %s", what, s.Name, s.Record.BranchID)
 	case diff.StepUpdate:
-		return "updating " + s.EndpointID + disruptionWords(ch)
+		return "updating " + s.EndpointID + disruptionWords(ch, idleNow)
 	case diff.StepDelete:
+		if idleNow {
+			return "deleting " + s.EndpointID + " (idle now, no connections to drop)"
+		}
 		return "deleting " + s.EndpointID
 	}
 	return "recording in the state"
 }
 
-// disruptionWords says what an update does to clients, as the plan did.
-func disruptionWords(ch *diff.Change) string {
+// disruptionWords says what an update does to clients: as the plan did, or
+// as apply found the compute just before the call (idleNow).
+func disruptionWords(ch *diff.Change, idleNow bool) string {
 	if ch == nil {
 		return ""
 	}
@@ -204,6 +210,9 @@ func disruptionWords(ch *diff.Change) string {
 		what = "suspend"
 	default:
 		return ""
+	}
+	if idleNow {
+		return fmt.Sprintf(" (%s: idle now, no connections to drop)", what)
 	}
 	if ch.Active {
 		return fmt.Sprintf(" (%s: active at plan time, its connections drop)", what)

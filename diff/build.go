@@ -414,9 +414,11 @@ func (pp *projectPlan) newChange(addr string, a Action, ep *LiveEndpoint) *Chang
 	return ch
 }
 
-// isActive: a compute that is running or starting (init becomes active) has,
+func isActive(ep *LiveEndpoint) bool { return Active(ep.CurrentState) }
+
+// Active: a compute that is running or starting (init becomes active) has,
 // or is about to have, connections to drop; only idle is safe.
-func isActive(ep *LiveEndpoint) bool { return ep.CurrentState != api.EndpointStateIdle }
+func Active(st api.EndpointState) bool { return st != api.EndpointStateIdle }
 
 func activeTail(active bool, what string) string {
 	if active {

@@ -113,6 +113,12 @@ type Change struct {
 	// BranchName is the name the compute's branch block finds its branch by
 	// ("" when it pins it by id), which the state records with it.
 	BranchName string `json:"branch_name,omitempty"`
+	// RestartIdleOnly: the compute's block says lifecycle.allow_restart =
+	// false and the change restarts, suspends or recreates it. The plan was
+	// made while it was idle (or not at all); apply reads it again just
+	// before the step that interrupts it, and refuses the step if it has
+	// woken since (a plan file does not carry the configuration).
+	RestartIdleOnly bool `json:"restart_idle_only,omitempty"`
 }
 
 // Attribute is one attribute that changes: its value before (live) and after

@@ -43,8 +43,8 @@ func applyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "apply",
 		Usage: "carry out the changes, in order, waiting for each and recording it in the state",
-		UsageText: `neonform apply [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-var NAME=VALUE]... [-var-file FILE]...
-neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-parallelism N]`,
+		UsageText: `neonform apply [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-wait-timeout DURATION] [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-var NAME=VALUE]... [-var-file FILE]...
+neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-wait-timeout DURATION] [-parallelism N]`,
 		Description: `With a directory (default: the current one), apply makes a plan as "neonform
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
 ask on, it needs -auto-approve, or a saved plan.
@@ -105,11 +105,15 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 	if err != nil {
 		return applyOptions{}, err
 	}
+	waitTimeout, err := waitTimeoutOf(c)
+	if err != nil {
+		return applyOptions{}, err
+	}
 	// Whatever is decided below, the run's suggestions point at its configuration.
 	defer func() { remember(c, o.planInputs) }()
 	o = applyOptions{
 		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
-			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter), LockTimeout: lockTimeout},
+			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter), LockTimeout: lockTimeout, WaitTimeout: waitTimeout},
 		AutoApprove: c.Bool("auto-approve"),
 		JSON:        c.Bool("json"),
 		Env:         newEnvironment(os.Environ()),
@@ -249,7 +253,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		return err
 	}
 	defer closeBackend(backend)
-	conn, err := connect(cfg, o.Env, o.Stderr)
+	conn, err := connect(cfg, o.Env, o.Stderr, o.WaitTimeout)
 	if err != nil {
 		return err
 	}
@@ -257,7 +261,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	if conn.apiURL != plan.APIURL {
 		return fmt.Errorf("%s was made against %s, but the configuration in %s (with NEON_API_URL, if set) talks to %s. Nothing was changed; "+
 			"apply the plan with the configuration and environment it was made with, or make a new plan",
-			o.PlanFile, plan.APIURL, displayPath(o.Dir), conn.apiURL)
+			o.PlanFile, api.ShownURL(plan.APIURL), displayPath(o.Dir), api.ShownURL(conn.apiURL))
 	}
 	if note := configChangedNote(plan, cfg, o.Dir); note != "" {
 		fmt.Fprintln(o.Stdout, note)
@@ -304,6 +308,15 @@ func configChangedNote(plan *diff.Plan, cfg *config.Config, dir string) string {
 // carryOut runs the plan and prints how it ended. locked: the caller holds
 // the state lock already.
 func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend, locked bool) error {
+	if o.events != nil {
+		// A long wait is said on standard error, as before the apply, and
+		// is an event too.
+		note := waitNote(o.Stderr)
+		client.OnWait(func(w api.Wait) {
+			note(w)
+			o.events.send(apply.ServiceWaitEvent(w))
+		})
+	}
 	rep, err := apply.Apply(ctx, plan, apply.Options{
 		Client:      client,
 		State:       backend,

@@ -50,7 +50,7 @@ format is in emulator/README.md.
 -faults SPEC injects failures into a share of the API requests, to see how a
 client copes. SPEC is a comma-separated list of KIND=RATE, rates from 0 to 1:
    5xx=R          answer 503 without doing anything
-   429=R          answer 429 Too Many Requests, with Retry-After
+   429=R[:D]      answer 429 Too Many Requests, with Retry-After D (default 1s)
    423=R          answer 423 Locked, as when operations run
    drop=R         do the request, then drop the connection without an answer
                   (the case that tempts a client to create twice)

@@ -36,7 +36,7 @@ func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "generate",
 		Usage:     "write the configuration of computes that already exist, and record them in the state",
-		UsageText: "neonform generate (-project ID [-project ID]... | -all) [DIR] [-lock-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform generate (-project ID [-project ID]... | -all) [DIR] [-lock-timeout DURATION] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Onboards an account that already has projects, branches and computes: reads
 each project's branches and endpoints and writes one file per project into
 DIR (default the current directory; created if missing), in the layout fmt
@@ -70,7 +70,7 @@ Examples:
 			&cli.BoolFlag{Name: "all", Usage: "generate every project the API key can see"},
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable of the configuration in DIR: `NAME=VALUE` (repeatable)"},
 			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
-			lockTimeoutFlag(), debugFlag(),
+			lockTimeoutFlag(), waitTimeoutFlag(), debugFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
@@ -86,6 +86,9 @@ Examples:
 			}
 			remember(c, o.planInputs)
 			var err error
+			if o.WaitTimeout, err = waitTimeoutOf(c); err != nil {
+				return err
+			}
 			if o.LockTimeout, err = lockTimeoutOf(c); err != nil {
 				return err
 			}
@@ -143,7 +146,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 		return err
 	}
 	defer unlock()
-	conn, err := connect(cfg, o.Env, o.Stderr)
+	conn, err := connect(cfg, o.Env, o.Stderr, o.WaitTimeout)
 	if err != nil {
 		return err
 	}

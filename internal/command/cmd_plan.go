@@ -34,7 +34,7 @@ func planCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "show what would change, and what each change does to running computes",
-		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-verbose]",
+		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-verbose] [-wait-timeout DURATION]",
 		Description: `Reads the configuration in DIR (default: the current directory), the state, and
 the live endpoints, and shows every change that apply would make. Each change is
 marked with what it does to running clients: restart (drops connections),
@@ -98,6 +98,7 @@ func planFlags() []cli.Flag {
 		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once"},
 		&cli.BoolFlag{Name: "refresh-branches", Usage: "list every project's branches, so that each branch block is found by its name again rather than as the state records it"},
 		debugFlag(),
+		waitTimeoutFlag(),
 		&cli.StringSliceFlag{Name: "target", Usage: "plan only the computes of `ADDR`: a project, project.branch or a compute address (repeatable); the plan is partial"},
 		&cli.StringSliceFlag{Name: "replace", Usage: "plan the compute at `ADDR` as a replacement (new endpoint, new host) even if nothing in it changed (repeatable)"},
 		&cli.BoolFlag{Name: "destroy", Usage: "plan the deletion of every compute the state manages"},
@@ -119,6 +120,9 @@ func planInputsFrom(c *cli.Context) (planInputs, error) {
 		RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)}
 	remember(c, in)
 	var err error
+	if in.WaitTimeout, err = waitTimeoutOf(c); err != nil {
+		return planInputs{}, err
+	}
 	in.Scope, err = scopeFrom(c)
 	return in, err
 }

@@ -63,15 +63,16 @@ func fromEnvURL(env environment) string { return env.get("NEON_API_URL") }
 
 // connect builds the client for a configuration. With api_url = "embedded" it
 // starts the sandbox and creates what the configuration names; otherwise a
-// missing NEON_API_KEY is an error before any call.
-func connect(cfg *config.Config, env environment, notes io.Writer) (*connection, error) {
+// missing NEON_API_KEY is an error before any call. waitTimeout is
+// -wait-timeout (0: not given); a long wait is said on notes.
+func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout time.Duration) (*connection, error) {
 	apiURL := apiURLOf(cfg, env)
 	if u := fromEnvURL(env); u != "" {
 		// api_url was checked with the configuration, where an error points
 		// at the file; a URL from the environment is checked here, and the
 		// error says it came from there.
 		if summary, detail := config.CheckAPIURL("NEON_API_URL", u); summary != "" {
-			return nil, fmt.Errorf("%s: NEON_API_URL=%s, set in the environment, overrides api_url in the configuration. %s", summary, u, detail)
+			return nil, fmt.Errorf("%s: NEON_API_URL=%s, set in the environment, overrides api_url in the configuration. %s", summary, api.ShownURL(u), detail)
 		}
 	}
 	conn := &connection{apiURL: apiURL}
@@ -97,6 +98,14 @@ func connect(cfg *config.Config, env environment, notes io.Writer) (*connection,
 	}
 	if conn.sandbox != nil {
 		opts.RatePerMinute = -1 // the sandbox serves this neonform alone, with no limit
+	}
+	var err error
+	if opts.WaitTimeout, err = waitTimeoutFrom(waitTimeout, env); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if notes != nil {
+		opts.OnWait = waitNote(notes)
 	}
 	if err := rateLimitFromEnv(env, &opts); err != nil {
 		conn.Close()

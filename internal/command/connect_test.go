@@ -26,7 +26,7 @@ func TestConnectDoesNotFollowRedirects(t *testing.T) {
 	defer api.Close()
 
 	env := newEnvironment([]string{"NEON_API_URL=" + api.URL + "/api/v2", "NEON_API_KEY=napi_secret_for_the_test"})
-	conn, err := connect(&config.Config{Dir: t.TempDir()}, env, nil)
+	conn, err := connect(&config.Config{Dir: t.TempDir()}, env, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestConnectNeedsAKey(t *testing.T) {
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }))
 	defer api.Close()
 	env := newEnvironment([]string{"NEON_API_URL=" + api.URL + "/api/v2"})
-	_, err := connect(&config.Config{Dir: t.TempDir()}, env, nil)
+	_, err := connect(&config.Config{Dir: t.TempDir()}, env, nil, 0)
 	if err == nil || !strings.Contains(err.Error(), "NEON_API_KEY is not set") || !strings.Contains(err.Error(), `api_url = "embedded"`) {
 		t.Errorf("err = %v", err)
 	}

@@ -38,6 +38,9 @@ type planInputs struct {
 	// LockTimeout is how long to wait for a state lock another run holds
 	// (-lock-timeout): 0 = fail at once.
 	LockTimeout time.Duration
+	// WaitTimeout is how long the run may wait for the service in all
+	// (-wait-timeout): 0 = NEONFORM_WAIT_TIMEOUT, or the default.
+	WaitTimeout time.Duration
 	// Scope: -target, -replace, -destroy (scope.go).
 	Scope diff.Scope
 	// Secrets learns, once the configuration is read, which variables are
@@ -131,7 +134,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	if err := checkScope(in.Scope, cfg, out.state); err != nil {
 		return nil, err
 	}
-	if out.conn, err = connect(cfg, env, stderr); err != nil {
+	if out.conn, err = connect(cfg, env, stderr, in.WaitTimeout); err != nil {
 		return nil, err
 	}
 	counted := &countingReader{Reader: out.conn.client}
