@@ -48,11 +48,9 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 		if !configFileName(name) {
 			continue
 		}
-		path := filepath.Join(dir, name)
-		if info, err := os.Stat(path); err != nil || info.IsDir() {
-			continue
-		}
-		src, d := b.read(path, "Configuration file")
+		// Every one is read, or the run stops (unreadable.go): a link that
+		// leads nowhere, a directory named x.hcl, a file that cannot be read.
+		src, d := b.read(filepath.Join(dir, name), configurationFile)
 		if d != nil {
 			diags = append(diags, d)
 			continue
