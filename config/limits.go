@@ -45,18 +45,22 @@ func ReadFile(path, what string) ([]byte, *hcl.Diagnostic) {
 }
 
 func (b *budget) read(path, what string) ([]byte, *hcl.Diagnostic) {
+	refuse := func(summary, detail string, args ...any) ([]byte, *hcl.Diagnostic) {
+		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...)}
+	}
 	src, err := bounded.Read(path, b.bytes)
 	var tooLarge *bounded.TooLargeError
 	switch {
 	case errors.As(err, &tooLarge) && b.bytes == MaxBytes:
-		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: what + " too large",
-			Detail: fmt.Sprintf("%v; neonform reads configuration and variable files of up to %s. A real configuration is far smaller: is it the right file?",
-				tooLarge, bounded.MiB(MaxBytes))}
+		return refuse(what+" too large",
+			"%v; neonform reads configuration and variable files of up to %s. A real configuration is far smaller: is it the right file?",
+			tooLarge, bounded.MiB(MaxBytes))
 	case errors.As(err, &tooLarge):
-		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Configuration too large",
-			Detail: fmt.Sprintf("With %s, the files of the configuration and the variable files add up to more than %s, the most neonform reads. A real configuration is far smaller: does the directory hold other files named *.hcl?",
-				path, bounded.MiB(MaxBytes))}
+		return refuse("Configuration too large",
+			"With %s, the files of the configuration and the variable files add up to more than %s, the most neonform reads. A real configuration is far smaller: does the directory hold other files named *.hcl?",
+			path, bounded.MiB(MaxBytes))
 	case err != nil:
+		// Not a regular file, a broken link, no permission (unreadable.go).
 		return nil, unreadable(path, what, err)
 	}
 	b.bytes -= len(src)
