@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -76,17 +77,30 @@ func (l *loader) hideSecrets() {
 	if len(l.secrets) == 0 {
 		return
 	}
+	// Attributes do not overlap: sorted by where they start, the one that
+	// may hold a subject is the last that starts before it (thousands of
+	// errors about thousands of computes stay cheap).
+	sort.Slice(l.secrets, func(i, j int) bool { return before(l.secrets[i].rng, l.secrets[j].rng) })
 	for _, d := range l.diags {
 		if d.Subject == nil || l.keepDetail[d] {
 			continue
 		}
-		for _, s := range l.secrets {
-			if within(*d.Subject, s.rng) {
-				s.rewrite(d)
-				break
-			}
+		i := sort.Search(len(l.secrets), func(i int) bool { return before(*d.Subject, l.secrets[i].rng) })
+		if i > 0 && within(*d.Subject, l.secrets[i-1].rng) {
+			l.secrets[i-1].rewrite(d)
 		}
 	}
+}
+
+// before orders ranges by file, then by where they start (ties: the longer first).
+func before(a, b hcl.Range) bool {
+	if a.Filename != b.Filename {
+		return a.Filename < b.Filename
+	}
+	if a.Start.Byte != b.Start.Byte {
+		return a.Start.Byte < b.Start.Byte
+	}
+	return a.End.Byte > b.End.Byte
 }
 
 func (s secret) rewrite(d *hcl.Diagnostic) {
