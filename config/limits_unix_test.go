@@ -87,3 +87,21 @@ func TestEveryConfigurationFileIsRead(t *testing.T) {
 		})
 	}
 }
+
+// A -var-file that is a link to nothing is named as one, with the fix.
+func TestVariableFileBrokenLink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte("locals {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "secret.vars")
+	if err := os.Symlink("/run/secrets/gone.vars", link); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := config.Load(dir, config.Options{VarFiles: []string{link}})
+	d := only(t, diags)
+	want := "-var-file " + link + ": " + link + " is a symbolic link to /run/secrets/gone.vars, which does not exist. Point the link at the file (a relative target is read from the link's directory), or remove the link. A relative path is read from the current directory."
+	if d.Summary != "Variable file is a broken link" || d.Detail != want {
+		t.Errorf("got %s: %s", d.Summary, d.Detail)
+	}
+}
