@@ -262,10 +262,13 @@ func (c *computeAttrs) decodePgSettings() {
 	c.cp.PgSettings = settings
 }
 
+// nameWant describes a valid name, in messages.
+var nameWant = fmt.Sprintf(`the endpoint's name, such as "reporting", of at most %d characters`, maxNameLength)
+
 // decodeName reads the endpoint's name, which defaults to the label; either way it
 // must fit the service's 64 characters.
 func (c *computeAttrs) decodeName(b *hclsyntax.Block, inst instance) {
-	v, state := c.eval("name", cty.String, `the endpoint's name, such as "reporting"`)
+	v, state := c.eval("name", cty.String, nameWant)
 	switch state {
 	case invalid:
 		return
