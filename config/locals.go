@@ -95,6 +95,9 @@ func (l *loader) evaluateLocals(vars cty.Value) map[string]cty.Value {
 			Variables: map[string]cty.Value{"var": vars, "local": cty.ObjectVal(deps)},
 			Functions: l.functions,
 		}
+		if len(l.cfg.SensitiveVariables) > 0 {
+			l.noteSecret(loc.Attr, "local."+name, "")
+		}
 		v, diags := loc.Attr.Expr.Value(ctx)
 		l.diags = append(l.diags, diags...)
 		if diags.HasErrors() || emptyString(v) {

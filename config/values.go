@@ -133,6 +133,9 @@ func parseEnviron(environ []string) map[string]string {
 // marks; sensitive says whether any part of it came from a sensitive variable.
 // want describes the expected value for the type error ("a number, such as 4").
 func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty.Value, state decoded, sensitive bool) {
+	if a != nil && len(l.cfg.SensitiveVariables) > 0 {
+		l.noteSecret(a, a.Name, want)
+	}
 	v, state, sensitive := l.evalAny(a)
 	if state != valid {
 		return cty.NilVal, state, sensitive
