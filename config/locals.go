@@ -44,7 +44,7 @@ func (l *loader) declareLocals(blocks []*hclsyntax.Block) {
 func (l *loader) evaluateLocals(vars cty.Value) map[string]cty.Value {
 	for _, name := range l.localOrder {
 		loc := l.locals[name]
-		diags := l.checkRefs(loc.Attr.Expr)
+		diags := l.checkRefs(loc.Attr.Expr, cty.DynamicPseudoType)
 		l.diags = append(l.diags, diags...)
 		loc.refsOK = !diags.HasErrors()
 		for _, t := range loc.Attr.Expr.Variables() {

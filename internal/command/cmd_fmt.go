@@ -108,14 +108,16 @@ func runFmt(o fmtOptions) error {
 	var diags hcl.Diagnostics
 	files := map[string]*hcl.File{}
 	for _, path := range paths {
-		info, err := os.Stat(path)
-		if err != nil {
-			return err
-		}
+		// Read first: a file that cannot be read (a broken link, a directory
+		// named x.hcl) gets the loader's own explanation.
 		src, rd := config.ReadFile(path, "Configuration file")
 		if rd != nil {
 			printDiagnostics(o.Stderr, hcl.Diagnostics{rd}, nil)
 			return &exitError{code: 1, msg: "Nothing was formatted."}
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			return err
 		}
 		out, d := config.Format(src, path)
 		diags = append(diags, d...)
@@ -199,6 +201,10 @@ func fmtTargets(args []string, recursive bool) ([]string, error) {
 	for _, arg := range args {
 		info, err := os.Stat(arg)
 		if errors.Is(err, fs.ErrNotExist) {
+			if _, lerr := os.Lstat(arg); lerr == nil {
+				add(filepath.Clean(arg)) // a broken link: its reader says so
+				continue
+			}
 			return nil, fmt.Errorf("%s: no such file or directory", arg)
 		}
 		if err != nil {
@@ -222,7 +228,9 @@ func fmtTargets(args []string, recursive bool) ([]string, error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && isConfigFileName(d.Name()) {
+			// As the loader does: every *.hcl and *.vars but a directory, links
+			// too, so that one that cannot be read is said, not skipped.
+			if !d.IsDir() && isConfigFileName(d.Name()) {
 				add(path)
 			}
 			return nil
