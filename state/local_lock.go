@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/internal/process"
 )
 
 // Lock creates LockPath with O_EXCL, holding this process's LockInfo as JSON.
@@ -54,6 +56,7 @@ func (l *Local) Lock(ctx context.Context, who string) (unlock func() error, err 
 		l.mu.Lock()
 		l.heldID = info.ID
 		l.mu.Unlock()
+		l.removeStaleTemps()
 		var once sync.Once
 		var unlockErr error
 		return func() error {
@@ -62,6 +65,16 @@ func (l *Local) Lock(ctx context.Context, who string) (unlock func() error, err 
 		}, nil
 	}
 	return nil, fmt.Errorf("the state lock %s was taken and released by others while this run tried to take it; try again", l.LockPath())
+}
+
+// removeStaleTemps removes the temporary files of writes of the state and
+// its backup that a killed run left behind (.neonform.state.json.tmp-*,
+// .neonform.state.json.backup.tmp-*). Under the lock no other run writes
+// them; the files of a process that still runs are left alone all the same.
+// A file that cannot be removed is harmless, and stays.
+func (l *Local) removeStaleTemps() {
+	_ = atomicfile.RemoveStale(l.stateFile())
+	_ = atomicfile.RemoveStale(l.BackupPath())
 }
 
 // createExclusive writes data to a new file at path, failing with fs.ErrExist
@@ -79,7 +92,7 @@ func createExclusive(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = syncDir(filepath.Dir(path))
+		err = atomicfile.SyncDir(filepath.Dir(path))
 	}
 	if err != nil {
 		os.Remove(path)
@@ -103,7 +116,7 @@ func (l *Local) lockedError() (locked *LockedError, gone bool) {
 	e.Info = info
 	e.Remove = fmt.Sprintf("run `neonform force-unlock %s` or delete %s", info.ID, lp)
 	if host, _ := os.Hostname(); host != "" && host == info.Host {
-		alive, known := processAlive(info.PID)
+		alive, known := process.Alive(info.PID)
 		e.Stale = known && !alive
 	}
 	return e, false
@@ -188,5 +201,5 @@ func (l *Local) ForceUnlock(id string) error {
 	if err := os.Remove(lp); err != nil {
 		return fmt.Errorf("removing the lock %s: %w", lp, err)
 	}
-	return syncDir(filepath.Dir(lp))
+	return atomicfile.SyncDir(filepath.Dir(lp))
 }
