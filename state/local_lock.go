@@ -42,7 +42,7 @@ func (l *Local) Lock(ctx context.Context, who string) (unlock func() error, err 
 	// Two tries: the holder may release the lock between our failed create
 	// and our read of its file; then the lock is free and we try again.
 	for range 2 {
-		err := createExclusive(l.LockPath(), data)
+		err := atomicfile.CreateNew(l.LockPath(), data)
 		if errors.Is(err, fs.ErrExist) {
 			locked, gone := l.lockedError()
 			if gone {
@@ -75,29 +75,6 @@ func (l *Local) Lock(ctx context.Context, who string) (unlock func() error, err 
 func (l *Local) removeStaleTemps() {
 	_ = atomicfile.RemoveStale(l.stateFile())
 	_ = atomicfile.RemoveStale(l.BackupPath())
-}
-
-// createExclusive writes data to a new file at path, failing with fs.ErrExist
-// if it exists. A half-written file is removed so it does not block others.
-func createExclusive(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = atomicfile.SyncDir(filepath.Dir(path))
-	}
-	if err != nil {
-		os.Remove(path)
-	}
-	return err
 }
 
 // lockedError describes the current holder of the lock file; gone is true if
