@@ -246,7 +246,7 @@ func notAPlan(path string) string {
 // the start of a plan, so that a large plan about to be replaced is not
 // read whole (a state file has no tool_version).
 func startsLikeAPlan(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := bounded.Open(path)
 	if err != nil {
 		return false
 	}
