@@ -30,6 +30,10 @@ type Options struct {
 	// Replace, if set, says whether the regular file at target, which
 	// exists, may be replaced: nil if it may. Without it any regular file may.
 	Replace func(target string, info fs.FileInfo) error
+	// Mode is the new file's permissions; 0 is 0600, readable by its owner
+	// only (a plan, a state and a world file hold what others should not
+	// read). fmt keeps the mode the file had.
+	Mode fs.FileMode
 	// BeforeRename, when set (by tests), runs after the new file is written
 	// and synced, before it replaces target: a failure point.
 	BeforeRename func(target string) error
@@ -109,7 +113,7 @@ func WriteBytes(path string, data []byte, o Options) error {
 }
 
 // Write replaces the file at path (or the one the link at path points to)
-// with what write writes, readable by its owner only (0600): a temporary file
+// with what write writes, with Options.Mode (0600 by default): a temporary file
 // in the target's directory, so the rename stays on one file system; write,
 // fsync, rename, fsync of the directory, so the rename itself survives a
 // crash. Until the rename the old file is untouched.
@@ -129,7 +133,11 @@ func Write(path string, o Options, write func(io.Writer) error) error {
 			os.Remove(f.Name())
 		}
 	}()
-	if err := f.Chmod(0o600); err != nil {
+	mode := o.Mode
+	if mode == 0 {
+		mode = 0o600
+	}
+	if err := f.Chmod(mode); err != nil {
 		return err
 	}
 	if err := write(f); err != nil {
