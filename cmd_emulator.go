@@ -177,7 +177,7 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 		signals++
 	}
 	saved := make(chan error, 1)
-	go func(err error) {
+	go func(err error) { // Serve's error, if it ended by itself
 		if err == nil {
 			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			err = srv.Shutdown(shutdown)
