@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
 )
 
@@ -53,52 +55,55 @@ func RenderJSON(w io.Writer, p *Plan) error {
 
 // WriteFile saves the plan at path, readable by its owner only (0600), and
 // atomically: a reader sees the old file or the new one, never half of one.
+// It replaces only what CheckWritable allows.
 func WriteFile(path string, p *Plan) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("saving the plan: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("saving the plan: %w", err)
-	}
-	if err := writeChecked(tmp, p); err != nil {
-		tmp.Close()
+	err := atomicfile.Write(path, outOptions, func(w io.Writer) error { return writeChecked(w, p) })
+	if err != nil && !refusedOut(err) {
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("saving the plan to %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("saving the plan to %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("saving the plan to %s: %w", path, err)
-	}
-	return nil
+	return err
 }
 
 // CheckWritable makes sure a plan can be saved at path before anything is
-// read from the service: path is not a directory, nor a file that is not a
-// plan (saving would replace a configuration file, a state, anything else a
-// mistyped -out names), and its directory exists and takes a new file.
+// read from the service: path is nothing yet, an empty regular file or a
+// plan (saving would otherwise replace a configuration file, a state,
+// anything else a mistyped -out names), never a directory, a device, a
+// named pipe or a socket, nor a link to one, and its directory takes a new
+// file.
 func CheckWritable(path string) error {
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return fmt.Errorf("cannot save the plan to %s: it is a directory", path)
-	}
-	if what := notAPlan(path); what != "" {
-		return fmt.Errorf("cannot save the plan to %s: it is %s, not a plan file, and saving would replace it. Choose another file for -out, or remove %s first if you mean to replace it",
-			path, what, path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	err := atomicfile.Check(path, outOptions)
+	if err != nil && !refusedOut(err) {
 		return fmt.Errorf("cannot save the plan to %s: %w", path, err)
 	}
-	tmp.Close()
-	return os.Remove(tmp.Name())
+	return err
+}
+
+// outOptions are what -out may replace: a regular file that is empty or a
+// plan, or one a link points to.
+var outOptions = atomicfile.Options{
+	Rule: "-out writes only regular files: choose another path",
+	Replace: func(target string, _ fs.FileInfo) error {
+		if what := notAPlan(target); what != "" {
+			return &notAPlanError{path: target, what: what}
+		}
+		return nil
+	},
+}
+
+// notAPlanError is a regular file -out will not replace.
+type notAPlanError struct{ path, what string }
+
+func (e *notAPlanError) Error() string {
+	return fmt.Sprintf("cannot save the plan to %s: it is %s, not a plan file, and saving would replace it. Choose another file for -out, or remove %s first if you mean to replace it",
+		e.path, e.what, e.path)
+}
+
+// refusedOut reports whether err is -out refusing what its path is: a
+// message complete as it is.
+func refusedOut(err error) bool {
+	var refused *atomicfile.RefusedError
+	var notPlan *notAPlanError
+	return errors.As(err, &refused) || errors.As(err, &notPlan)
 }
 
 // MaxFileSize bounds what is read of a plan file, so that a path pointing at
@@ -203,13 +208,14 @@ func remake(path string) string {
 // plan (of any format version, even one that no longer holds together).
 func notAPlan(path string) string {
 	info, err := os.Stat(path)
-	if err != nil || info.IsDir() || info.Size() == 0 {
+	switch {
+	case err != nil:
 		return ""
-	}
-	if strings.HasSuffix(path, ".hcl") || strings.HasSuffix(path, ".vars") {
-		return "a configuration file"
-	}
-	if info.Mode().IsRegular() && startsLikeAPlan(path) {
+	case !info.Mode().IsRegular():
+		return bounded.Kind(info.Mode())
+	case strings.HasSuffix(path, ".hcl") || strings.HasSuffix(path, ".vars"):
+		return "a configuration file" // even empty: it is still read as one
+	case info.Size() == 0 || startsLikeAPlan(path):
 		return ""
 	}
 	b, err := bounded.Read(path, MaxFileSize)
@@ -240,7 +246,7 @@ func notAPlan(path string) string {
 // the start of a plan, so that a large plan about to be replaced is not
 // read whole (a state file has no tool_version).
 func startsLikeAPlan(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := bounded.Open(path)
 	if err != nil {
 		return false
 	}

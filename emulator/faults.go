@@ -97,7 +97,7 @@ func ParseFaults(spec string) (Faults, error) {
 
 func parseRate(name, value string) (float64, error) {
 	r, err := strconv.ParseFloat(value, 64)
-	if err != nil || r < 0 || r > 1 {
+	if err != nil || !(r >= 0 && r <= 1) { // so written, NaN is refused too
 		return 0, fmt.Errorf("rate of %s is %q; write a number from 0 to 1, e.g. %s=0.05", name, value, name)
 	}
 	return r, nil

@@ -42,6 +42,10 @@ func TestParseFaults(t *testing.T) {
 		"429=1:10ms":        "a second or more",
 		"5xx=0.6,drop=0.6":  "add up to 1.2",
 		"429=0.5,,423=0.25": "has no value",
+		"5xx=NaN":           `rate of 5xx is "NaN"; write a number from 0 to 1`,
+		"drop=nan":          "from 0 to 1",
+		"423=+Inf":          "from 0 to 1",
+		"latency=NaN:1s":    "from 0 to 1",
 	} {
 		if _, err := ParseFaults(spec); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseFaults(%q) = %v, want an error saying %q", spec, err, want)

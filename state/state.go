@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -190,4 +191,15 @@ func Deposed(addr string) (base, endpointID string, ok bool) {
 		return "", "", false
 	}
 	return base, endpointID, true
+}
+
+// nextSerial is the serial the next write of s stores. A serial at the
+// largest int64 has no next: adding one would wrap it negative, and a
+// negative serial breaks the comparison that tells two writers apart.
+func (s *State) nextSerial() (int64, error) {
+	if s.Serial == math.MaxInt64 {
+		return 0, fmt.Errorf("its serial is %d, the largest a serial can be, so no write can follow it; nothing was written. "+
+			"Lower \"serial\" in the stored state by hand (to 1, say): neonform only compares it with the serial it read", s.Serial)
+	}
+	return s.Serial + 1, nil
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -40,12 +41,14 @@ it; when no -api-key is given, the second is the generated key, shown this once:
    http://127.0.0.1:5454/api/v2
    NEON_API_KEY=napi_...
 Requests are logged on standard error (never the key). Ctrl-C or SIGTERM stops
-the emulator and writes the data file.
+the emulator and writes the data file; a second one, or one while the world
+loads, stops it at once.
 
 -data FILE keeps the world (users, keys as hashes, projects, branches,
 endpoints, operations) in FILE, written after every change, so a restarted
 emulator carries on. A hand-written FILE seeds a world with fixed ids: its
-format is in emulator/README.md.
+format is in emulator/README.md. FILE must be a regular file (or a link to
+one) of at most 256 MiB: a device or a named pipe is refused.
 
 -faults SPEC injects failures into a share of the API requests, to see how a
 client copes. SPEC is a comma-separated list of KIND=RATE, rates from 0 to 1:
@@ -131,7 +134,9 @@ type emulatorOptions struct {
 
 // runEmulator serves until ctx ends (Ctrl-C), then writes the data file. It takes its
 // address before it loads the world: an emulator that cannot listen leaves the data
-// file as it found it.
+// file as it found it. A stop signal ends every phase: loading (a large world file),
+// serving, and saving, where it is the second one, the first having asked for the
+// save (docs/security.md).
 func runEmulator(ctx context.Context, o emulatorOptions) error {
 	opts, err := o.emulatorOptions()
 	if err != nil {
@@ -149,7 +154,11 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 		}
 		fmt.Fprintf(o.Stderr, "Warning: listening on %s, which other machines may reach: requests and keys travel in clear text. neonform itself sends keys over http:// only to loopback.\n", addr)
 	}
-	emu, err := emulator.New(opts)
+	stops := make(chan os.Signal, 2)
+	signal.Notify(stops, stopSignals...)
+	defer signal.Stop(stops)
+
+	emu, err := loadWorld(ctx, stops, opts)
 	if err != nil {
 		ln.Close()
 		return err
@@ -160,28 +169,84 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 	srv := &http.Server{Handler: emu.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	signals := 0
 	select {
 	case err = <-served:
 	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = srv.Shutdown(shutdown)
-		cancel()
+	case <-stops:
+		signals++
 	}
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
-	if cerr := emu.Close(); cerr != nil && err == nil {
-		err = cerr
-	}
-	if err == nil {
-		where := "the world was in memory only and is gone"
-		if o.DataFile != "" {
-			where = "the world is saved in " + o.DataFile
+	saved := make(chan error, 1)
+	go func(err error) { // Serve's error, if it ended by itself
+		if err == nil {
+			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			err = srv.Shutdown(shutdown)
+			cancel()
 		}
-		fmt.Fprintf(o.Stderr, "Emulator stopped; %s.\n", where)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		if cerr := saveWorld(emu); cerr != nil && err == nil {
+			err = cerr
+		}
+		saved <- err
+	}(err)
+	for {
+		select {
+		case err = <-saved:
+			if err == nil {
+				where := "the world was in memory only and is gone"
+				if o.DataFile != "" {
+					where = "the world is saved in " + o.DataFile
+				}
+				fmt.Fprintf(o.Stderr, "Emulator stopped; %s.\n", where)
+			}
+			return err
+		case sig := <-stops:
+			// The first signal (seen here when ctx saw it first) asked for this save.
+			if signals++; signals < 2 {
+				continue
+			}
+			msg := fmt.Sprintf("Received %s again: the emulator stopped without waiting for the world to be saved.", sig)
+			if o.DataFile != "" {
+				msg += " " + o.DataFile + " holds the world as of its last complete write."
+			}
+			return &exitError{code: 1, msg: msg}
+		}
 	}
-	return err
 }
+
+// loadWorld builds the emulator, loading the data file, unless a stop signal
+// comes first (a world file may be large): the emulator then stops, and the
+// data file stays as it was.
+func loadWorld(ctx context.Context, stops <-chan os.Signal, opts emulator.Options) (*emulator.Emulator, error) {
+	type loaded struct {
+		emu *emulator.Emulator
+		err error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		emu, err := newEmulator(opts)
+		done <- loaded{emu, err}
+	}()
+	stopped := ""
+	select {
+	case l := <-done:
+		return l.emu, l.err
+	case <-ctx.Done():
+		stopped = "Interrupted"
+	case sig := <-stops:
+		stopped = "Received " + sig.String()
+	}
+	return nil, &exitError{code: 1, msg: stopped + " while the emulator was loading its world: it stopped without serving."}
+}
+
+// newEmulator and saveWorld are the emulator's loading and saving: tests
+// replace them with ones that wait, to send a signal during either.
+var (
+	newEmulator = emulator.New
+	saveWorld   = (*emulator.Emulator).Close
+)
 
 // emulatorOptions checks the flags and turns them into the emulator's options.
 func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/atomicfile"
 )
 
 func fmtCommand() *cli.Command {
@@ -145,7 +146,10 @@ func runFmt(o fmtOptions) error {
 			fmt.Fprintln(o.Stdout, r.path)
 		}
 		if !o.Check && !o.NoWrite {
-			if err := os.WriteFile(r.path, r.after, r.mode); err != nil {
+			// Atomically, so that an interrupted fmt leaves each file as it
+			// was or formatted, never cut short; with the mode it had.
+			if err := atomicfile.WriteBytes(r.path, r.after, atomicfile.Options{Mode: r.mode,
+				Rule: "fmt rewrites only regular files"}); err != nil {
 				return fmt.Errorf("writing %s: %w", r.path, err)
 			}
 		}

@@ -71,24 +71,31 @@ func TestFmtSyntaxErrorExitsOneAndWritesNothing(t *testing.T) {
 	}
 }
 
+// fmt rewrites a file atomically (a new file renamed over it) with the mode
+// it had: neither more open nor closed to others than before.
 func TestFmtKeepsFileMode(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "secret.vars")
-	if err := os.WriteFile(path, []byte("password=\"x\"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var out, errOut bytes.Buffer
-	if code := run([]string{"neonform", "fmt", dir}, strings.NewReader(""), &out, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.Mode().Perm() != 0o600 {
-		t.Errorf("mode became %v, want 0600", info.Mode().Perm())
-	}
-	if got := readFile(t, path); got != "password = \"x\"\n" {
-		t.Errorf("not formatted: %q", got)
+	for _, mode := range []os.FileMode{0o600, 0o644} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "secret.vars")
+		if err := os.WriteFile(path, []byte("password=\"x\"\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil { // past the umask
+			t.Fatal(err)
+		}
+		var out, errOut bytes.Buffer
+		if code := run([]string{"neonform", "fmt", dir}, strings.NewReader(""), &out, &errOut); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Mode().Perm() != mode {
+			t.Errorf("mode became %v, want %v", info.Mode().Perm(), mode)
+		}
+		if got := readFile(t, path); got != "password = \"x\"\n" {
+			t.Errorf("not formatted: %q", got)
+		}
 	}
 }

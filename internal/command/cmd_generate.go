@@ -17,6 +17,7 @@ import (
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/generate"
+	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
 )
@@ -255,7 +256,7 @@ func writeGenerated(dir string, files []*generate.File) ([]string, error) {
 	var written []string
 	for _, f := range files {
 		path := filepath.Join(dir, f.Name)
-		err := state.CreateExclusive(path, f.Src)
+		err := atomicfile.CreateNew(path, f.Src)
 		if err != nil {
 			for _, p := range written {
 				os.Remove(p)
