@@ -1,0 +1,122 @@
+package textsafe
+
+import (
+	"strconv"
+	"strings"
+)
+
+// markdownEntities are the characters that GitHub-flavoured Markdown or HTML
+// would read as markup anywhere in a line, written as character references
+// instead: they show as themselves in Markdown text, in a table cell and in
+// an HTML block (a <summary> line), where backslash escapes do not work.
+// < and > cover comments, tags and <details>; | a table cell; ` code; * ~
+// emphasis; [ ] links and images; \ escapes; # headings and issue links; $
+// math; & the references themselves.
+// An _ is one only where it could start or end emphasis (work_mem cannot).
+var markdownEntities = map[byte]string{
+	'&': "&amp;", '<': "&lt;", '>': "&gt;", '|': "&#124;", '`': "&#96;", '\\': "&#92;",
+	'*': "&#42;", '_': "&#95;", '~': "&#126;", '[': "&#91;", ']': "&#93;", '#': "&#35;",
+	'$': "&#36;",
+}
+
+// Markdown is s as text in a pull-request comment: in a line, a table cell
+// or a <summary>. It cannot end a cell, open a comment, a tag or a <details>
+// block, start a heading, a quote or a list, make a link, an image or a code
+// span, or start a new line: control characters show escaped as on a
+// terminal (a newline as \n), the characters of markup as HTML character
+// references, and a www. or :// that GitHub would make a link is broken by
+// one.
+func Markdown(s string) string {
+	s = Terminal(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ref, markup := markdownEntities[c]
+		if c == '_' && i > 0 && i+1 < len(s) && wordByte(s[i-1]) && wordByte(s[i+1]) {
+			markup = false
+		}
+		if markup {
+			b.WriteString(ref)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	s = b.String()
+	s = breakLink(s, "www.", 3)
+	s = breakLink(s, "://", 0)
+	return lineStart(s)
+}
+
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// lineStart writes as a reference what would start a list or a setext
+// heading if s began a line, which the views never let it, but a value
+// must not depend on that.
+func lineStart(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '-', '+', '=':
+		return "&#" + strconv.Itoa(int(s[0])) + ";" + s[1:]
+	}
+	digits := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	if digits > 0 && digits < len(s) && (s[digits] == '.' || s[digits] == ')') {
+		return s[:digits] + "&#" + strconv.Itoa(int(s[digits])) + ";" + s[digits+1:]
+	}
+	return s
+}
+
+// breakLink writes byte at of every match of pattern (lower case) as a
+// reference: GitHub links a bare www.example.com or https://example.com,
+// and a name must not.
+func breakLink(s, pattern string, at int) string {
+	lower := func(s string) string { // ASCII only, so that indexes stay true
+		return strings.Map(func(r rune) rune {
+			if r >= 'A' && r <= 'Z' {
+				return r + 'a' - 'A'
+			}
+			return r
+		}, s)
+	}
+	if !strings.Contains(lower(s), pattern) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lower(s), pattern)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i+at])
+		b.WriteString("&#" + strconv.Itoa(int(s[i+at])) + ";")
+		s = s[i+at+1:]
+	}
+}
+
+// MarkdownCode is s as a code span, backticks included: control characters
+// show escaped as on a terminal, and the span is fenced with one backtick
+// more than the longest run in s, so that nothing in s can end it. Inside a
+// table cell, a | must still be written \| (GitHub splits the row before it
+// reads the span), which the table's cell escaping does.
+func MarkdownCode(s string) string {
+	s = Terminal(s)
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 && (s[0] == '`' || s[len(s)-1] == '`') {
+		s = " " + s + " " // a span strips one space each side
+	}
+	return fence + s + fence
+}
