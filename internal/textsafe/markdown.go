@@ -98,25 +98,13 @@ func breakLink(s, pattern string, at int) string {
 	}
 }
 
-// MarkdownCode is s as a code span, backticks included: control characters
-// show escaped as on a terminal, and the span is fenced with one backtick
-// more than the longest run in s, so that nothing in s can end it. Inside a
-// table cell, a | must still be written \| (GitHub splits the row before it
-// reads the span), which the table's cell escaping does.
+// MarkdownCode is s as code in a pull-request comment, in a line or a
+// table cell: a code span (`shop.main.primary`) when nothing in s could
+// end one or be read as markup around it, else a <code> element holding s
+// as Markdown writes text, which nothing in s can end.
 func MarkdownCode(s string) string {
-	s = Terminal(s)
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
+	if Terminal(s) == s && !strings.ContainsAny(s, "`|<>") {
+		return "`" + s + "`"
 	}
-	fence := strings.Repeat("`", longest+1)
-	if longest > 0 && (s[0] == '`' || s[len(s)-1] == '`') {
-		s = " " + s + " " // a span strips one space each side
-	}
-	return fence + s + fence
+	return "<code>" + Markdown(s) + "</code>"
 }

@@ -66,11 +66,11 @@ func TestMarkdownLeavesNoMarkup(t *testing.T) {
 
 func TestMarkdownCodeCannotBeClosedFromInside(t *testing.T) {
 	for in, want := range map[string]string{
-		"shop.main.primary":  "`shop.main.primary`",
-		"a`b":                "``a`b``",
-		"`x``":               "``` `x`` ```",
-		"a\n<!--\x1b[2K":     "`a\\n<!--\\x1b[2K`",
-		"x\u202e[y](z) ``` ": "````x\\u202e[y](z) ``` ````",
+		"shop.main.primary":                "`shop.main.primary`",
+		`shop.previews["preview/pr-12"].x`: "`shop.previews[\"preview/pr-12\"].x`",
+		"a`b":                              "<code>a&#96;b</code>",
+		"a\n<!--\x1b[2K":                   "<code>a&#92;n&lt;!--&#92;x1b&#91;2K</code>",
+		"x|y</code>":                       "<code>x&#124;y&lt;/code&gt;</code>",
 	} {
 		if got := MarkdownCode(in); got != want {
 			t.Errorf("MarkdownCode(%q) = %q, want %q", in, got, want)
