@@ -1,10 +1,13 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/internal/textsafe/textsafetest"
 )
 
@@ -19,13 +22,19 @@ func quoted(s string) string {
 // so does a failed operation's error text.
 func TestServiceErrorsShowTheirTextEscaped(t *testing.T) {
 	bad := textsafetest.Name
-	s := newStub(t, answer(409, `{"code":"CONFLICT","message":`+quoted(bad)+`,"request_id":`+quoted(bad)+`}`))
-	c, _ := newClient(t, s.api(), nil)
+	// A header cannot carry controls below space (Go's client refuses the
+	// answer), but can carry a bidi override.
+	s := newStub(t, answer(409, `{"code":"CONFLICT","message":`+quoted(bad)+`,"request_id":`+quoted(bad)+`}`, "X-Request-Id", "r-\u202egnp"))
+	var log bytes.Buffer
+	c, _ := newClient(t, s.api(), func(o *api.Options) { o.Log = &log })
 	_, err := c.GetEndpoint(context.Background(), "p-1", "ep-one")
 	if err == nil {
 		t.Fatal("no error for a 409")
 	}
 	textsafetest.Terminal(t, "the service's error", err.Error())
+	if got := log.String(); strings.Contains(got, "\u202e") || !strings.Contains(got, `request_id r-\u202egnp`) {
+		t.Errorf("the debug log does not show the request id escaped:\n%s", got)
+	}
 
 	inner := quoted(bad)
 	ops, _ := operations(t, map[string][]string{opStart: {"failed"}}, inner[1:len(inner)-1])

@@ -63,3 +63,15 @@ func TestViewsShowServiceTextEscaped(t *testing.T) {
 	}
 	textsafetest.Terminal(t, "plan without changes", humanOf(t, quiet, HumanOptions{Verbose: true}))
 }
+
+// An attribute's values are shown escaped in every sentence that quotes
+// them: a reason, or the error of a plan gone stale.
+func TestAttributeValuesAreShownEscaped(t *testing.T) {
+	for _, a := range []Attribute{
+		{Name: "name", Before: "primary", After: textsafetest.Name},
+		{Name: "pg_settings.work_mem", Before: nil, After: textsafetest.Name},
+		{Name: "not_ours", Before: textsafetest.Name, After: 1},
+	} {
+		textsafetest.Terminal(t, a.Name, a.String())
+	}
+}
