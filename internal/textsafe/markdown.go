@@ -10,7 +10,7 @@ import (
 // instead: they show as themselves in Markdown text, in a table cell and in
 // an HTML block (a <summary> line), where backslash escapes do not work.
 // < and > cover comments, tags and <details>; | a table cell; ` code; * ~
-// emphasis; [ ] links and images; \ escapes; # headings and issue links; $
+// emphasis; ] links and images (where a ( or [ follows it); \ escapes; # headings and issue links; $
 // math; & the references themselves.
 // An _ is one only where it could start or end emphasis (work_mem cannot).
 var markdownEntities = map[byte]string{
@@ -33,8 +33,11 @@ func Markdown(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		ref, markup := markdownEntities[c]
-		if c == '_' && i > 0 && i+1 < len(s) && wordByte(s[i-1]) && wordByte(s[i+1]) {
-			markup = false
+		switch {
+		case c == '_' && i > 0 && i+1 < len(s) && wordByte(s[i-1]) && wordByte(s[i+1]):
+			markup = false // work_mem: an _ inside a word is no emphasis
+		case c == '[' || c == ']' && !(i+1 < len(s) && (s[i+1] == '(' || s[i+1] == '[')):
+			markup = false // a link or an image needs ]( or ][: a key's brackets stay readable
 		}
 		if markup {
 			b.WriteString(ref)

@@ -45,7 +45,7 @@ func TestTerminalTextKeepsLinesAndTabs(t *testing.T) {
 
 func TestMarkdownLeavesNoMarkup(t *testing.T) {
 	got := Markdown(hostile)
-	for _, raw := range []string{"\x1b", "\r", "\n", "\u202e", "\x00", "<", ">", "|", "`", "[", "]", "https:", "www.", "*", "_"} {
+	for _, raw := range []string{"\x1b", "\r", "\n", "\u202e", "\x00", "<", ">", "|", "`", "](", "![i](", "https:", "www.", "*", "_"} {
 		if strings.Contains(got, raw) {
 			t.Errorf("Markdown left %q raw in %q", raw, got)
 		}
@@ -56,7 +56,8 @@ func TestMarkdownLeavesNoMarkup(t *testing.T) {
 	for in, want := range map[string]string{
 		"- item": "&#45; item", "# title": "&#35; title", "12. x": "12&#46; x", "=": "&#61;",
 		"ep-cool-darkness-123456": "ep-cool-darkness-123456", `{ work_mem = "64MB" }`: `{ work_mem = "64MB" }`,
-		"a&lt;b": "a&amp;lt;b",
+		"a&lt;b": "a&amp;lt;b", `shop.previews["preview/pr-12"].primary`: `shop.previews["preview/pr-12"].primary`,
+		"[x](y) [x][y] ![i](z)": "[x&#93;(y) [x&#93;[y] ![i&#93;(z)",
 	} {
 		if got := Markdown(in); got != want {
 			t.Errorf("Markdown(%q) = %q, want %q", in, got, want)
@@ -69,7 +70,7 @@ func TestMarkdownCodeCannotBeClosedFromInside(t *testing.T) {
 		"shop.main.primary":                "`shop.main.primary`",
 		`shop.previews["preview/pr-12"].x`: "`shop.previews[\"preview/pr-12\"].x`",
 		"a`b":                              "<code>a&#96;b</code>",
-		"a\n<!--\x1b[2K":                   "<code>a&#92;n&lt;!--&#92;x1b&#91;2K</code>",
+		"a\n<!--\x1b[2K":                   "<code>a&#92;n&lt;!--&#92;x1b[2K</code>",
 		"x|y</code>":                       "<code>x&#124;y&lt;/code&gt;</code>",
 	} {
 		if got := MarkdownCode(in); got != want {

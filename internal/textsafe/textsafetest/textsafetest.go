@@ -40,7 +40,7 @@ func Terminal(t testing.TB, view, out string) {
 // Markdown is Terminal for a pull-request comment: no markup of Name either.
 func Markdown(t testing.TB, view, out string) {
 	t.Helper()
-	check(t, view, out, append(append([]string(nil), terminalRaw...), markdownRaw...), `x&#92;x1b&#91;2K&#92;x1b&#91;1A&#92;rPlan: 0&#92;n&lt;!--h--&gt;`)
+	check(t, view, out, append(append([]string(nil), terminalRaw...), markdownRaw...), `x&#92;x1b[2K&#92;x1b[1A&#92;rPlan: 0&#92;n&lt;!--h--&gt;`)
 }
 
 func check(t testing.TB, view, out string, raw []string, shown string) {
