@@ -6,17 +6,17 @@ import (
 )
 
 // markdownEntities are the characters that GitHub-flavoured Markdown or HTML
-// would read as markup anywhere in a line, written as character references
-// instead: they show as themselves in Markdown text, in a table cell and in
-// an HTML block (a <summary> line), where backslash escapes do not work.
-// < and > cover comments, tags and <details>; | a table cell; ` code; * ~
-// emphasis; ] links and images (where a ( or [ follows it); \ escapes; # headings and issue links; $
-// math; & the references themselves.
-// An _ is one only where it could start or end emphasis (work_mem cannot).
+// would read as markup in a line, written as character references instead:
+// they show as themselves in Markdown text, in a table cell and in an HTML
+// block (a <summary> line), where backslash escapes do not work. < and >
+// cover comments, tags and <details>; | a table cell; ` code; * _ ~
+// emphasis; ] links and images; \ escapes; # headings and issue links; $
+// math; & the references themselves. Markdown keeps an _ inside a word
+// (work_mem) and a ] that no ( or [ follows (a key's brackets), which are
+// no markup.
 var markdownEntities = map[byte]string{
 	'&': "&amp;", '<': "&lt;", '>': "&gt;", '|': "&#124;", '`': "&#96;", '\\': "&#92;",
-	'*': "&#42;", '_': "&#95;", '~': "&#126;", '[': "&#91;", ']': "&#93;", '#': "&#35;",
-	'$': "&#36;",
+	'*': "&#42;", '_': "&#95;", '~': "&#126;", ']': "&#93;", '#': "&#35;", '$': "&#36;",
 }
 
 // Markdown is s as text in a pull-request comment: in a line, a table cell
@@ -35,9 +35,9 @@ func Markdown(s string) string {
 		ref, markup := markdownEntities[c]
 		switch {
 		case c == '_' && i > 0 && i+1 < len(s) && wordByte(s[i-1]) && wordByte(s[i+1]):
-			markup = false // work_mem: an _ inside a word is no emphasis
-		case c == '[' || c == ']' && !(i+1 < len(s) && (s[i+1] == '(' || s[i+1] == '[')):
-			markup = false // a link or an image needs ]( or ][: a key's brackets stay readable
+			markup = false // inside a word: no emphasis
+		case c == ']' && (i+1 == len(s) || s[i+1] != '(' && s[i+1] != '['):
+			markup = false // a link or an image needs ]( or ][
 		}
 		if markup {
 			b.WriteString(ref)
@@ -77,27 +77,28 @@ func lineStart(s string) string {
 // reference: GitHub links a bare www.example.com or https://example.com,
 // and a name must not.
 func breakLink(s, pattern string, at int) string {
-	lower := func(s string) string { // ASCII only, so that indexes stay true
-		return strings.Map(func(r rune) rune {
-			if r >= 'A' && r <= 'Z' {
-				return r + 'a' - 'A'
-			}
-			return r
-		}, s)
-	}
-	if !strings.Contains(lower(s), pattern) {
+	// ASCII only, so that an index in lower is one in s.
+	lower := strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+	if !strings.Contains(lower, pattern) {
 		return s
 	}
 	var b strings.Builder
+	from := 0
 	for {
-		i := strings.Index(lower(s), pattern)
+		i := strings.Index(lower[from:], pattern)
 		if i < 0 {
-			b.WriteString(s)
+			b.WriteString(s[from:])
 			return b.String()
 		}
-		b.WriteString(s[:i+at])
-		b.WriteString("&#" + strconv.Itoa(int(s[i+at])) + ";")
-		s = s[i+at+1:]
+		cut := from + i + at
+		b.WriteString(s[from:cut])
+		b.WriteString("&#" + strconv.Itoa(int(s[cut])) + ";")
+		from = cut + 1
 	}
 }
 

@@ -57,7 +57,8 @@ func TestMarkdownLeavesNoMarkup(t *testing.T) {
 		"- item": "&#45; item", "# title": "&#35; title", "12. x": "12&#46; x", "=": "&#61;",
 		"ep-cool-darkness-123456": "ep-cool-darkness-123456", `{ work_mem = "64MB" }`: `{ work_mem = "64MB" }`,
 		"a&lt;b": "a&amp;lt;b", `shop.previews["preview/pr-12"].primary`: `shop.previews["preview/pr-12"].primary`,
-		"[x](y) [x][y] ![i](z)": "[x&#93;(y) [x&#93;[y] ![i&#93;(z)",
+		"[x](y) [x][y] ![i](z)":       "[x&#93;(y) [x&#93;[y] ![i&#93;(z)",
+		"WWW.a.b, www.c and HTTP://d": "WWW&#46;a.b, www&#46;c and HTTP&#58;//d",
 	} {
 		if got := Markdown(in); got != want {
 			t.Errorf("Markdown(%q) = %q, want %q", in, got, want)
