@@ -3,8 +3,10 @@ package apply
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
@@ -43,6 +45,14 @@ func TestProgressAndReportShowServiceTextEscaped(t *testing.T) {
 		view := "progress in a log"
 		if live {
 			view = "progress on a terminal"
+			// The status line, drawn after a line and cleared before the
+			// next, stays within its 120 characters, escapes included.
+			for _, drawn := range strings.Split(out.String(), "\r\x1b[K") {
+				lines := strings.Split(drawn, "\n")
+				if status := lines[len(lines)-1]; utf8.RuneCountInString(status) > 120 {
+					t.Errorf("a status line of %d characters: %q", utf8.RuneCountInString(status), status)
+				}
+			}
 		}
 		textsafetest.Terminal(t, view, out.String())
 	}

@@ -168,11 +168,12 @@ func (p *progress) drawStatus() {
 		f := p.running[id]
 		parts = append(parts, fmt.Sprintf("%s %s %s", f.step.Address, verbing(f.step.Kind), formatElapsed(time.Since(f.since))))
 	}
-	status := fmt.Sprintf("[%d/%d done] %s", p.ended, p.total, strings.Join(parts, ", "))
+	// Escaped before it is cut, so that it stays on one line of the screen.
+	status := textsafe.Terminal(fmt.Sprintf("[%d/%d done] %s", p.ended, p.total, strings.Join(parts, ", ")))
 	if r := []rune(status); len(r) > 120 {
 		status = string(r[:117]) + "..."
 	}
-	io.WriteString(p.w, textsafe.Terminal(status))
+	io.WriteString(p.w, status)
 	p.shown = true
 }
 
