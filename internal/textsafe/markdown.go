@@ -28,6 +28,26 @@ var markdownEntities = map[byte]string{
 // one.
 func Markdown(s string) string {
 	s = Terminal(s)
+	if strings.IndexAny(s, markdownSpecials) >= 0 {
+		s = references(s)
+	}
+	s = breakLink(s, "www.", 3)
+	s = breakLink(s, "://", 0)
+	return lineStart(s)
+}
+
+// markdownSpecials are the keys of markdownEntities, for a quick look
+// whether s has any.
+var markdownSpecials = func() string {
+	var b []byte
+	for c := range markdownEntities {
+		b = append(b, c)
+	}
+	return string(b)
+}()
+
+// references writes the characters of markup in s as references.
+func references(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
@@ -45,10 +65,7 @@ func Markdown(s string) string {
 			b.WriteByte(c)
 		}
 	}
-	s = b.String()
-	s = breakLink(s, "www.", 3)
-	s = breakLink(s, "://", 0)
-	return lineStart(s)
+	return b.String()
 }
 
 func wordByte(c byte) bool {
