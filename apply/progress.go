@@ -11,6 +11,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // progress prints what the apply does: one line when a step starts and one
@@ -126,10 +127,12 @@ func (p *progress) note(s *diff.Step, what string) {
 	p.emit(p.stepEvent(EventStepNote, s, text))
 }
 
-// line prints one permanent line, keeping the status line below it.
+// line prints one permanent line, keeping the status line below it. The
+// line quotes names, ids and the service's errors, so it is shown escaped
+// (internal/textsafe); its event keeps the text as it is, for the encoder.
 func (p *progress) line(text string) {
 	p.clearStatus()
-	fmt.Fprintln(p.w, text)
+	fmt.Fprintln(p.w, textsafe.Terminal(text))
 	p.drawStatus()
 }
 
@@ -144,7 +147,7 @@ func (p *progress) tick() {
 	for _, id := range slices.Sorted(maps.Keys(p.running)) {
 		f := p.running[id]
 		if age := time.Since(f.since); age >= f.still {
-			fmt.Fprintf(p.w, "%s: still %s, %s elapsed\n", f.step.Address, verbing(f.step.Kind), age.Round(time.Second))
+			fmt.Fprintf(p.w, "%s: still %s, %s elapsed\n", textsafe.Terminal(f.step.Address), verbing(f.step.Kind), age.Round(time.Second))
 			f.still = age + p.stillEvery // no burst of lines after a pause
 		}
 	}
@@ -167,7 +170,8 @@ func (p *progress) drawStatus() {
 		f := p.running[id]
 		parts = append(parts, fmt.Sprintf("%s %s %s", f.step.Address, verbing(f.step.Kind), formatElapsed(time.Since(f.since))))
 	}
-	status := fmt.Sprintf("[%d/%d done] %s", p.ended, p.total, strings.Join(parts, ", "))
+	// Escaped before it is cut, so that it stays on one line of the screen.
+	status := textsafe.Terminal(fmt.Sprintf("[%d/%d done] %s", p.ended, p.total, strings.Join(parts, ", ")))
 	if r := []rune(status); len(r) > 120 {
 		status = string(r[:117]) + "..."
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // attributeReasons says in plain words what each disruptive attribute change
@@ -70,16 +71,18 @@ func adoptReason(ep *LiveEndpoint) string {
 
 // Values returns the before and after values as the plan shows them to
 // people, as the attribute table prints them: "(sensitive)" for both when
-// the attribute is sensitive.
+// the attribute is sensitive. A value is the service's or a file's text, so
+// its control characters show escaped (internal/textsafe) in whatever
+// sentence quotes it, a reason or an error as well as a view.
 func (a Attribute) Values() (before, after string) {
 	if a.Sensitive {
 		return sensitiveValue, sensitiveValue
 	}
 	at := attributeNamed(a.Name)
 	if at == nil { // not one of ours: a plan file Verify refuses; show it as it is
-		return fmt.Sprint(a.Before), fmt.Sprint(a.After)
+		return textsafe.Terminal(fmt.Sprint(a.Before)), textsafe.Terminal(fmt.Sprint(a.After))
 	}
-	return at.display(a.Before), at.display(a.After)
+	return textsafe.Terminal(at.display(a.Before)), textsafe.Terminal(at.display(a.After))
 }
 
 // String is "max_cu 1 -> 2".

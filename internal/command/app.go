@@ -19,6 +19,8 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // exitError carries a specific exit code (for example 2 for plan
@@ -57,14 +59,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// The command's suggestions point at the configuration it was given.
 	cfgArgs, _ := app.Metadata[configArgsKey].(configArgs)
+	// An error may quote a name, an id, a file's text or the service's
+	// message: shown escaped, on its lines (internal/textsafe).
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(stderr, cfgArgs.complete(ee.msg))
+			fmt.Fprintln(stderr, textsafe.TerminalText(cfgArgs.complete(ee.msg)))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "Error: %s\n", cfgArgs.complete(err.Error()))
+	fmt.Fprintf(stderr, "Error: %s\n", textsafe.TerminalText(cfgArgs.complete(err.Error())))
 	return 1
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
 
@@ -264,7 +265,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 			o.PlanFile, api.ShownURL(plan.APIURL), displayPath(o.Dir), api.ShownURL(conn.apiURL))
 	}
 	if note := configChangedNote(plan, cfg, o.Dir); note != "" {
-		fmt.Fprintln(o.Stdout, note)
+		fmt.Fprintln(o.Stdout, textsafe.Terminal(note)) // it names the files: shown escaped (internal/textsafe)
 	}
 	if !plan.HasChanges() {
 		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))

@@ -19,6 +19,7 @@ import (
 	"github.com/neonform/neonform/generate"
 	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/shellquote"
+	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
 
@@ -192,7 +193,7 @@ func unconfigured(projects []*generate.Project, cfg *config.Config, w io.Writer)
 	out := projects[:0]
 	for _, p := range projects {
 		if i := indexOfProject(cfg, p.ID); i >= 0 {
-			fmt.Fprintf(w, "Left out project %s (%s): already configured, as project %q.\n", p.Name, p.ID, cfg.Projects[i].Label)
+			fmt.Fprintf(w, "Left out project %s (%s): already configured, as project %q.\n", textsafe.Terminal(p.Name), textsafe.Terminal(p.ID), cfg.Projects[i].Label)
 			continue
 		}
 		out = append(out, p)
@@ -275,10 +276,11 @@ func writeGenerated(dir string, files []*generate.File) ([]string, error) {
 // what the first apply will still do.
 func reportGenerated(o generateOptions, backend state.Backend, res *generate.Result) {
 	for _, f := range res.Files {
-		fmt.Fprintf(o.Stdout, "wrote %s: %s, %s\n", f.Name, plural(f.Branches, "branch", "branches"), plural(f.Computes, "compute", "computes"))
+		fmt.Fprintf(o.Stdout, "wrote %s: %s, %s\n", textsafe.Terminal(f.Name), plural(f.Branches, "branch", "branches"), plural(f.Computes, "compute", "computes"))
 	}
 	for _, l := range res.LeftOut {
-		fmt.Fprintf(o.Stdout, "Left out %s in project %s: %s.\n", l.EndpointID, l.ProjectLabel, strings.TrimSuffix(l.Why, "."))
+		// The service's names and ids, shown escaped (internal/textsafe).
+		fmt.Fprintf(o.Stdout, "Left out %s in project %s: %s.\n", textsafe.Terminal(l.EndpointID), textsafe.Terminal(l.ProjectLabel), textsafe.Terminal(strings.TrimSuffix(l.Why, ".")))
 	}
 	if len(res.Computes) == 0 {
 		fmt.Fprintln(o.Stdout, "No computes to record.")

@@ -13,6 +13,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 type importOptions struct {
@@ -165,7 +166,7 @@ func runImport(ctx context.Context, o importOptions) error {
 		return err
 	}
 	fmt.Fprintf(o.Stdout, "Imported %s as %s (%s on branch %s). Run `%s` to see how it differs from its compute block.\n",
-		ep.ID, o.Address, ep.Type, branch.Label, configArgsOf(o.planInputs).command("plan"))
+		textsafe.Terminal(ep.ID), textsafe.Terminal(o.Address), textsafe.Terminal(string(ep.Type)), textsafe.Terminal(branch.Label), configArgsOf(o.planInputs).command("plan"))
 	return nil
 }
 

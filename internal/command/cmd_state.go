@@ -12,6 +12,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
 
@@ -195,7 +196,8 @@ func runStateList(ctx context.Context, o stateOptions) error {
 	tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
 	for _, addr := range st.Addresses() {
 		c := st.Computes[addr]
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", addr, c.EndpointID, c.Type)
+		// A state file's text is shown escaped (internal/textsafe).
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", textsafe.Terminal(addr), textsafe.Terminal(c.EndpointID), textsafe.Terminal(string(c.Type)))
 	}
 	return tw.Flush()
 }
@@ -215,9 +217,9 @@ func runStateShow(ctx context.Context, o stateOptions) error {
 	}
 	w := o.Stdout
 	row := func(indent, name string, value any) {
-		fmt.Fprintf(w, "%s%-*s  %v\n", indent, 21-len(indent), name, value)
+		fmt.Fprintf(w, "%s%-*s  %s\n", indent, 21-len(indent), name, textsafe.Terminal(fmt.Sprint(value)))
 	}
-	fmt.Fprintln(w, addr)
+	fmt.Fprintln(w, textsafe.Terminal(addr)) // a state file's text is shown escaped (internal/textsafe)
 	row("  ", "endpoint_id", c.EndpointID)
 	if c.Host != "" {
 		row("  ", "host", c.Host)
@@ -295,7 +297,7 @@ func runStateRm(ctx context.Context, o stateOptions) error {
 		return err
 	}
 	fmt.Fprintf(o.Stdout, "Removed %s (%s) from the state (serial %d -> %d). The endpoint keeps running; neonform no longer manages it.\n",
-		addr, id, before, after)
+		textsafe.Terminal(addr), textsafe.Terminal(id), before, after)
 	return nil
 }
 
@@ -325,7 +327,7 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 		return err
 	}
 	fmt.Fprintf(o.Stdout, "Moved %s to %s (%s; serial %d -> %d). Nothing changed in the service; run `%s` to see what the new address means.\n",
-		from, to, id, before, after, configArgsOf(o.planInputs).command("plan"))
+		textsafe.Terminal(from), textsafe.Terminal(to), textsafe.Terminal(id), before, after, configArgsOf(o.planInputs).command("plan"))
 	return nil
 }
 

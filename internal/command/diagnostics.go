@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // printDiagnostics writes config errors and warnings the way a person fixes
@@ -59,11 +60,13 @@ func writeDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.
 		if d.Severity == hcl.DiagWarning {
 			severity, code = "Warning", ansiYellow
 		}
-		fmt.Fprintf(w, "%s: %s\n", paint(ansiBold+code, severity), paint(ansiBold, clip(d.Summary, maxSummary)))
+		// A diagnostic quotes the files' text and, in a plan, the service's:
+		// shown escaped (internal/textsafe).
+		fmt.Fprintf(w, "%s: %s\n", paint(ansiBold+code, severity), paint(ansiBold, textsafe.Terminal(clip(d.Summary, maxSummary))))
 		if d.Subject != nil {
 			r := *d.Subject
 			src := sources.get(r.Filename)
-			where := fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+			where := fmt.Sprintf("%s:%d:%d", textsafe.Terminal(r.Filename), r.Start.Line, r.Start.Column)
 			if in := blockPath(src, r.Start.Byte); in != "" {
 				where += ", in " + in
 			}
@@ -76,7 +79,7 @@ func writeDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.
 			}
 		}
 		if d.Detail != "" {
-			fmt.Fprintf(w, "\n  %s\n", strings.ReplaceAll(clip(d.Detail, maxDetail), "\n", "\n  "))
+			fmt.Fprintf(w, "\n  %s\n", strings.ReplaceAll(textsafe.TerminalText(clip(d.Detail, maxDetail)), "\n", "\n  "))
 		}
 		fmt.Fprintln(w)
 	}
@@ -219,24 +222,32 @@ func sourceLine(src []byte, r hcl.Range) (line, marker string, ok bool) {
 		text.WriteString("…")
 		indent.WriteByte(' ')
 	}
-	text.Write(src[left:right])
+	text.WriteString(textsafe.TerminalText(string(src[left:right])))
 	if right < lineEnd {
 		text.WriteString("…")
 	}
-	// Keep tabs in the marker's indent so the carets line up under tabs too.
-	for _, ch := range string(src[left:start]) {
-		if ch == '\t' {
+	// Keep tabs in the marker's indent so the carets line up under tabs too;
+	// a character shown escaped takes the width of its escape.
+	for i := left; i < start; {
+		_, size := utf8.DecodeRune(src[i:start])
+		if src[i] == '\t' {
 			indent.WriteByte('\t')
 		} else {
-			indent.WriteByte(' ')
+			indent.WriteString(strings.Repeat(" ", shownWidth(src[i:i+size])))
 		}
+		i += size
 	}
 	end := min(r.End.Byte, right)
 	width := 1
 	if end > start {
-		width = utf8.RuneCount(src[start:end])
+		width = shownWidth(src[start:end])
 	}
 	return text.String(), indent.String() + strings.Repeat("^", width), true
+}
+
+// shownWidth is how many characters b takes as sourceLine shows it.
+func shownWidth(b []byte) int {
+	return utf8.RuneCountInString(textsafe.TerminalText(string(b)))
 }
 
 // blockPath names the blocks that enclose offset, outermost first:

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/textsafe/textsafetest"
 )
 
 const diagSrc = `project "shop" {
@@ -138,5 +139,30 @@ func TestDiagnosticsAfterLoadDroppedTheSyntaxTrees(t *testing.T) {
 		"    |       ^^^^^^^^^^\n\n"
 	if got := buf.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A configuration file's text and a diagnostic that quotes a value are
+// shown escaped: a comment holding terminal controls cannot erase the
+// lines around it, and the marker still sits under the mistake.
+func TestDiagnosticsShowTheFilesTextEscaped(t *testing.T) {
+	src := "project \"shop\" {\n  branch \"main\" {\n\tcompute \"primary\" {\n\t  /* \x1b[2K\u202e\x00 */ max_cu = 3.5\n\t}\n  }\n}\n"
+	start := strings.Index(src, "3.5")
+	line := strings.Count(src[:start], "\n") + 1
+	col := start - strings.LastIndex(src[:start], "\n")
+	d := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Unsupported compute size in " + textsafetest.Name,
+		Subject: &hcl.Range{Filename: "main.hcl",
+			Start: hcl.Pos{Line: line, Column: col, Byte: start}, End: hcl.Pos{Line: line, Column: col + 3, Byte: start + 3}},
+	}
+	var buf bytes.Buffer
+	writeDiagnostics(&buf, hcl.Diagnostics{d}, map[string]*hcl.File{"main.hcl": {Bytes: []byte(src)}}, false)
+	out := buf.String()
+	textsafetest.Terminal(t, "a diagnostic", out)
+	want := "  4 | \t  /* \\x1b[2K\\u202e\\x00 */ max_cu = 3.5\n" +
+		"    | \t" + strings.Repeat(" ", len(`  /* \x1b[2K\u202e\x00 */ max_cu = `)) + "^^^\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("want the line escaped and the marker under 3.5:\n%s\nin:\n%s", want, out)
 	}
 }

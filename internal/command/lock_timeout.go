@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
 
@@ -38,7 +39,8 @@ func lockState(ctx context.Context, b state.Backend, op string, timeout time.Dur
 // lockWaitNote is the line said when a run starts waiting for the lock.
 func lockWaitNote(stderr io.Writer, timeout time.Duration) func(*state.LockedError) {
 	return func(held *state.LockedError) {
-		fmt.Fprintf(stderr, "Waiting for the state lock held by %s (up to %s)...\n", held.Holder(), timeout)
+		// The holder is what a lock file says: shown escaped (internal/textsafe).
+		fmt.Fprintf(stderr, "Waiting for the state lock held by %s (up to %s)...\n", textsafe.Terminal(held.Holder()), timeout)
 	}
 }
 

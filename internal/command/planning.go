@@ -12,6 +12,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
 
@@ -66,7 +67,7 @@ type planned struct {
 func (p *planned) Close(w io.Writer) {
 	if p.unlock != nil {
 		if err := p.unlock(); err != nil {
-			fmt.Fprintf(w, "Warning: %v\n", err)
+			fmt.Fprintf(w, "Warning: %s\n", textsafe.TerminalText(err.Error()))
 		}
 	}
 	if p.conn != nil {
