@@ -15,7 +15,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -46,8 +45,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the process: an apply piped into head must finish its step and release
 	// the lock, not die between two API calls.
 	signal.Ignore(syscall.SIGPIPE)
-	colorOff.Store(false)
-	debugOn.Store(false)
 
 	app := newApp(stdin, stdout, stderr)
 	err := app.RunContext(ctx, interspersed(shapesOf(app.Commands), args))
@@ -107,7 +104,6 @@ Environment:
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       commands(),
 		Flags:          []cli.Flag{noColorFlag(), debugFlag()},
-		Before:         noColorBefore,
 		OnUsageError:   usageError,
 	}
 	// An unknown command (or state subcommand): a suggestion and a short usage
@@ -143,7 +139,6 @@ func commands() []*cli.Command {
 				continue
 			}
 			c.Flags = append(c.Flags, noColorFlag())
-			c.Before = noColorBefore
 		}
 	}
 	each(cmds)
@@ -169,25 +164,8 @@ func shapesOf(cmds []*cli.Command) []commandShape {
 	return out
 }
 
-// colorOff is -no-color: no colour in any output of this run. It is read
-// where colour is decided (wantColor), which is too deep for the flag to be
-// passed to; a process runs one command, and run resets it.
-var colorOff atomic.Bool
-
 func noColorFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "no-color", Usage: "no colour in the output (as NO_COLOR=1)"}
-}
-
-// noColorBefore applies the flags every command may take: -no-color, and
-// -debug where the command (or the root) has it.
-func noColorBefore(c *cli.Context) error {
-	if c.Bool("no-color") {
-		colorOff.Store(true)
-	}
-	if c.Bool("debug") { // -debug: the root's, or a command's (debuglog.go)
-		debugOn.Store(true)
-	}
-	return nil
 }
 
 // remember records the configuration of the command being run, for run to

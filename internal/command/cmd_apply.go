@@ -117,13 +117,13 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter), LockTimeout: lockTimeout, WaitTimeout: waitTimeout},
 		AutoApprove: c.Bool("auto-approve"),
 		JSON:        c.Bool("json"),
-		Env:         newEnvironment(os.Environ()),
+		Env:         environmentOf(c),
 		Stdin:       c.App.Reader,
 		Stdout:      c.App.Writer,
 		Stderr:      c.App.ErrWriter,
 		Interactive: isTerminal(c.App.Reader),
 		Live:        isTerminal(c.App.Writer),
-		Color:       wantColor(c.App.Writer),
+		Color:       environmentOf(c).color(c.App.Writer),
 	}
 	if o.Scope, err = scopeFrom(c); err != nil {
 		return o, err

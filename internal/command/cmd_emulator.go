@@ -130,6 +130,11 @@ type emulatorOptions struct {
 	AllowRemote bool
 	Stdout      io.Writer
 	Stderr      io.Writer
+	// Load and Save build the emulator, loading the data file, and save its
+	// world when it stops (nil: emulator.New and Close). Tests give ones that
+	// wait, to send a signal during either.
+	Load func(emulator.Options) (*emulator.Emulator, error)
+	Save func(*emulator.Emulator) error
 }
 
 // runEmulator serves until ctx ends (Ctrl-C), then writes the data file. It takes its
@@ -158,7 +163,7 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 	signal.Notify(stops, stopSignals...)
 	defer signal.Stop(stops)
 
-	emu, err := loadWorld(ctx, stops, opts)
+	emu, err := o.loadWorld(ctx, stops, opts)
 	if err != nil {
 		ln.Close()
 		return err
@@ -186,7 +191,7 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 		if errors.Is(err, http.ErrServerClosed) {
 			err = nil
 		}
-		if cerr := saveWorld(emu); cerr != nil && err == nil {
+		if cerr := o.save(emu); cerr != nil && err == nil {
 			err = cerr
 		}
 		saved <- err
@@ -219,14 +224,14 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 // loadWorld builds the emulator, loading the data file, unless a stop signal
 // comes first (a world file may be large): the emulator then stops, and the
 // data file stays as it was.
-func loadWorld(ctx context.Context, stops <-chan os.Signal, opts emulator.Options) (*emulator.Emulator, error) {
+func (o emulatorOptions) loadWorld(ctx context.Context, stops <-chan os.Signal, opts emulator.Options) (*emulator.Emulator, error) {
 	type loaded struct {
 		emu *emulator.Emulator
 		err error
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		emu, err := newEmulator(opts)
+		emu, err := o.load(opts)
 		done <- loaded{emu, err}
 	}()
 	stopped := ""
@@ -241,12 +246,19 @@ func loadWorld(ctx context.Context, stops <-chan os.Signal, opts emulator.Option
 	return nil, &exitError{code: 1, msg: stopped + " while the emulator was loading its world: it stopped without serving."}
 }
 
-// newEmulator and saveWorld are the emulator's loading and saving: tests
-// replace them with ones that wait, to send a signal during either.
-var (
-	newEmulator = emulator.New
-	saveWorld   = (*emulator.Emulator).Close
-)
+func (o emulatorOptions) load(opts emulator.Options) (*emulator.Emulator, error) {
+	if o.Load != nil {
+		return o.Load(opts)
+	}
+	return emulator.New(opts)
+}
+
+func (o emulatorOptions) save(e *emulator.Emulator) error {
+	if o.Save != nil {
+		return o.Save(e)
+	}
+	return e.Close()
+}
 
 // emulatorOptions checks the flags and turns them into the emulator's options.
 func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {

@@ -46,30 +46,29 @@ func holdEmulator(t *testing.T, holdLoad bool, data string) *emulatorPhase {
 		serving: make(chan struct{}), done: make(chan error, 1)}
 	caught := make(chan os.Signal, 4)
 	signal.Notify(caught, stopSignals...)
-	load, save := newEmulator, saveWorld
 	t.Cleanup(func() {
 		close(p.release)
 		<-p.finished // before the data file's directory goes
-		newEmulator, saveWorld = load, save
 		signal.Stop(caught)
 	})
+	opts := emulatorOptions{Addr: "127.0.0.1:0", DataFile: data, OpDelay: time.Second,
+		RateLimit: 700, Burst: 40, Quiet: true, Stdout: &firstWrite{ch: p.serving}, Stderr: io.Discard}
 	hold := func() { close(p.entered); <-p.release }
 	if holdLoad {
-		newEmulator = func(o emulator.Options) (*emulator.Emulator, error) {
+		opts.Load = func(o emulator.Options) (*emulator.Emulator, error) {
 			defer close(p.finished)
 			hold()
-			return load(o)
+			return emulator.New(o)
 		}
 	} else {
-		saveWorld = func(e *emulator.Emulator) error {
+		opts.Save = func(e *emulator.Emulator) error {
 			defer close(p.finished)
 			hold()
-			return save(e)
+			return e.Close()
 		}
 	}
 	go func() {
-		p.done <- runEmulator(context.Background(), emulatorOptions{Addr: "127.0.0.1:0", DataFile: data, OpDelay: time.Second,
-			RateLimit: 700, Burst: 40, Quiet: true, Stdout: &firstWrite{ch: p.serving}, Stderr: io.Discard})
+		p.done <- runEmulator(context.Background(), opts)
 	}()
 	return p
 }

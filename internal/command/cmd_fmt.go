@@ -65,6 +65,7 @@ Examples:
 				NoWrite:   !c.Bool("write"),
 				NoList:    !c.Bool("list"),
 				Stdin:     c.App.Reader,
+				Env:       environmentOf(c),
 				Stdout:    c.App.Writer,
 				Stderr:    c.App.ErrWriter,
 			})
@@ -79,8 +80,10 @@ type fmtOptions struct {
 	Check, Diff, Recursive bool
 	// NoWrite (-write=false) changes no file; NoList (-list=false) names none.
 	NoWrite, NoList bool
-	Stdin           io.Reader
-	Stdout, Stderr  io.Writer
+	// Env is the environment (NO_COLOR, -no-color) errors are printed in.
+	Env            environment
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
 }
 
 // formatted is one file read and formatted in memory.
@@ -113,7 +116,7 @@ func runFmt(o fmtOptions) error {
 		// named x.hcl) gets the loader's own explanation.
 		src, rd := config.ReadFile(path, "Configuration file")
 		if rd != nil {
-			printDiagnostics(o.Stderr, hcl.Diagnostics{rd}, nil)
+			printDiagnostics(o.Stderr, hcl.Diagnostics{rd}, nil, o.Env)
 			return &exitError{code: 1, msg: "Nothing was formatted."}
 		}
 		info, err := os.Stat(path)
@@ -129,7 +132,7 @@ func runFmt(o fmtOptions) error {
 		results = append(results, formatted{path, src, out, info.Mode().Perm()})
 	}
 	if diags.HasErrors() {
-		printDiagnostics(o.Stderr, diags, files)
+		printDiagnostics(o.Stderr, diags, files, o.Env)
 		return &exitError{code: 1, msg: "Nothing was formatted: fix the syntax errors above first."}
 	}
 
@@ -172,7 +175,7 @@ func fmtStdin(o fmtOptions) error {
 	const name = "<stdin>"
 	out, diags := config.Format(src, name)
 	if diags.HasErrors() {
-		printDiagnostics(o.Stderr, diags, map[string]*hcl.File{name: {Bytes: src}})
+		printDiagnostics(o.Stderr, diags, map[string]*hcl.File{name: {Bytes: src}}, o.Env)
 		return &exitError{code: 1}
 	}
 	same := bytes.Equal(src, out)

@@ -82,7 +82,7 @@ Examples:
 			o := generateOptions{
 				planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}},
 				ProjectIDs: c.StringSlice("project"), All: c.Bool("all"),
-				Env: newEnvironment(os.Environ()), Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
+				Env: environmentOf(c), Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
 			if len(args) == 1 {
 				o.Dir = args[0]
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -64,7 +63,7 @@ Examples:
 			o := importOptions{
 				planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}},
 				Address:    args[0], EndpointID: args[1],
-				Env: newEnvironment(os.Environ()), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
+				Env: environmentOf(c), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 			}
 			if len(args) == 3 {
 				o.Dir = args[2]

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -80,10 +79,10 @@ Exit status: 0 success, 1 error, 2 changes present (with -detailed-exitcode).`,
 				Format:           c.String("format"),
 				DetailedExitCode: c.Bool("detailed-exitcode"),
 				Verbose:          c.Bool("verbose"),
-				Env:              newEnvironment(os.Environ()),
+				Env:              environmentOf(c),
 				Stdout:           c.App.Writer,
 				Stderr:           c.App.ErrWriter,
-				Color:            wantColor(c.App.Writer),
+				Color:            environmentOf(c).color(c.App.Writer),
 			}
 			return runPlan(c.Context, o)
 		},

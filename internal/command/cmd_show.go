@@ -47,7 +47,7 @@ neonform can read.`,
 				Format:   c.String("format"),
 				Verbose:  c.Bool("verbose"),
 				Stdout:   c.App.Writer,
-				Color:    wantColor(c.App.Writer),
+				Color:    environmentOf(c).color(c.App.Writer),
 			})
 		},
 	}

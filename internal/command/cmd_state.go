@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -144,7 +143,7 @@ func stateOptionsFrom(c *cli.Context, nargs int, names string) (stateOptions, er
 		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, SettingsOnly: true},
 		Args:       args[:nargs],
 		JSON:       c.Bool("json"),
-		Env:        newEnvironment(os.Environ()), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
+		Env:        environmentOf(c), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 	}
 	if len(args) > nargs {
 		o.Dir = args[nargs]

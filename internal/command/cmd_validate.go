@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"text/tabwriter"
 
@@ -68,7 +67,7 @@ Examples:
 				JSON:     c.Bool("json"),
 				Vars:     c.StringSlice("var"),
 				VarFiles: c.StringSlice("var-file"),
-				Environ:  os.Environ(),
+				Env:      environmentOf(c),
 				Stdout:   c.App.Writer,
 				Stderr:   c.App.ErrWriter,
 			})
@@ -81,13 +80,14 @@ type validateOptions struct {
 	Dir            string
 	JSON           bool
 	Vars, VarFiles []string
-	// Environ is the process environment, for NEONFORM_VAR_<name> and env().
-	Environ        []string
+	// Env is the process environment (NEONFORM_VAR_<name>, env(), NO_COLOR)
+	// and -no-color.
+	Env            environment
 	Stdout, Stderr io.Writer
 }
 
 func runValidate(o validateOptions) error {
-	cfg, diags := config.Load(o.Dir, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Environ})
+	cfg, diags := config.Load(o.Dir, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list})
 	if o.JSON {
 		if err := writeValidateJSON(o.Stdout, diags); err != nil {
 			return err
@@ -102,7 +102,7 @@ func runValidate(o validateOptions) error {
 	if cfg != nil {
 		files = cfg.Files
 	}
-	printDiagnostics(o.Stderr, diags, files)
+	printDiagnostics(o.Stderr, diags, files, o.Env)
 	if diags.HasErrors() || cfg == nil {
 		return &exitError{code: 1, msg: fmt.Sprintf("The configuration is not valid: %s.", countDiags(diags))}
 	}

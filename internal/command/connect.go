@@ -6,10 +6,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
@@ -29,10 +32,34 @@ func (c *connection) Close() {
 	}
 }
 
-// environment is what commands read from the process environment; tests fill it directly.
+// environment is what a command reads from the process environment, and the
+// flags every command takes that decide how it talks (-no-color, -debug);
+// tests fill it directly.
 type environment struct {
 	vars map[string]string
 	list []string
+	// noColor is -no-color; debug is -debug (debuglog.go).
+	noColor, debug bool
+}
+
+// environmentOf is the environment of the command c runs: the process's,
+// with -no-color and -debug as given to the command or before it.
+func environmentOf(c *cli.Context) environment {
+	e := newEnvironment(os.Environ())
+	e.noColor, e.debug = givenAnywhere(c, "no-color"), givenAnywhere(c, "debug")
+	return e
+}
+
+// givenAnywhere reports a boolean flag given to the command or before it
+// (neonform -no-color plan): both define it, and c.Bool reads only the
+// nearest definition.
+func givenAnywhere(c *cli.Context, name string) bool {
+	for _, x := range c.Lineage() {
+		if x.Bool(name) {
+			return true
+		}
+	}
+	return false
 }
 
 func newEnvironment(environ []string) environment {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -14,10 +13,6 @@ import (
 // TF_LOG) or -debug on the command line, every HTTP call to the service gets
 // one line on standard error (api/debuglog.go says what it holds: never the
 // key, never a body).
-
-// debugOn is -debug, read where the client is built (connect), which is too
-// deep for the flag to be passed to; run resets it, as colorOff.
-var debugOn atomic.Bool
 
 // debugFlag is -debug, for the commands that call the service and for the
 // root (neonform -debug plan).
@@ -29,7 +24,7 @@ func debugFlag() cli.Flag {
 // NEONFORM_LOG set to debug (or trace, which Terraform users may type). Any
 // other value but off is a mistake worth saying, not a silent no.
 func wantDebugLog(env environment) (bool, error) {
-	if debugOn.Load() {
+	if env.debug {
 		return true, nil
 	}
 	switch v := strings.ToLower(strings.TrimSpace(env.get("NEONFORM_LOG"))); v {

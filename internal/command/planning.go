@@ -95,7 +95,7 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 	}
 	if len(diags) > 0 {
 		configArgsOf(in).completeDiagnostics(diags)
-		printDiagnostics(stderr, diags, files)
+		printDiagnostics(stderr, diags, files, env)
 	}
 	if diags.HasErrors() {
 		return nil, errReported
@@ -145,7 +145,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	progress.finish()
 	if diags.HasErrors() {
 		configArgsOf(in).completeDiagnostics(diags)
-		printDiagnostics(stderr, diags, cfg.Files)
+		printDiagnostics(stderr, diags, cfg.Files, env)
 		return nil, errReported
 	}
 	sources := sourcesOf(cfg)
@@ -164,7 +164,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	diags = append(diags, bdiags...)
 	if len(diags) > 0 {
 		configArgsOf(in).completeDiagnostics(diags)
-		printDiagnostics(stderr, diags, files)
+		printDiagnostics(stderr, diags, files, env)
 	}
 	if diags.HasErrors() {
 		return nil, errReported

@@ -20,9 +20,9 @@ func isTerminal(f any) bool {
 	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
 }
 
-// wantColor reports whether output to w may use colour: w is a terminal,
+// color reports whether output to w may use colour: w is a terminal,
 // NO_COLOR (https://no-color.org) is unset or empty, and -no-color was not
 // given.
-func wantColor(w io.Writer) bool {
-	return !colorOff.Load() && os.Getenv("NO_COLOR") == "" && isTerminal(w)
+func (e environment) color(w io.Writer) bool {
+	return !e.noColor && e.get("NO_COLOR") == "" && isTerminal(w)
 }

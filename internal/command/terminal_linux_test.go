@@ -73,16 +73,18 @@ func TestTerminalIsTheOnlyPlaceForColourAndQuestions(t *testing.T) {
 		}
 	}
 
-	t.Setenv("NO_COLOR", "")
-	if !wantColor(tty) {
+	env := newEnvironment(nil)
+	if !env.color(tty) {
 		t.Error("no colour on a terminal")
 	}
-	if wantColor(devNull) || wantColor(file) {
+	if env.color(devNull) || env.color(file) {
 		t.Error("colour on /dev/null or a file")
 	}
-	t.Setenv("NO_COLOR", "1")
-	if wantColor(tty) {
+	if noColor := newEnvironment([]string{"NO_COLOR=1"}); noColor.color(tty) {
 		t.Error("colour on a terminal although NO_COLOR is set")
+	}
+	if flag := (environment{noColor: true}); flag.color(tty) {
+		t.Error("colour on a terminal although -no-color is given")
 	}
 }
 
