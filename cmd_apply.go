@@ -262,13 +262,13 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	if note := configChangedNote(plan, cfg, o.Dir); note != "" {
 		fmt.Fprintln(o.Stdout, note)
 	}
-	if !plan.HasChanges() {
-		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
-		o.events.noChanges(plan)
-		return nil
+	// A plan without steps goes to apply all the same, which checks it
+	// before it says there is nothing to do: a file whose steps were taken
+	// out has none, but its changes and the state make some.
+	if plan.HasChanges() {
+		startApplying(ctx)
+		fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	}
-	startApplying(ctx)
-	fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	return carryOut(ctx, o, plan, conn.client, backend, false)
 }
 
@@ -317,6 +317,10 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 	})
 	if rep == nil {
 		return err // refused before the first step: nothing was changed
+	}
+	if err == nil && !plan.HasChanges() {
+		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
+		return nil
 	}
 	summary := configArgsOf(o.planInputs).complete(rep.Summary())
 	if err != nil {

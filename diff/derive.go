@@ -99,6 +99,7 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 		nextID = d.appendSteps(p, nextID)
 	}
 	p.Summary = summarize(p.Changes)
+	p.Summary.StateOnly = stateOnlySteps(p.Steps)
 	return problems, nil
 }
 

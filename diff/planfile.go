@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/state"
 )
 
 // encode is the plan file's bytes: indented JSON (a CI artifact people read
@@ -140,9 +141,25 @@ func ReadFile(path string) (*Plan, error) {
 		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with %s", path, remake(path))
 	}
 	// json.Unmarshal above already refused anything after the plan.
-	var p Plan
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, corrupt(path, b, err)
+	p, undecodable, err := decodePlan(b)
+	if undecodable != nil {
+		return nil, corrupt(path, b, undecodable)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
+			path, err, remake(path))
+	}
+	return p, nil
+}
+
+// decodePlan reads the plan in b, a plan file's bytes, and checks it
+// (Check): undecodable is why b does not decode as a plan, err why the plan
+// it holds does not hold together. ReadFile reads every file so, and
+// CheckMade every plan the planner makes.
+func decodePlan(b []byte) (p *Plan, undecodable, err error) {
+	p = &Plan{}
+	if err := json.Unmarshal(b, p); err != nil {
+		return nil, err, nil
 	}
 	for i := range p.Steps {
 		// The file indents request bodies with the rest; apply sends them compact,
@@ -150,17 +167,37 @@ func ReadFile(path string) (*Plan, error) {
 		if body := p.Steps[i].Body; len(body) > 0 {
 			var buf bytes.Buffer
 			if err := json.Compact(&buf, body); err != nil {
-				return nil, corrupt(path, b, err)
+				return nil, err, nil
 			}
 			p.Steps[i].Body = buf.Bytes()
 		}
 	}
-	normalize(&p)
-	if err := Check(&p); err != nil {
-		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
-			path, err, remake(path))
+	normalize(p)
+	if err := Check(p); err != nil {
+		return nil, nil, err
 	}
-	return &p, nil
+	return p, nil, nil
+}
+
+// CheckMade checks a plan the planner made as apply checks a plan it is
+// given, before anyone sees it: its file's bytes read back as ReadFile reads
+// them (Check), and the plan they hold verified against st, the state it was
+// made against (Verify). So plan never shows or saves a plan its own apply
+// would refuse; an error is a bug in neonform.
+func CheckMade(p *Plan, st *state.State) error {
+	b, err := encode(p)
+	if err != nil {
+		return err
+	}
+	read, undecodable, err := decodePlan(b)
+	switch {
+	case undecodable != nil:
+		return fmt.Errorf("its file does not read back: %w", undecodable)
+	case err != nil:
+		return err
+	}
+	_, err = Verify(read, st)
+	return err
 }
 
 // corrupt explains a file that does not decode, with the line where it breaks.

@@ -29,14 +29,25 @@ func Verify(p *Plan, st *state.State) ([]Step, error) {
 	if err := sameDerived(p, d, true); err != nil {
 		return nil, err
 	}
+	// The file's steps are the derived ones: the rules every plan keeps
+	// (checkSteps) hold of both, or the planner derives a plan apply
+	// cannot carry out.
+	if err := checkSteps(d); err != nil {
+		return nil, err
+	}
 	return d.Steps, nil
 }
 
-// Check is the part of Verify that needs no state: the changes agree with
-// their attributes and with the recorded live endpoints, the plan's
-// disruptions and summary say what the changes do, and its calls to the
-// service are the ones the changes make, in their order. show runs it, so
-// that it never renders a plan that says less than what apply would carry out.
+// Check is the part of Verify that needs no state: every step is a call
+// apply carries out safely (checkSteps), the changes agree with their
+// attributes and with the recorded live endpoints, the plan's disruptions
+// and summary say what the changes do, its calls to the service are the ones
+// the changes make, in their order, and its state-only steps are as many as
+// the summary counts, one at least for each adoption or rename that needs no
+// call. show runs it (ReadFile), so that it never renders a plan that says
+// less than what apply would carry out; what the state-only steps record,
+// and those that follow from the state alone (forgetting an endpoint deleted
+// outside neonform), only Verify can check.
 func Check(p *Plan) error {
 	d, err := rederive(p, nil)
 	if err != nil {
@@ -45,7 +56,36 @@ func Check(p *Plan) error {
 	if err := sameCalls(p.Steps, d.Steps); err != nil {
 		return err
 	}
-	return sameDerived(p, d, false)
+	if err := sameDerived(p, d, false); err != nil {
+		return err
+	}
+	// After the comparisons, which name what an edit changed more plainly;
+	// the rules hold the ids, the order and the state-only steps too.
+	if err := checkSteps(p); err != nil {
+		return err
+	}
+	return stateOnlyCounted(p)
+}
+
+// stateOnlyCounted refuses a plan whose state-only steps are not as many as
+// its summary says, or fewer than its changes need: a no-op change that
+// adopts an endpoint or takes it from another address (a moved block)
+// changes the state alone, in a step of its own.
+func stateOnlyCounted(p *Plan) error {
+	n := stateOnlySteps(p.Steps)
+	if n != p.Summary.StateOnly {
+		return fmt.Errorf("the plan file has %d state-only steps, but its summary counts %d", n, p.Summary.StateOnly)
+	}
+	need := 0
+	for _, ch := range p.Changes {
+		if ch.Action == NoOp && (ch.Adopt || ch.MovedFrom != "") {
+			need++
+		}
+	}
+	if n < need {
+		return fmt.Errorf("the plan file has %d state-only steps, but its changes adopt or rename %s without a call, a state-only step each", n, plural(need, "compute", "computes"))
+	}
+	return nil
 }
 
 // call is what of a step the service sees.
@@ -257,7 +297,11 @@ func sameDerived(file, derived *Plan, withState bool) error {
 			return fmt.Errorf("change %s is not what its attributes make: its %s is %s in the file, but %s from the attributes", got.Address, field, g, w)
 		}
 	}
-	if got, want := mustJSON(file.Summary), mustJSON(derived.Summary); string(got) != string(want) {
+	want := derived.Summary
+	if !withState {
+		want.StateOnly = file.Summary.StateOnly // without the state, they are not derived (Check counts them)
+	}
+	if got, want := mustJSON(file.Summary), mustJSON(want); string(got) != string(want) {
 		return fmt.Errorf("the summary is %s, but the changes make %s", got, want)
 	}
 	if !withState {

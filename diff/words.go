@@ -136,7 +136,11 @@ func summaryLine(s Summary) string {
 	if len(extra) > 0 {
 		update += " (" + strings.Join(extra, ", ") + ")"
 	}
-	return fmt.Sprintf("%d to create, %s, %d to replace, %d to delete", s.Create, update, s.Replace, s.Delete)
+	line := fmt.Sprintf("%d to create, %s, %d to replace, %d to delete", s.Create, update, s.Replace, s.Delete)
+	if s.StateOnly > 0 {
+		line += "; " + plural(s.StateOnly, "change", "changes") + " to the state alone"
+	}
+	return line
 }
 
 func plural(n int, one, many string) string {
