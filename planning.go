@@ -165,9 +165,10 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	if diags.HasErrors() {
 		return nil, errReported
 	}
-	// Checked as apply checks it, before it is shown, saved or applied: a
-	// plan that fails is the planner's mistake, never a file apply refuses later.
-	if err := diff.CheckMade(plan, out.state); err != nil {
+	// Held to the rules apply holds every plan to, before it is shown, saved
+	// or applied: a plan that fails is the planner's mistake, never a file
+	// apply refuses later.
+	if err := diff.CheckMade(plan); err != nil {
 		return nil, fmt.Errorf("neonform made a plan it cannot apply: %v. Nothing was saved or changed. "+
 			"This is a bug in neonform: please report it, with the configuration if you can.", err)
 	}

@@ -11,8 +11,8 @@ import (
 // the plan's own method, path and body, so a step must not be able to reach
 // anything else; and a create names its endpoint, so that an answer lost on
 // the way can be recovered without creating it twice. It is one of the rules
-// Check and Verify apply to every plan: to a file show or apply reads, and to
-// the plan the planner makes, before it shows or saves it (CheckMade).
+// every plan is held to (checkRules): a file show or apply reads, and the
+// plan the planner makes, before it shows or saves it (CheckMade).
 func checkSteps(p *Plan) error {
 	planned := map[string]bool{}
 	for _, proj := range p.Projects {

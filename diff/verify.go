@@ -30,9 +30,8 @@ func Verify(p *Plan, st *state.State) ([]Step, error) {
 		return nil, err
 	}
 	// The file's steps are the derived ones: the rules every plan keeps
-	// (checkSteps) hold of both, or the planner derives a plan apply
-	// cannot carry out.
-	if err := checkSteps(d); err != nil {
+	// hold of both, or the planner derives a plan apply cannot carry out.
+	if err := checkRules(d); err != nil {
 		return nil, err
 	}
 	return d.Steps, nil
@@ -61,6 +60,14 @@ func Check(p *Plan) error {
 	}
 	// After the comparisons, which name what an edit changed more plainly;
 	// the rules hold the ids, the order and the state-only steps too.
+	return checkRules(p)
+}
+
+// checkRules is what every plan must be, whoever made it: what plan checks
+// of the plans it makes (CheckMade), and show and apply of every plan they
+// are given (Check, Verify). Its steps are calls apply carries out safely
+// (checkSteps), and its state-only steps are counted (stateOnlyCounted).
+func checkRules(p *Plan) error {
 	if err := checkSteps(p); err != nil {
 		return err
 	}
