@@ -331,23 +331,9 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 	return nil
 }
 
-// planSummary is "2 to create, 1 to update; 4 steps".
+// planSummary is diff.ShortSummary, and whether the plan is partial.
 func planSummary(p *diff.Plan) string {
-	s := p.Summary
-	var parts []string
-	add := func(n int, what string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d to %s", n, what))
-		}
-	}
-	add(s.Create, "create")
-	add(s.Update, "update")
-	add(s.Replace, "replace")
-	add(s.Delete, "delete")
-	if len(parts) == 0 {
-		parts = append(parts, "no changes to computes")
-	}
-	out := strings.Join(parts, ", ") + "; " + plural(len(p.Steps), "step", "steps") + "."
+	out := diff.ShortSummary(p)
 	if len(p.Targets) > 0 {
 		out += " It is partial (-target " + strings.Join(p.Targets, ", -target ") + "): other changes may be waiting."
 	}

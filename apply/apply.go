@@ -133,7 +133,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	}
 
 	r := newRun(&verified, st, live, opts)
-	opts.emit(PlanSummaryEvent(&verified, "Applying the plan: "+summaryWords(&verified)))
+	opts.emit(PlanSummaryEvent(&verified, "Applying the plan: "+diff.ShortSummary(&verified)))
 	rep = r.execute(ctx)
 	rep.Elapsed = time.Since(start)
 	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 {
