@@ -8,6 +8,9 @@ import (
 	"github.com/neonform/neonform/state"
 )
 
+// The rules every plan keeps (checkSteps): a step that is not a call apply
+// carries out safely, or that waits for what does not come before it, is
+// refused, whether a file holds it or the planner made it.
 func TestDamagedPlansAreRefused(t *testing.T) {
 	good := func() *Plan {
 		return &Plan{
@@ -46,5 +49,27 @@ func TestDamagedPlansAreRefused(t *testing.T) {
 		if err := checkSteps(p); err == nil || !strings.Contains(err.Error(), c.wants) {
 			t.Errorf("%s: got %v, want an error saying %q", c.name, err, c.wants)
 		}
+	}
+}
+
+// The state-only steps are as many as the summary counts, and at least one
+// for each adoption or rename that needs no call.
+func TestStateOnlyStepsAreCounted(t *testing.T) {
+	p := &Plan{
+		Projects: []Project{{ID: "p1"}},
+		Changes:  []Change{{Address: "a.m.x", Action: NoOp, ProjectID: "p1", EndpointID: "ep-x", MovedFrom: "a.m.old"}},
+		Steps:    []Step{{ID: 1, ProjectID: "p1", Address: "a.m.x", Kind: StepState, EndpointID: "ep-x", MovedFrom: "a.m.old"}},
+		Summary:  Summary{NoOp: 1, StateOnly: 1},
+	}
+	if err := checkRules(p); err != nil {
+		t.Fatalf("a sound plan is refused: %v", err)
+	}
+	p.Summary.StateOnly = 2
+	if err := checkRules(p); err == nil || err.Error() != "the plan file has 1 state-only step, but its summary counts 2" {
+		t.Errorf("a summary counting more: %v", err)
+	}
+	p.Steps, p.Summary.StateOnly = nil, 0
+	if err := checkRules(p); err == nil || err.Error() != "the plan file has 0 state-only steps, but its changes adopt or rename 1 compute without a call, a state-only step each" {
+		t.Errorf("a rename without its step: %v", err)
 	}
 }

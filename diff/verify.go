@@ -14,10 +14,12 @@ import (
 // endpoints it recorded and st, the state it was made against (apply checks
 // first that the state has not moved on). It refuses the plan, naming the
 // first thing that differs, when the file holds anything but what those
-// derive: a step edited, added, removed or moved, a change whose attributes
-// do not match its values, a disruption or a summary that says less than the
-// changes do. It returns the derived steps, with their requests: the only
-// steps apply carries out. So what a reviewer reads is what runs.
+// derive: a step edited, added, removed or moved (a state-only one too), a
+// change whose attributes do not match its values, a disruption or a summary
+// that says less than the changes do; and a plan that breaks the rules every
+// plan keeps (checkRules). It returns the derived steps, with their
+// requests: the only steps apply carries out. So what a reviewer reads is
+// what runs.
 func Verify(p *Plan, st *state.State) ([]Step, error) {
 	d, err := rederive(p, st)
 	if err != nil {
@@ -37,8 +39,9 @@ func Verify(p *Plan, st *state.State) ([]Step, error) {
 	return d.Steps, nil
 }
 
-// Check is the part of Verify that needs no state: every step is a call
-// apply carries out safely (checkSteps), the changes agree with their
+// Check is the part of Verify that needs no state: the rules every plan
+// keeps (checkRules: every step is a call apply carries out safely, and the
+// state-only steps are counted), the changes agree with their
 // attributes and with the recorded live endpoints, the plan's disruptions
 // and summary say what the changes do, its calls to the service are the ones
 // the changes make, in their order, and its state-only steps are as many as
@@ -81,7 +84,7 @@ func checkRules(p *Plan) error {
 func stateOnlyCounted(p *Plan) error {
 	n := stateOnlySteps(p.Steps)
 	if n != p.Summary.StateOnly {
-		return fmt.Errorf("the plan file has %d state-only steps, but its summary counts %d", n, p.Summary.StateOnly)
+		return fmt.Errorf("the plan file has %s, but its summary counts %d", plural(n, "state-only step", "state-only steps"), p.Summary.StateOnly)
 	}
 	need := 0
 	for _, ch := range p.Changes {
@@ -90,7 +93,8 @@ func stateOnlyCounted(p *Plan) error {
 		}
 	}
 	if n < need {
-		return fmt.Errorf("the plan file has %d state-only steps, but its changes adopt or rename %s without a call, a state-only step each", n, plural(need, "compute", "computes"))
+		return fmt.Errorf("the plan file has %s, but its changes adopt or rename %s without a call, a state-only step each",
+			plural(n, "state-only step", "state-only steps"), plural(need, "compute", "computes"))
 	}
 	return nil
 }
