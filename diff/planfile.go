@@ -152,8 +152,9 @@ func ReadFile(path string) (*Plan, error) {
 	return p, nil
 }
 
-// decodePlan reads the plan in b, a plan file's bytes, as ReadFile reads
-// every file and CheckMade every plan the planner makes.
+// decodePlan reads the plan in b, a plan file's bytes: with the fast
+// decoder when it reads them as encoding/json does (internal/jsonfast), a
+// large plan being most of what apply reads; request bodies compact.
 func decodePlan(b []byte) (*Plan, error) {
 	p := &Plan{}
 	if !jsonfast.Decode(b, p, false) {
@@ -174,18 +175,6 @@ func decodePlan(b []byte) (*Plan, error) {
 	}
 	normalize(p)
 	return p, nil
-}
-
-// CheckMade holds a plan the planner made to the rules apply holds every
-// plan to (checkRules), before anyone sees it: so plan never shows or saves
-// a plan its own apply would refuse, and an error is a bug in neonform. The
-// rest of what apply checks, that the plan's steps, summary and drift are
-// what its changes derive, holds by construction (Build derives them with
-// derive, as Verify does), and the tests check it, through the plan file,
-// for every plan they make; doing it again here would cost a large plan
-// half as much time again (docs/PERFORMANCE.md).
-func CheckMade(p *Plan) error {
-	return checkRules(p)
 }
 
 // corrupt explains a file that does not decode, with the line where it breaks.
