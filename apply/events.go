@@ -2,7 +2,6 @@ package apply
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -215,26 +214,4 @@ func (o Options) emit(e Event) {
 	if o.Events != nil {
 		o.Events(e)
 	}
-}
-
-// summaryWords is "1 to create, 2 to update; 4 steps."
-func summaryWords(p *diff.Plan) string {
-	s := p.Summary
-	var parts []string
-	for _, c := range []struct {
-		n    int
-		verb string
-	}{{s.Create, "create"}, {s.Update, "update"}, {s.Replace, "replace"}, {s.Delete, "delete"}} {
-		if c.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d to %s", c.n, c.verb))
-		}
-	}
-	if len(parts) == 0 {
-		parts = append(parts, "changes to the state only")
-	}
-	steps := "steps"
-	if len(p.Steps) == 1 {
-		steps = "step"
-	}
-	return fmt.Sprintf("%s; %d %s.", strings.Join(parts, ", "), len(p.Steps), steps)
 }

@@ -53,6 +53,16 @@ func (pp *projectPlan) planTarget(t *target) {
 	switch {
 	case recreates(ch.Attributes) || pp.pl.scope.replace[c.Address]:
 		ch.Action = Replace
+		if want.Name == "" {
+			// An endpoint kept without a name (a project's first primary)
+			// is replaced by one named as anything neonform creates: a
+			// create always carries a name, by which apply finds its
+			// endpoint again when the answer is lost. The plan shows it.
+			want.Name = c.Name
+			ch.Attributes = Differences(ep.Values, want)
+			markSensitive(ch.Attributes, c.Sensitive)
+			ch.Reasons = append(ch.Reasons, fmt.Sprintf("the new endpoint is named %q after the block's label, as everything neonform creates is: apply finds it by its name if the answer to the create is lost", c.Name))
+		}
 	case len(ch.Attributes) > 0:
 		ch.Action = Update
 	}

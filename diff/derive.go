@@ -99,6 +99,7 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 		nextID = d.appendSteps(p, nextID)
 	}
 	p.Summary = summarize(p.Changes)
+	p.Summary.StateOnly = stateOnlySteps(p.Steps)
 	return problems, nil
 }
 
@@ -239,7 +240,7 @@ func (d *deriver) plan(ch *Change, live *LiveEndpoint, want Values) error {
 	case Delete:
 		d.addDelete(ch, live)
 	case Update:
-		d.addUpdate(ch, live, want, moved(holder, ch))
+		return d.addUpdate(ch, live, want, moved(holder, ch))
 	case NoOp:
 		if d.withState {
 			return d.addRecord(ch, live, want, holder)

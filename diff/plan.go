@@ -72,15 +72,19 @@ type LiveEndpoint struct {
 }
 
 // Summary counts the changes by action. Restart and Suspend count the active
-// computes a change restarts or suspends (their connections drop).
+// computes a change restarts or suspends (their connections drop). StateOnly
+// counts the steps that change the state alone (an adoption or a rename
+// that needs no call, forgetting an endpoint deleted outside neonform):
+// reviewed like the calls, so counted like them.
 type Summary struct {
-	Create  int `json:"create"`
-	Update  int `json:"update"`
-	Replace int `json:"replace"`
-	Delete  int `json:"delete"`
-	NoOp    int `json:"no_op"`
-	Restart int `json:"restart"`
-	Suspend int `json:"suspend"`
+	Create    int `json:"create"`
+	Update    int `json:"update"`
+	Replace   int `json:"replace"`
+	Delete    int `json:"delete"`
+	NoOp      int `json:"no_op"`
+	Restart   int `json:"restart"`
+	Suspend   int `json:"suspend"`
+	StateOnly int `json:"state_only"`
 }
 
 // Change is what the plan does to one compute, and what that does to its clients.
@@ -207,9 +211,14 @@ func (p *Plan) HasChanges() bool { return len(p.Steps) > 0 }
 
 // APICalls counts the steps that call the API.
 func (p *Plan) APICalls() int {
+	return len(p.Steps) - stateOnlySteps(p.Steps)
+}
+
+// stateOnlySteps counts the steps that change the state alone.
+func stateOnlySteps(steps []Step) int {
 	n := 0
-	for _, s := range p.Steps {
-		if s.Kind != StepState {
+	for _, s := range steps {
+		if s.Kind == StepState {
 			n++
 		}
 	}

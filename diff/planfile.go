@@ -13,6 +13,7 @@ import (
 
 	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/internal/jsonfast"
 )
 
 // encode is the plan file's bytes: indented JSON (a CI artifact people read
@@ -145,9 +146,26 @@ func ReadFile(path string) (*Plan, error) {
 		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with %s", path, remake(path))
 	}
 	// json.Unmarshal above already refused anything after the plan.
-	var p Plan
-	if err := json.Unmarshal(b, &p); err != nil {
+	p, err := decodePlan(b)
+	if err != nil {
 		return nil, corrupt(path, b, err)
+	}
+	if err := Check(p); err != nil {
+		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
+			path, err, remake(path))
+	}
+	return p, nil
+}
+
+// decodePlan reads the plan in b, a plan file's bytes: with the fast
+// decoder when it reads them as encoding/json does (internal/jsonfast), a
+// large plan being most of what apply reads; request bodies compact.
+func decodePlan(b []byte) (*Plan, error) {
+	p := &Plan{}
+	if !jsonfast.Decode(b, p, false) {
+		if err := json.Unmarshal(b, p); err != nil {
+			return nil, err
+		}
 	}
 	for i := range p.Steps {
 		// The file indents request bodies with the rest; apply sends them compact,
@@ -155,17 +173,13 @@ func ReadFile(path string) (*Plan, error) {
 		if body := p.Steps[i].Body; len(body) > 0 {
 			var buf bytes.Buffer
 			if err := json.Compact(&buf, body); err != nil {
-				return nil, corrupt(path, b, err)
+				return nil, err
 			}
 			p.Steps[i].Body = buf.Bytes()
 		}
 	}
-	normalize(&p)
-	if err := Check(&p); err != nil {
-		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
-			path, err, remake(path))
-	}
-	return &p, nil
+	normalize(p)
+	return p, nil
 }
 
 // corrupt explains a file that does not decode, with the line where it breaks.

@@ -111,9 +111,6 @@ func (h *human) render(p *Plan) {
 	h.unmanaged(p)
 	h.warnings(p)
 	line := "Plan: " + summaryLine(p.Summary)
-	if n := len(stateOnly(p)); n > 0 {
-		line += "; " + plural(n, "change", "changes") + " to the state alone"
-	}
 	h.printf("%s.\n", h.paint(ansiBold, line))
 	if len(p.Targets) > 0 {
 		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))

@@ -267,13 +267,13 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	if note := configChangedNote(plan, cfg, o.Dir); note != "" {
 		fmt.Fprintln(o.Stdout, textsafe.Terminal(note)) // it names the files: shown escaped (internal/textsafe)
 	}
-	if !plan.HasChanges() {
-		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
-		o.events.noChanges(plan)
-		return nil
+	// A plan without steps goes to apply all the same, which checks it
+	// before it says there is nothing to do: a file whose steps were taken
+	// out has none, but its changes and the state make some.
+	if plan.HasChanges() {
+		startApplying(ctx)
+		fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	}
-	startApplying(ctx)
-	fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	return carryOut(ctx, o, plan, conn.client, backend, false)
 }
 
@@ -332,6 +332,10 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 	if rep == nil {
 		return err // refused before the first step: nothing was changed
 	}
+	if err == nil && !plan.HasChanges() {
+		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
+		return nil
+	}
 	summary := configArgsOf(o.planInputs).complete(rep.Summary())
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "\n%s\n", summary)
@@ -341,23 +345,9 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 	return nil
 }
 
-// planSummary is "2 to create, 1 to update; 4 steps".
+// planSummary is diff.ShortSummary, and whether the plan is partial.
 func planSummary(p *diff.Plan) string {
-	s := p.Summary
-	var parts []string
-	add := func(n int, what string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d to %s", n, what))
-		}
-	}
-	add(s.Create, "create")
-	add(s.Update, "update")
-	add(s.Replace, "replace")
-	add(s.Delete, "delete")
-	if len(parts) == 0 {
-		parts = append(parts, "no changes to computes")
-	}
-	out := strings.Join(parts, ", ") + "; " + plural(len(p.Steps), "step", "steps") + "."
+	out := diff.ShortSummary(p)
 	if len(p.Targets) > 0 {
 		out += " It is partial (-target " + strings.Join(p.Targets, ", -target ") + "): other changes may be waiting."
 	}

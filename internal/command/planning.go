@@ -169,6 +169,13 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	if diags.HasErrors() {
 		return nil, errReported
 	}
+	// Held to the rules apply holds every plan to, before it is shown, saved
+	// or applied: a plan that fails is the planner's mistake, never a file
+	// apply refuses later.
+	if err := diff.CheckMade(plan); err != nil {
+		return nil, fmt.Errorf("neonform made a plan it cannot apply: %v. Nothing was saved or changed. "+
+			"This is a bug in neonform: please report it, with the configuration if you can.", err)
+	}
 	out.plan = plan
 	out.reads = int(counted.calls.Load())
 	ok = true

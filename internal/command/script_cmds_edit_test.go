@@ -17,9 +17,17 @@ import (
 // sets the value at PATH (keys and list indexes joined by /, such as
 // steps/0/body/endpoint/autoscaling_limit_max_cu) to VALUE, a JSON value, and
 // writes the file back indented.
+//
+//	jsonset -delete FILE PATH
+//
+// removes the key or list element at PATH instead.
 func cmdJSONSet(ts *testscript.TestScript, neg bool, args []string) {
+	remove := len(args) == 3 && args[0] == "-delete"
+	if remove {
+		args = append(args[1:], "null")
+	}
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: jsonset FILE PATH VALUE")
+		ts.Fatalf("usage: jsonset FILE PATH VALUE, or jsonset -delete FILE PATH")
 	}
 	path := ts.MkAbs(args[0])
 	raw, err := os.ReadFile(path)
@@ -32,24 +40,34 @@ func cmdJSONSet(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(json.Unmarshal([]byte(args[2]), &value))
 	keys := strings.Split(args[1], "/")
 	at := doc
+	var parent func(any) // sets the node at hand in its parent
 	for i, k := range keys {
 		last := i == len(keys)-1
 		switch node := at.(type) {
 		case map[string]any:
-			if last {
+			switch {
+			case last && remove:
+				delete(node, k)
+			case last:
 				node[k] = value
-			} else {
-				at = node[k]
+			default:
+				at, parent = node[k], func(v any) { node[k] = v }
 			}
 		case []any:
 			n, err := strconv.Atoi(k)
 			if err != nil || n < 0 || n >= len(node) {
 				ts.Fatalf("jsonset: %s: no element %q in a list of %d", args[1], k, len(node))
 			}
-			if last {
+			switch {
+			case last && remove:
+				if parent == nil {
+					ts.Fatalf("jsonset: %s: the document itself is the list", args[1])
+				}
+				parent(append(node[:n:n], node[n+1:]...))
+			case last:
 				node[n] = value
-			} else {
-				at = node[n]
+			default:
+				at, parent = node[n], func(v any) { node[n] = v }
 			}
 		default:
 			ts.Fatalf("jsonset: %s: %q is inside neither an object nor a list", args[1], k)

@@ -1,32 +1,19 @@
-package apply
+package diff
 
 import (
 	"fmt"
 	"net/url"
 	"strings"
-
-	"github.com/neonform/neonform/diff"
 )
 
-// DamagedPlanError refuses a plan whose steps do not hang together: a plan
-// file cut short or edited by hand. Nothing was changed.
-type DamagedPlanError struct {
-	Reason string
-}
-
-func (e *DamagedPlanError) Error() string {
-	return "the plan cannot be applied, so nothing was changed: " + e.Reason +
-		". Was the plan file edited or cut short? Make a new one with `neonform plan -out plan.json`."
-}
-
-// checkPlan makes sure every step is a call apply knows how to carry out
-// safely, on a project whose live endpoints it checks first: apply sends the
-// plan's own method, path and body, so a step must not be able to reach
-// anything else.
-func checkPlan(p *diff.Plan) error {
-	if p == nil {
-		return &DamagedPlanError{Reason: "there is no plan"}
-	}
+// checkSteps makes sure every step of p is a call apply knows how to carry
+// out safely, on a project whose live endpoints it checks first: apply sends
+// the plan's own method, path and body, so a step must not be able to reach
+// anything else; and a create names its endpoint, so that an answer lost on
+// the way can be recovered without creating it twice. It is one of the rules
+// every plan is held to (checkRules): a file show or apply reads, and the
+// plan the planner makes, before it shows or saves it (CheckMade).
+func checkSteps(p *Plan) error {
 	planned := map[string]bool{}
 	for _, proj := range p.Projects {
 		planned[proj.ID] = true
@@ -35,7 +22,7 @@ func checkPlan(p *diff.Plan) error {
 	for i := range p.Steps {
 		s := &p.Steps[i]
 		bad := func(format string, args ...any) error {
-			return &DamagedPlanError{Reason: fmt.Sprintf("step %d (%s): ", s.ID, s.Address) + fmt.Sprintf(format, args...)}
+			return fmt.Errorf("step %d (%s): %s", s.ID, s.Address, fmt.Sprintf(format, args...))
 		}
 		if s.ID <= 0 {
 			return bad("its id must be a positive number")
@@ -67,11 +54,11 @@ func checkPlan(p *diff.Plan) error {
 }
 
 // checkCall checks that a step's call matches its kind.
-func checkCall(s *diff.Step) string {
-	collection := "/projects/" + url.PathEscape(s.ProjectID) + "/endpoints"
+func checkCall(s *Step) string {
+	collection := endpointsPath(s.ProjectID, "")
 	one := collection + "/" + url.PathEscape(s.EndpointID)
 	switch s.Kind {
-	case diff.StepState:
+	case StepState:
 		if s.Method != "" || s.Path != "" {
 			return "a state-only step must not call the API"
 		}
@@ -79,7 +66,7 @@ func checkCall(s *diff.Step) string {
 			return "it records a compute without an endpoint id"
 		}
 		return ""
-	case diff.StepCreate:
+	case StepCreate:
 		switch {
 		case s.Method != "POST" || s.Path != collection:
 			return fmt.Sprintf("a create must be POST %s, not %s %s", collection, s.Method, s.Path)
@@ -89,7 +76,7 @@ func checkCall(s *diff.Step) string {
 			return "a create must name the endpoint, so that an answer lost on the way can be recovered without creating it twice"
 		}
 		return ""
-	case diff.StepUpdate:
+	case StepUpdate:
 		switch {
 		case s.EndpointID == "" || strings.ContainsAny(s.EndpointID, "/?#"):
 			return fmt.Sprintf("an update needs a valid endpoint id, not %q", s.EndpointID)
@@ -99,7 +86,7 @@ func checkCall(s *diff.Step) string {
 			return "an update must say what to record in the state"
 		}
 		return ""
-	case diff.StepDelete:
+	case StepDelete:
 		switch {
 		case s.EndpointID == "" || strings.ContainsAny(s.EndpointID, "/?#"):
 			return fmt.Sprintf("a delete needs a valid endpoint id, not %q", s.EndpointID)
