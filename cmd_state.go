@@ -195,7 +195,7 @@ func runStateList(ctx context.Context, o stateOptions) error {
 	tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
 	for _, addr := range st.Addresses() {
 		c := st.Computes[addr]
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", addr, c.EndpointID, c.Type)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", addr, c.EndpointID, entryJSON(addr, c).Type)
 	}
 	return tw.Flush()
 }
@@ -228,7 +228,7 @@ func runStateShow(ctx context.Context, o stateOptions) error {
 		row("  ", "branch_name", c.BranchName)
 	}
 	fmt.Fprintln(w, "  applied:")
-	for _, r := range diff.AppliedValues(c).Rows() {
+	for _, r := range diff.AppliedValues(c).RowsHiding(c.Sensitive) {
 		row("    ", r.Name, r.Value)
 	}
 	return nil

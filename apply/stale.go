@@ -148,6 +148,7 @@ func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint) []strin
 		nowByID[now[i].ID] = &now[i]
 	}
 	names := addressesOf(p)
+	sensitive := p.SensitiveByEndpoint()
 	label := func(id string) string {
 		if a := names[id]; a != "" {
 			return fmt.Sprintf("%s (%s)", id, a)
@@ -168,7 +169,9 @@ func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint) []strin
 			continue
 		}
 		var parts []string
-		for _, a := range diff.ExactDifferences(then[id].Values, diff.LiveValues(ep)) {
+		changed := diff.ExactDifferences(then[id].Values, diff.LiveValues(ep))
+		diff.MarkSensitive(changed, sensitive[id])
+		for _, a := range changed {
 			before, after := a.Values()
 			parts = append(parts, fmt.Sprintf("%s is %s now, was %s when planned", a.Name, after, before))
 		}

@@ -281,6 +281,10 @@ func (d *deriver) addRecord(ch *Change, live *LiveEndpoint, want Values, holder 
 		// A state written before it kept the name; from now on the plan
 		// knows the branch without listing the project's branches.
 		note = fmt.Sprintf("record that branch %q is %s", rec.BranchName, rec.BranchID)
+	case sameRecord(withSensitive(d.st.Computes[holder], rec.Sensitive), rec):
+		// A state written before it kept the list: from now on state show
+		// hides these values too.
+		note = "record which of its values come from sensitive variables"
 	default:
 		note = "record what is live and applied"
 	}
@@ -368,6 +372,7 @@ func (d *deriver) drift(changes []*Change) []Drift {
 func recordOf(ch *Change, want Values, endpointID string) *state.Compute {
 	rec := want.Record(endpointID, ch.ProjectID, ch.PreventDestroy)
 	rec.BranchName = ch.BranchName
+	rec.Sensitive = slices.Clone(ch.Sensitive)
 	return rec
 }
 
@@ -381,12 +386,22 @@ func withBranchName(c *state.Compute, name string) *state.Compute {
 	return &cc
 }
 
+// withSensitive is a copy of c with another list of sensitive attributes.
+func withSensitive(c *state.Compute, names []string) *state.Compute {
+	if c == nil {
+		return nil
+	}
+	cc := *c
+	cc.Sensitive = names
+	return &cc
+}
+
 // sameRecord reports whether the state entry already says what r would
 // record, by the attribute table's equality rules, so no state-only step is
 // needed.
 func sameRecord(c *state.Compute, r *state.Compute) bool {
 	return c != nil && c.EndpointID == r.EndpointID && c.ProjectID == r.ProjectID && c.PreventDestroy == r.PreventDestroy &&
-		c.BranchName == r.BranchName && len(Differences(AppliedValues(c), AppliedValues(r))) == 0
+		c.BranchName == r.BranchName && slices.Equal(c.Sensitive, r.Sensitive) && len(Differences(AppliedValues(c), AppliedValues(r))) == 0
 }
 
 // branchName is a branch as people know it, when the plan knows its name.

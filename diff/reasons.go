@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/neonform/neonform/api"
@@ -61,19 +62,30 @@ func dropWords(active bool, drops string) string {
 	return "; idle now, no connections to drop"
 }
 
-func adoptReason(ep *LiveEndpoint) string {
+// adoptReason: sensitive names the attributes of the compute that come from
+// sensitive variables (a replica is adopted by its name, which may be one).
+func adoptReason(ep *LiveEndpoint, sensitive []string) string {
 	if ep.Type == api.EndpointTypeReadWrite {
 		return fmt.Sprintf("adopts %s, the branch's existing read_write compute, instead of creating a second (a branch holds one; every default branch comes with one)", ep.ID)
 	}
-	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %q", ep.ID, ep.Name)
+	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %s", ep.ID, quotedName(ep.Name, Hides(sensitive, "name")))
+}
+
+// quotedName is a name in quotes, or SensitiveValue when it came from a
+// sensitive variable.
+func quotedName(name string, sensitive bool) string {
+	if sensitive {
+		return SensitiveValue
+	}
+	return strconv.Quote(name)
 }
 
 // Values returns the before and after values as the plan shows them to
-// people, as the attribute table prints them: "(sensitive)" for both when
+// people, as the attribute table prints them: SensitiveValue for both when
 // the attribute is sensitive.
 func (a Attribute) Values() (before, after string) {
 	if a.Sensitive {
-		return sensitiveValue, sensitiveValue
+		return SensitiveValue, SensitiveValue
 	}
 	at := attributeNamed(a.Name)
 	if at == nil { // not one of ours: a plan file Verify refuses; show it as it is
@@ -87,8 +99,6 @@ func (a Attribute) String() string {
 	b, af := a.Values()
 	return a.Name + " " + b + " -> " + af
 }
-
-const sensitiveValue = "(sensitive)"
 
 // Row is one managed attribute as people read it.
 type Row struct{ Name, Value string }

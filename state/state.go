@@ -47,6 +47,12 @@ type Compute struct {
 	// recorded, until the next apply that touches the endpoint.
 	Host    string     `json:"host,omitempty"`
 	Applied Attributes `json:"applied"`
+	// Sensitive names the attributes whose applied value came from a
+	// variable declared sensitive ("pg_settings", "max_cu", ...; the plan's
+	// attribute names): apply needs the values, people never see them
+	// (README.md, Variables). Absent in entries written before it was
+	// recorded, until the next plan records it.
+	Sensitive []string `json:"sensitive,omitempty"`
 }
 
 // Attributes are what neonform last applied, in the service's own terms (so
@@ -96,6 +102,7 @@ func (s *State) Clone() *State {
 		}
 		cc := *comp
 		cc.Applied.PgSettings = maps.Clone(comp.Applied.PgSettings)
+		cc.Sensitive = slices.Clone(comp.Sensitive)
 		c.Computes[addr] = &cc
 	}
 	return &c

@@ -1,0 +1,94 @@
+package diff
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// SensitiveValue is what every view, error, log line and JSON document prints
+// in place of a value that came from a variable declared sensitive (README.md,
+// Variables).
+const SensitiveValue = "(sensitive value)"
+
+// sensitiveNames lists the managed attributes, by the plan's names ("max_cu",
+// "pg_settings", ...), whose value a compute block takes from a sensitive
+// variable, given its config.Compute.Sensitive; nil when none does.
+func sensitiveNames(declared map[string]bool) []string {
+	if len(declared) == 0 {
+		return nil
+	}
+	var out []string
+	for _, a := range attributes {
+		if a.sensitive(declared) {
+			out = append(out, a.Name())
+		}
+	}
+	return out
+}
+
+// Hides reports whether the plan attribute planName ("max_cu",
+// "pg_settings.work_mem", or "pg_settings" for all settings) is one of the
+// sensitive attributes names.
+func Hides(names []string, planName string) bool {
+	if len(names) == 0 {
+		return false
+	}
+	if slices.Contains(names, planName) {
+		return true
+	}
+	a := attributeNamed(planName)
+	return a != nil && slices.Contains(names, a.Name())
+}
+
+// MarkSensitive marks the attributes that names hides. It never unmarks one.
+func MarkSensitive(attrs []Attribute, names []string) {
+	for i := range attrs {
+		if Hides(names, attrs[i].Name) {
+			attrs[i].Sensitive = true
+		}
+	}
+}
+
+// SensitiveByEndpoint maps each endpoint the plan's changes act on to the
+// attributes of its compute that come from sensitive variables: what apply
+// hides when it explains what changed since the plan, or what a lost answer
+// left behind.
+func (p *Plan) SensitiveByEndpoint() map[string][]string {
+	out := map[string][]string{}
+	for _, ch := range p.Changes {
+		if ch.EndpointID != "" && len(ch.Sensitive) > 0 {
+			out[ch.EndpointID] = ch.Sensitive
+		}
+	}
+	return out
+}
+
+// RowsHiding is Rows with the value of each attribute that names hides
+// printed as SensitiveValue (a setting's name stays: it is the
+// configuration's word, and says which setting it is).
+func (v Values) RowsHiding(names []string) []Row {
+	rows := v.Rows()
+	for i, r := range rows {
+		if !slices.Contains(names, r.Name) {
+			continue
+		}
+		rows[i].Value = SensitiveValue
+		if r.Name == pgSettings.name && len(v.PgSettings) > 0 {
+			parts := make([]string, 0, len(v.PgSettings))
+			for _, k := range slices.Sorted(maps.Keys(v.PgSettings)) {
+				parts = append(parts, fmt.Sprintf("%s = %s", k, SensitiveValue))
+			}
+			rows[i].Value = "{ " + strings.Join(parts, ", ") + " }"
+		}
+	}
+	return rows
+}
+
+// QuotedName is the name a create sets, in quotes, or SensitiveValue when it
+// came from a sensitive variable: how apply names it in its progress and
+// notes.
+func (s *Step) QuotedName() string {
+	return quotedName(s.Name, s.Record != nil && Hides(s.Record.Sensitive, "name"))
+}
