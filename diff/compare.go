@@ -24,7 +24,7 @@ func (pp *projectPlan) planTarget(t *target) {
 		ch := pp.newChange(c.Address, Create, nil)
 		ch.MovedFrom, ch.PreventDestroy, ch.BranchName = movedFrom, c.PreventDestroy, t.byName
 		ch.Attributes = want.every()
-		ch.Sensitive = sensitiveNames(c.Sensitive)
+		ch.Sensitive = SensitiveAttributes(c)
 		MarkSensitive(ch.Attributes, ch.Sensitive)
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("new %s on branch %s", kindWords(want.Type), pp.branchName(t.branchID)))
 		if t.entry != nil {
@@ -40,7 +40,7 @@ func (pp *projectPlan) planTarget(t *target) {
 	ch := pp.newChange(c.Address, NoOp, ep)
 	ch.Adopt, ch.MovedFrom, ch.PreventDestroy, ch.BranchName = t.adopt, movedFrom, c.PreventDestroy, t.byName
 	ch.Attributes = Differences(ep.Values, want)
-	ch.Sensitive = sensitiveNames(c.Sensitive)
+	ch.Sensitive = SensitiveAttributes(c)
 	MarkSensitive(ch.Attributes, ch.Sensitive)
 	switch {
 	case t.adopt:

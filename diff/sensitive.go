@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/neonform/neonform/config"
 )
 
 // SensitiveValue is what every view, error, log line and JSON document prints
@@ -12,16 +14,17 @@ import (
 // Variables).
 const SensitiveValue = "(sensitive value)"
 
-// sensitiveNames lists the managed attributes, by the plan's names ("max_cu",
-// "pg_settings", ...), whose value a compute block takes from a sensitive
-// variable, given its config.Compute.Sensitive; nil when none does.
-func sensitiveNames(declared map[string]bool) []string {
-	if len(declared) == 0 {
+// SensitiveAttributes lists the managed attributes, by the plan's names
+// ("max_cu", "pg_settings", ...), whose value a compute block takes from a
+// sensitive variable; nil when none does. A change and the state entry of
+// the compute record them.
+func SensitiveAttributes(c *config.Compute) []string {
+	if len(c.Sensitive) == 0 {
 		return nil
 	}
 	var out []string
 	for _, a := range attributes {
-		if a.sensitive(declared) {
+		if a.sensitive(c.Sensitive) {
 			out = append(out, a.Name())
 		}
 	}
