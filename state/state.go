@@ -18,7 +18,12 @@ import (
 // 2: a compute records its branch_name and host. A version-1 state reads as
 // is (both are optional) and is written back as version 2, which a neonform
 // that reads version 1 only refuses as newer rather than as misshapen.
-const FormatVersion = 2
+//
+// 3: a compute records which of its values came from a variable declared
+// sensitive (sensitive), so that state show hides them. A version-1 or -2
+// state reads as is (no entry says so until the next plan records it) and
+// is written back as version 3.
+const FormatVersion = 3
 
 // State maps each compute address (<project>.<branch>.<compute>) to the
 // endpoint it manages and to what was last applied to it.

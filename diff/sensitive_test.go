@@ -1,0 +1,101 @@
+package diff
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/state"
+)
+
+// Each step's state record says which values are sensitive, so that state
+// show can hide them; a state entry written before it kept the list gets it
+// from a state-only step, once.
+func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
+	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET"))
+	c := compute("primary", pg("work_mem", "TOPSECRET"))
+	c.Sensitive = map[string]bool{"pg_settings": true}
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}) // an older state: no list
+
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	if got, want := stepLines(p), []string{"STATE shop.main.primary"}; !slices.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	s := p.Steps[0]
+	if !slices.Equal(s.Record.Sensitive, []string{"pg_settings"}) || !strings.Contains(s.Note, "sensitive") {
+		t.Errorf("the step records sensitive %q, note %q", s.Record.Sensitive, s.Note)
+	}
+	if err := s.UpdateState(st, ""); err != nil {
+		t.Fatal(err)
+	}
+	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live))); len(p.Steps) != 0 {
+		t.Errorf("once recorded, the plan still has steps: %v", stepLines(p))
+	}
+}
+
+// A compute no longer configured is deleted; the state's record of which
+// of its values are sensitive hides their drift, and the change carries it.
+func TestDeletedComputeKeepsItsSensitivity(t *testing.T) {
+	applied := endpoint("ep-x", brMain, ro, epName("old"), epPg("work_mem", "TOPSECRET-1"))
+	live := endpoint("ep-x", brMain, ro, epName("old"), epPg("work_mem", "TOPSECRET-2"))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.old": applied})
+	st.Computes["shop.main.old"].Sensitive = []string{"pg_settings"}
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain)))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+
+	if ch := changeAt(t, p, "shop.main.old"); ch.Action != Delete || !slices.Equal(ch.Sensitive, []string{"pg_settings"}) {
+		t.Errorf("change: %s, sensitive %q", ch.Action, ch.Sensitive)
+	}
+	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 || !p.Drift[0].Attributes[0].Sensitive {
+		t.Fatalf("drift: %+v", p.Drift)
+	}
+	var out strings.Builder
+	if err := RenderHuman(&out, p, HumanOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "TOPSECRET") {
+		t.Errorf("the plan shows a sensitive value:\n%s", out.String())
+	}
+	destroy := buildScoped(t, cfg, st, liveOf(liveProject(proj, live)), Scope{Destroy: true})
+	if ch := changeAt(t, destroy, "shop.main.old"); ch.Action != Delete || !slices.Equal(ch.Sensitive, []string{"pg_settings"}) {
+		t.Errorf("destroy: %s, sensitive %q", ch.Action, ch.Sensitive)
+	}
+}
+
+// A replica is adopted by its name; when the name comes from a sensitive
+// variable, neither the reason nor the warning about namesakes repeats it.
+func TestAdoptionByASensitiveNameHidesIt(t *testing.T) {
+	c := compute("reports", readOnly, named("rep-TOPSECRET"))
+	c.Sensitive = map[string]bool{"name": true}
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"), c)))
+	live := liveOf(liveProject(proj,
+		endpoint("ep-primary", brMain, rw, epName("primary")),
+		endpoint("ep-a", brMain, ro, epName("rep-TOPSECRET")),
+		endpoint("ep-b", brMain, ro, epName("rep-TOPSECRET")),
+	))
+	p, diags := Build(cfg, nil, live, testOpts)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	ch := changeAt(t, p, "shop.main.reports")
+	text := strings.Join(append(ch.Reasons, p.Warnings...), "\n")
+	if strings.Contains(text, "TOPSECRET") || !strings.Contains(text, "named "+SensitiveValue) || len(p.Warnings) == 0 {
+		t.Errorf("reasons and warnings:\n%s", text)
+	}
+}
+
+// state show's rows hide what the entry records as sensitive, keeping a
+// setting's name.
+func TestRowsHidingSensitiveValues(t *testing.T) {
+	sc := &state.Compute{Type: rw, Applied: state.Attributes{Name: "n", MaxCU: 7, PgSettings: map[string]string{"work_mem": "TOPSECRET"}},
+		Sensitive: []string{"max_cu", "pg_settings"}}
+	got := map[string]string{}
+	for _, r := range AppliedValues(sc).RowsHiding(sc.Sensitive) {
+		got[r.Name] = r.Value
+	}
+	if got["max_cu"] != SensitiveValue || got["pg_settings"] != "{ work_mem = (sensitive value) }" || got["name"] != "n" {
+		t.Errorf("rows: %v", got)
+	}
+}
