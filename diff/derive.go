@@ -196,6 +196,10 @@ func checkAttributes(ch *Change, base, want Values, asked bool) error {
 	for i := range made {
 		made[i].Sensitive = ch.Attributes[i].Sensitive
 		if got, wantJSON := mustJSON(ch.Attributes[i]), mustJSON(made[i]); string(got) != string(wantJSON) {
+			if made[i].Sensitive || Hides(ch.Sensitive, made[i].Name) {
+				// The error may end up in a CI log: say which, not what.
+				return fmt.Errorf("its attribute %s, whose values are sensitive, is not what its values make", ch.Attributes[i].Name)
+			}
 			return fmt.Errorf("its attribute %s is %s, but its values make %s", ch.Attributes[i].Name, got, wantJSON)
 		}
 	}

@@ -99,3 +99,23 @@ func TestRowsHidingSensitiveValues(t *testing.T) {
 		t.Errorf("rows: %v", got)
 	}
 }
+
+// A plan file whose sensitive attribute was edited is refused without
+// repeating its values: the error may end up in a CI log.
+func TestEditedSensitiveAttributeIsRefusedWithoutItsValues(t *testing.T) {
+	live := endpoint("ep-x", brMain, rw, epName("c"), epPg("work_mem", "TOPSECRET-1"))
+	c := compute("c", pg("work_mem", "TOPSECRET-2"))
+	c.Sensitive = map[string]bool{"pg_settings": true}
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": live})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	ch := &p.Changes[0]
+	if len(ch.Attributes) != 1 {
+		t.Fatalf("attributes: %+v", ch.Attributes)
+	}
+	ch.Attributes[0].Effect = None
+	_, err := Verify(p, st)
+	if err == nil || strings.Contains(err.Error(), "TOPSECRET") || !strings.Contains(err.Error(), "pg_settings.work_mem, whose values are sensitive") {
+		t.Errorf("Verify: %v", err)
+	}
+}
