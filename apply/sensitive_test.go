@@ -79,3 +79,26 @@ func TestStalePlanHidesSensitiveValues(t *testing.T) {
 		t.Errorf("the explanation repeats a sensitive value, or does not say which changed:\n%s", msg)
 	}
 }
+
+// A service that refuses a value may quote it: apply's progress, report and
+// error print it hidden.
+func TestRefusalQuotingASensitiveValueIsHidden(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	w.refuse("PATCH", "/endpoints/", 400, `invalid value for parameter \"work_mem\": \"TOPSECRET1MB\"`)
+	var out bytes.Buffer
+	rep, err := w.apply(context.Background(), w.plan(secretReplica), &out)
+	if rep == nil || len(rep.Failed) != 1 {
+		t.Fatalf("apply: %v\n%s", err, out.String())
+	}
+	if len(rep.Failed) != 1 {
+		t.Fatalf("failed: %+v\n%s", rep.Failed, out.String())
+	}
+	all := out.String() + rep.Summary() + rep.Failed[0].Err.Error()
+	if strings.Contains(all, "TOPSECRET") || !strings.Contains(all, `"work_mem": "(sensitive value)"`) {
+		t.Errorf("the refusal repeats the sensitive value, or is not shown:\n%s", all)
+	}
+	var apiErr *api.Error
+	if !errors.As(rep.Failed[0].Err, &apiErr) || apiErr.StatusCode != 400 {
+		t.Errorf("the hidden error is no longer the service's: %#v", rep.Failed[0].Err)
+	}
+}

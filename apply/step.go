@@ -31,6 +31,7 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	if res.Err == nil {
 		res.Recorded = true
 	}
+	res.Err = hideSensitive(res.Err, s)
 	res.Elapsed = time.Since(start)
 	r.prog.end(res)
 	return res

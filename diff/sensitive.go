@@ -95,3 +95,28 @@ func (v Values) RowsHiding(names []string) []Row {
 func (s *Step) QuotedName() string {
 	return quotedName(s.Name, s.Record != nil && Hides(s.Record.Sensitive, "name"))
 }
+
+// SensitiveTexts are the texts a step sets from sensitive variables (the
+// endpoint's name, the settings' values), longest first: what apply takes
+// out of the service's answers before it prints them, since a service that
+// refuses a value may quote it. Numbers are not among them: "2" is in too
+// many messages to be told apart.
+func (s *Step) SensitiveTexts() []string {
+	rec := s.Record
+	if rec == nil || len(rec.Sensitive) == 0 {
+		return nil
+	}
+	var out []string
+	if Hides(rec.Sensitive, "name") && rec.Applied.Name != "" {
+		out = append(out, rec.Applied.Name)
+	}
+	if Hides(rec.Sensitive, pgSettings.name) {
+		for _, v := range rec.Applied.PgSettings {
+			if v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}
