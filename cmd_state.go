@@ -195,7 +195,7 @@ func runStateList(ctx context.Context, o stateOptions) error {
 	tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
 	for _, addr := range st.Addresses() {
 		c := st.Computes[addr]
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", addr, c.EndpointID, entryJSON(addr, c).Type)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", addr, c.EndpointID, shownType(c))
 	}
 	return tw.Flush()
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/neonform/neonform/state"
 )
 
 // The plan as `plan -format json` and `show -format json` print it hides
@@ -75,6 +77,26 @@ var (
 	bodyKeys = map[string]string{"type": "type", "name": "name", "autoscaling_limit_min_cu": "min_cu",
 		"autoscaling_limit_max_cu": "max_cu", "suspend_timeout_seconds": "suspend_timeout", "disabled": "disabled"}
 )
+
+// HiddenApplied is a state entry's applied values as JSON, in the state
+// file's shape, with each value that came from a sensitive variable hidden
+// as in the printed plan: what state show -json prints.
+func HiddenApplied(c *state.Compute) json.RawMessage {
+	b := mustJSON(c.Applied)
+	if len(c.Sensitive) == 0 {
+		return b
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	n, err := parseNode(dec)
+	if err != nil {
+		panic(fmt.Sprintf("diff: reading back %s: %v", b, err)) // our own encoding
+	}
+	hideValues(n, valueKeys, c.Sensitive)
+	var out bytes.Buffer
+	n.write(&out)
+	return out.Bytes()
+}
 
 func redact(doc *node, p *Plan) {
 	byAddress := map[string][]string{}
