@@ -292,7 +292,7 @@ func TestRedactedPlanIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := ReadFile(shown)
-	if err == nil || !strings.Contains(err.Error(), "sensitive variables hidden, so it cannot be applied") {
+	if err == nil || !strings.Contains(err.Error(), "sensitive variables hidden, so neither show nor apply uses it") {
 		t.Errorf("reading the printed plan: %v", err)
 	}
 }

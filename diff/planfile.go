@@ -142,7 +142,7 @@ func ReadFile(path string) (*Plan, error) {
 		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with %s", path, remake(path))
 	case head.Redacted:
 		return nil, fmt.Errorf("%s is a plan as `plan -format json` or `show -format json` print it, with the values of sensitive variables hidden, "+
-			"so it cannot be applied. Apply the file that `plan -out` wrote, or make one with %s", path, remake(path))
+			"so neither show nor apply uses it. Use the file that `plan -out` wrote, or make one with %s", path, remake(path))
 	}
 	// json.Unmarshal above already refused anything after the plan.
 	var p Plan
