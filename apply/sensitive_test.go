@@ -99,3 +99,28 @@ func TestRefusalQuotingASensitiveValueIsHidden(t *testing.T) {
 		t.Errorf("the hidden error is no longer the service's: %#v", rep.Failed[0].Err)
 	}
 }
+
+// Another apply of the same configuration made the replica since the plan:
+// the stale plan's explanation names it without its sensitive name.
+func TestStalePlanHidesTheSensitiveNameOfANewEndpoint(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	p := w.plan(secretReplica)
+	var branch string
+	for _, ch := range p.Changes {
+		if ch.Address == "shop.main.reports" {
+			branch = ch.BranchID
+		}
+	}
+	if _, err := w.c.CreateEndpoint(context.Background(), shop,
+		api.EndpointCreate{BranchID: branch, Type: api.EndpointTypeReadOnly, Name: "rep-TOPSECRET1MB"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := w.apply(context.Background(), p, nil)
+	var stale *StaleError
+	if !errors.As(err, &stale) {
+		t.Fatalf("want a StaleError, got %v", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "TOPSECRET") || !strings.Contains(msg, `(read_only named "(sensitive value)") was created`) {
+		t.Errorf("the explanation:\n%s", msg)
+	}
+}

@@ -182,6 +182,12 @@ func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint) []strin
 	if len(reasons) == 0 {
 		reasons = append(reasons, fmt.Sprintf("%s (id %s): the live endpoints differ from the plan", projectName(proj), proj.ID))
 	}
+	// An endpoint made since may bear a name from a sensitive variable
+	// (another apply of the same configuration made it).
+	secrets := p.SensitiveTexts()
+	for i := range reasons {
+		reasons[i] = hideTexts(reasons[i], secrets)
+	}
 	return reasons
 }
 

@@ -102,21 +102,55 @@ func (s *Step) QuotedName() string {
 // refuses a value may quote it. Numbers are not among them: "2" is in too
 // many messages to be told apart.
 func (s *Step) SensitiveTexts() []string {
-	rec := s.Record
-	if rec == nil || len(rec.Sensitive) == 0 {
+	if s.Record == nil {
 		return nil
 	}
+	return appendTexts(nil, s.Record.Applied.Name, s.Record.Applied.PgSettings, s.Record.Sensitive)
+}
+
+// SensitiveTexts are the texts of the plan that came from sensitive
+// variables, longest first: those its steps set, and those its live
+// endpoints hold where their compute takes them from one (the secrets an
+// earlier apply set).
+func (p *Plan) SensitiveTexts() []string {
 	var out []string
-	if Hides(rec.Sensitive, "name") && rec.Applied.Name != "" {
-		out = append(out, rec.Applied.Name)
+	for i := range p.Steps {
+		out = append(out, p.Steps[i].SensitiveTexts()...)
 	}
-	if Hides(rec.Sensitive, pgSettings.name) {
-		for _, v := range rec.Applied.PgSettings {
+	byEndpoint := p.SensitiveByEndpoint()
+	for _, proj := range p.Projects {
+		for _, ep := range proj.Endpoints {
+			out = appendTexts(out, ep.Name, ep.PgSettings, byEndpoint[ep.ID])
+		}
+	}
+	slices.SortFunc(out, longestFirst)
+	return slices.Compact(out)
+}
+
+// appendTexts appends the name and the settings' values that names hides,
+// longest first.
+func appendTexts(out []string, name string, settings map[string]string, names []string) []string {
+	if len(names) == 0 {
+		return out
+	}
+	if Hides(names, "name") && name != "" {
+		out = append(out, name)
+	}
+	if Hides(names, pgSettings.name) {
+		for _, v := range settings {
 			if v != "" {
 				out = append(out, v)
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(out, longestFirst)
 	return out
+}
+
+// longestFirst orders texts so that one is replaced before any part of it.
+func longestFirst(a, b string) int {
+	if len(a) != len(b) {
+		return len(b) - len(a)
+	}
+	return strings.Compare(a, b)
 }
