@@ -1,8 +1,6 @@
 package apply
 
 import (
-	"strings"
-
 	"github.com/neonform/neonform/diff"
 )
 
@@ -24,18 +22,9 @@ func hideSensitive(err error, s *diff.Step) error {
 	if err == nil {
 		return nil
 	}
-	text := hideTexts(err.Error(), s.SensitiveTexts())
+	text := diff.HideTexts(err.Error(), s.SensitiveTexts())
 	if text == err.Error() {
 		return err
 	}
 	return &hiddenError{err: err, text: text}
-}
-
-// hideTexts is text with each of secrets (longest first) replaced by
-// diff.SensitiveValue.
-func hideTexts(text string, secrets []string) string {
-	for _, secret := range secrets {
-		text = strings.ReplaceAll(text, secret, diff.SensitiveValue)
-	}
-	return text
 }

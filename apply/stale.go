@@ -186,7 +186,7 @@ func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint) []strin
 	// (another apply of the same configuration made it).
 	secrets := p.SensitiveTexts()
 	for i := range reasons {
-		reasons[i] = hideTexts(reasons[i], secrets)
+		reasons[i] = diff.HideTexts(reasons[i], secrets)
 	}
 	return reasons
 }

@@ -163,7 +163,7 @@ func ReadFile(path string) (*Plan, error) {
 	normalize(&p)
 	if err := Check(&p); err != nil {
 		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
-			path, err, remake(path))
+			path, HideTexts(err.Error(), p.SensitiveTexts()), remake(path))
 	}
 	return &p, nil
 }

@@ -154,3 +154,12 @@ func longestFirst(a, b string) int {
 	}
 	return strings.Compare(a, b)
 }
+
+// HideTexts is text with each of secrets (SensitiveTexts: longest first, so
+// that one is replaced before any part of it) replaced by SensitiveValue.
+func HideTexts(text string, secrets []string) string {
+	for _, secret := range secrets {
+		text = strings.ReplaceAll(text, secret, SensitiveValue)
+	}
+	return text
+}

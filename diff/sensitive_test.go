@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -117,5 +119,31 @@ func TestEditedSensitiveAttributeIsRefusedWithoutItsValues(t *testing.T) {
 	_, err := Verify(p, st)
 	if err == nil || strings.Contains(err.Error(), "TOPSECRET") || !strings.Contains(err.Error(), "pg_settings.work_mem, whose values are sensitive") {
 		t.Errorf("Verify: %v", err)
+	}
+}
+
+// A plan file whose request body was edited is refused, and the refusal,
+// which quotes the bodies, hides the values the plan took from sensitive
+// variables.
+func TestEditedBodyIsRefusedWithoutTheSensitiveValues(t *testing.T) {
+	live := endpoint("ep-x", brMain, rw, epName("c"), epPg("work_mem", "TOPSECRET-1"))
+	c := compute("c", pg("work_mem", "TOPSECRET-2"))
+	c.Sensitive = map[string]bool{"pg_settings": true}
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	body := strings.Index(string(b), `"body"`)
+	edited := string(b[:body]) + strings.Replace(string(b[body:]), `"work_mem": "TOPSECRET-2"`, `"work_mem": "TOPSECRET-2", "wal_level": "x"`, 1)
+	if !strings.Contains(string(b[body:]), `"work_mem": "TOPSECRET-2"`) || edited == string(b) {
+		t.Fatalf("the body is not as expected:\n%s", b[body:])
+	}
+	os.WriteFile(path, []byte(edited), 0o600)
+	_, err := ReadFile(path)
+	if err == nil || strings.Contains(err.Error(), "TOPSECRET") || !strings.Contains(err.Error(), "its body is") {
+		t.Errorf("ReadFile: %v", err)
 	}
 }
