@@ -124,3 +124,20 @@ func TestStalePlanHidesTheSensitiveNameOfANewEndpoint(t *testing.T) {
 		t.Errorf("the explanation:\n%s", msg)
 	}
 }
+
+// apply refuses a plan whose request body differs from what its changes
+// make, naming the difference without the values of sensitive variables.
+func TestDamagedPlanHidesSensitiveValues(t *testing.T) {
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	p := w.plan(secretReplica)
+	for i := range p.Steps {
+		if p.Steps[i].Kind == diff.StepUpdate {
+			p.Steps[i].Body = []byte(strings.Replace(string(p.Steps[i].Body), `"work_mem":"TOPSECRET1MB"`, `"work_mem":"TOPSECRET1MB","wal_level":"x"`, 1))
+		}
+	}
+	_, err := w.apply(context.Background(), p, nil)
+	var damaged *DamagedPlanError
+	if !errors.As(err, &damaged) || strings.Contains(err.Error(), "TOPSECRET") || !strings.Contains(err.Error(), "its body is") {
+		t.Errorf("apply: %v", err)
+	}
+}
