@@ -102,15 +102,21 @@ func TestRowsHidingSensitiveValues(t *testing.T) {
 	}
 }
 
-// A plan file whose sensitive attribute was edited is refused without
-// repeating its values: the error may end up in a CI log.
-func TestEditedSensitiveAttributeIsRefusedWithoutItsValues(t *testing.T) {
+// secretUpdate is a plan that changes work_mem from TOPSECRET-1 to
+// TOPSECRET-2, a sensitive variable's value, and the state it was made with.
+func secretUpdate(t *testing.T) (*Plan, *state.State) {
 	live := endpoint("ep-x", brMain, rw, epName("c"), epPg("work_mem", "TOPSECRET-1"))
 	c := compute("c", pg("work_mem", "TOPSECRET-2"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
 	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": live})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	return mustBuild(t, cfg, st, liveOf(liveProject(proj, live))), st
+}
+
+// A plan file whose sensitive attribute was edited is refused without
+// repeating its values: the error may end up in a CI log.
+func TestEditedSensitiveAttributeIsRefusedWithoutItsValues(t *testing.T) {
+	p, st := secretUpdate(t)
 	ch := &p.Changes[0]
 	if len(ch.Attributes) != 1 {
 		t.Fatalf("attributes: %+v", ch.Attributes)
@@ -126,11 +132,7 @@ func TestEditedSensitiveAttributeIsRefusedWithoutItsValues(t *testing.T) {
 // which quotes the bodies, hides the values the plan took from sensitive
 // variables.
 func TestEditedBodyIsRefusedWithoutTheSensitiveValues(t *testing.T) {
-	live := endpoint("ep-x", brMain, rw, epName("c"), epPg("work_mem", "TOPSECRET-1"))
-	c := compute("c", pg("work_mem", "TOPSECRET-2"))
-	c.Sensitive = map[string]bool{"pg_settings": true}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	p, _ := secretUpdate(t)
 	path := filepath.Join(t.TempDir(), "plan.json")
 	if err := WriteFile(path, p); err != nil {
 		t.Fatal(err)
