@@ -189,23 +189,24 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 }
 
 // markDrift hides the drift of the values that come from sensitive
-// variables: as the change at the same address says (the configuration), or
-// else as the state records them.
+// variables, as the change at the same address says (the configuration) or
+// as the state records them (what was applied).
 func markDrift(plan *Plan, st *state.State) {
 	if len(plan.Drift) == 0 {
 		return
 	}
-	byAddress := make(map[string][]string, len(plan.Changes))
+	byAddress := map[string][]string{}
 	for _, ch := range plan.Changes {
-		byAddress[ch.Address] = ch.Sensitive
+		if len(ch.Sensitive) > 0 {
+			byAddress[ch.Address] = ch.Sensitive
+		}
 	}
 	for i := range plan.Drift {
 		d := &plan.Drift[i]
-		names, ok := byAddress[d.Address]
-		if c := st.Computes[d.Address]; !ok && c != nil {
-			names = c.Sensitive
+		MarkSensitive(d.Attributes, byAddress[d.Address])
+		if c := st.Computes[d.Address]; c != nil {
+			MarkSensitive(d.Attributes, c.Sensitive)
 		}
-		MarkSensitive(d.Attributes, names)
 	}
 }
 

@@ -149,3 +149,17 @@ func TestEditedBodyIsRefusedWithoutTheSensitiveValues(t *testing.T) {
 		t.Errorf("ReadFile: %v", err)
 	}
 }
+
+// Drift of a value the state records as sensitive stays hidden after the
+// variable is no longer declared sensitive: what was applied came from it.
+func TestDriftHidesWhatTheStateRecordsAsSensitive(t *testing.T) {
+	applied := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-1"))
+	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-2"))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
+	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", pg("work_mem", "64MB")))))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 || !p.Drift[0].Attributes[0].Sensitive {
+		t.Errorf("drift: %+v", p.Drift)
+	}
+}
