@@ -42,6 +42,11 @@ func (pp *projectPlan) planTarget(t *target) {
 	ch.Attributes = Differences(ep.Values, want)
 	ch.Sensitive = SensitiveAttributes(c)
 	MarkSensitive(ch.Attributes, ch.Sensitive)
+	if t.entry != nil {
+		// What is live may still be what a sensitive variable gave it, though
+		// the configuration no longer says so: its drift is hidden too.
+		MarkSensitive(ch.Attributes, t.entry.c.Sensitive)
+	}
 	switch {
 	case t.adopt:
 		ch.Reasons = append(ch.Reasons, adoptReason(ep, ch.Sensitive))

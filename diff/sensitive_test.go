@@ -151,7 +151,9 @@ func TestEditedBodyIsRefusedWithoutTheSensitiveValues(t *testing.T) {
 }
 
 // Drift of a value the state records as sensitive stays hidden after the
-// variable is no longer declared sensitive: what was applied came from it.
+// variable is no longer declared sensitive, and so does the change that
+// reconciles it: what was applied, and is live, came from it. The state
+// then learns that it is no longer sensitive.
 func TestDriftHidesWhatTheStateRecordsAsSensitive(t *testing.T) {
 	applied := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-1"))
 	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-2"))
@@ -161,5 +163,8 @@ func TestDriftHidesWhatTheStateRecordsAsSensitive(t *testing.T) {
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
 	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 || !p.Drift[0].Attributes[0].Sensitive {
 		t.Errorf("drift: %+v", p.Drift)
+	}
+	if ch := changeAt(t, p, "shop.main.primary"); len(ch.Attributes) != 1 || !ch.Attributes[0].Sensitive || ch.Sensitive != nil {
+		t.Errorf("the change that reconciles it: %+v", ch)
 	}
 }
