@@ -116,12 +116,17 @@ func (v Values) Rows() []Row {
 // FormatSettings prints Postgres settings as the configuration writes them:
 // { work_mem = "64MB" }, keys sorted; {} when there are none.
 func FormatSettings(m map[string]string) string {
+	return formatSettings(m, strconv.Quote)
+}
+
+// formatSettings prints the settings with each value as value prints it.
+func formatSettings(m map[string]string, value func(string) string) string {
 	if len(m) == 0 {
 		return "{}"
 	}
 	parts := make([]string, 0, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s = %q", k, m[k]))
+		parts = append(parts, k+" = "+value(m[k]))
 	}
 	return "{ " + strings.Join(parts, ", ") + " }"
 }

@@ -1,10 +1,10 @@
 package diff
 
 import (
-	"fmt"
-	"maps"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/neonform/neonform/config"
 )
@@ -79,11 +79,7 @@ func (v Values) RowsHiding(names []string) []Row {
 		}
 		rows[i].Value = SensitiveValue
 		if r.Name == pgSettings.name && len(v.PgSettings) > 0 {
-			parts := make([]string, 0, len(v.PgSettings))
-			for _, k := range slices.Sorted(maps.Keys(v.PgSettings)) {
-				parts = append(parts, fmt.Sprintf("%s = %s", k, SensitiveValue))
-			}
-			rows[i].Value = "{ " + strings.Join(parts, ", ") + " }"
+			rows[i].Value = formatSettings(v.PgSettings, func(string) string { return SensitiveValue })
 		}
 	}
 	return rows
@@ -156,10 +152,39 @@ func longestFirst(a, b string) int {
 }
 
 // HideTexts is text with each of secrets (SensitiveTexts: longest first, so
-// that one is replaced before any part of it) replaced by SensitiveValue.
+// that one is replaced before any part of it) replaced by SensitiveValue
+// where it stands alone: not within a word, so that a setting "on" leaves
+// "operation" as it is.
 func HideTexts(text string, secrets []string) string {
 	for _, secret := range secrets {
-		text = strings.ReplaceAll(text, secret, SensitiveValue)
+		var b strings.Builder
+		rest := text
+		for {
+			i := strings.Index(rest, secret)
+			if i < 0 {
+				break
+			}
+			end := i + len(secret)
+			if wordAt(rest[:i], true) && wordAt(secret, false) || wordAt(rest[end:], false) && wordAt(secret, true) {
+				b.WriteString(rest[:end]) // part of a longer word
+			} else {
+				b.WriteString(rest[:i] + SensitiveValue)
+			}
+			rest = rest[end:]
+		}
+		text = b.String() + rest
 	}
 	return text
+}
+
+// wordAt reports whether s ends (last) or begins (!last) with a letter or
+// a digit.
+func wordAt(s string, last bool) bool {
+	var r rune
+	if last {
+		r, _ = utf8.DecodeLastRuneInString(s)
+	} else {
+		r, _ = utf8.DecodeRuneInString(s)
+	}
+	return s != "" && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }

@@ -168,3 +168,17 @@ func TestDriftHidesWhatTheStateRecordsAsSensitive(t *testing.T) {
 		t.Errorf("the change that reconciles it: %+v", ch)
 	}
 }
+
+// A sensitive text is hidden where it stands alone, never inside a word.
+func TestHideTexts(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{`invalid value for "jit": "on"`, `invalid value for "jit": "(sensitive value)"`},
+		{"the operation is on", "the operation is (sensitive value)"},
+		{"on: online, rep-on, on", "(sensitive value): online, rep-(sensitive value), (sensitive value)"},
+		{"rep-TOPSECRET and TOPSECRET", "(sensitive value) and (sensitive value)"},
+	} {
+		if got := HideTexts(c.text, []string{"rep-TOPSECRET", "TOPSECRET", "on"}); got != c.want {
+			t.Errorf("HideTexts(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
