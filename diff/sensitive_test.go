@@ -182,3 +182,30 @@ func TestHideTexts(t *testing.T) {
 		}
 	}
 }
+
+// A plan file read back hides every attribute its change lists as
+// sensitive, even one the file does not mark.
+func TestReadFileHidesWhatTheChangeListsAsSensitive(t *testing.T) {
+	p, _ := secretUpdate(t)
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	unmarked := strings.Replace(string(b), `"effect": "restart",`+"\n          \"sensitive\": true", `"effect": "restart"`, 1)
+	if unmarked == string(b) {
+		t.Fatalf("the attribute is not marked as expected:\n%s", b)
+	}
+	os.WriteFile(path, []byte(unmarked), 0o600)
+	back, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := RenderHuman(&out, back, HumanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "TOPSECRET") {
+		t.Errorf("show repeats the value:\n%s", out.String())
+	}
+}
