@@ -113,6 +113,20 @@ func secretUpdate(t *testing.T) (*Plan, *state.State) {
 	return mustBuild(t, cfg, st, liveOf(liveProject(proj, live))), st
 }
 
+// secretUpdateFile saves secretUpdate's plan: its path and its bytes.
+func secretUpdateFile(t *testing.T) (string, []byte) {
+	p, _ := secretUpdate(t)
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, b
+}
+
 // A plan file whose sensitive attribute was edited is refused without
 // repeating its values: the error may end up in a CI log.
 func TestEditedSensitiveAttributeIsRefusedWithoutItsValues(t *testing.T) {
@@ -132,12 +146,7 @@ func TestEditedSensitiveAttributeIsRefusedWithoutItsValues(t *testing.T) {
 // which quotes the bodies, hides the values the plan took from sensitive
 // variables.
 func TestEditedBodyIsRefusedWithoutTheSensitiveValues(t *testing.T) {
-	p, _ := secretUpdate(t)
-	path := filepath.Join(t.TempDir(), "plan.json")
-	if err := WriteFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(path)
+	path, b := secretUpdateFile(t)
 	body := strings.Index(string(b), `"body"`)
 	edited := string(b[:body]) + strings.Replace(string(b[body:]), `"work_mem": "TOPSECRET-2"`, `"work_mem": "TOPSECRET-2", "wal_level": "x"`, 1)
 	if !strings.Contains(string(b[body:]), `"work_mem": "TOPSECRET-2"`) || edited == string(b) {
@@ -186,12 +195,7 @@ func TestHideTexts(t *testing.T) {
 // A plan file read back hides every attribute its change lists as
 // sensitive, even one the file does not mark.
 func TestReadFileHidesWhatTheChangeListsAsSensitive(t *testing.T) {
-	p, _ := secretUpdate(t)
-	path := filepath.Join(t.TempDir(), "plan.json")
-	if err := WriteFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(path)
+	path, b := secretUpdateFile(t)
 	unmarked := strings.Replace(string(b), `"effect": "restart",`+"\n          \"sensitive\": true", `"effect": "restart"`, 1)
 	if unmarked == string(b) {
 		t.Fatalf("the attribute is not marked as expected:\n%s", b)
