@@ -112,7 +112,8 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	// file's own: they must be the same, or the plan was edited.
 	steps, err := diff.Verify(p, st)
 	if err != nil {
-		return nil, &DamagedPlanError{Reason: err.Error()}
+		// Which field differs may quote a secret: the error may end up in a CI log.
+		return nil, &DamagedPlanError{Reason: diff.HideTexts(err.Error(), p.SensitiveTexts())}
 	}
 	if len(steps) == 0 {
 		// Only now: a file whose steps were taken out has none, but its

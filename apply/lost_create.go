@@ -82,7 +82,9 @@ func (e *FoundNotCreatedError) Error() string {
 // for the 5 minutes asked), so that the state says what is there.
 func adoptedStep(s *diff.Step, ep *api.Endpoint) *diff.Step {
 	rec := diff.LiveValues(ep).Record(ep.ID, s.Record.ProjectID, s.Record.PreventDestroy)
-	rec.BranchName, rec.Host = s.Record.BranchName, s.Record.Host
+	// What the plan would have recorded beside the values stays: the branch's
+	// name, the host, and which values came from sensitive variables.
+	rec.BranchName, rec.Host, rec.Sensitive = s.Record.BranchName, s.Record.Host, s.Record.Sensitive
 	adopted := *s
 	adopted.Record = rec
 	return &adopted

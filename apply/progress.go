@@ -188,7 +188,7 @@ func startWords(s *diff.Step, ch *diff.Change, idleNow bool) string {
 		if s.Record.Type == api.EndpointTypeReadWrite {
 			what = "a read_write compute"
 		}
-		return fmt.Sprintf("creating %s named %q on branch %s", what, s.Name, s.Record.BranchID)
+		return fmt.Sprintf("creating %s named %s on branch %s", what, s.QuotedName(), s.Record.BranchID)
 	case diff.StepUpdate:
 		return "updating " + s.EndpointID + disruptionWords(ch, idleNow)
 	case diff.StepDelete:

@@ -38,6 +38,7 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	if res.Err == nil {
 		res.Recorded = true
 	}
+	res.Err = hideSensitive(res.Err, s)
 	res.Elapsed = time.Since(start)
 	r.prog.end(res)
 	return res
@@ -95,10 +96,10 @@ func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
 				return true, nil // something was made: never create a second
 			}
 			found = ep
-			r.prog.note(s, fmt.Sprintf("the answer to the create was lost, but it made %s (named %q): using it, not creating another", ep.ID, s.Name))
+			r.prog.note(s, fmt.Sprintf("the answer to the create was lost, but it made %s (named %s): using it, not creating another", ep.ID, s.QuotedName()))
 			return true, nil
 		}
-		r.prog.note(s, fmt.Sprintf("the answer to the create was lost and it made nothing (no new endpoint named %q): sending it again", s.Name))
+		r.prog.note(s, fmt.Sprintf("the answer to the create was lost and it made nothing (no new endpoint named %s): sending it again", s.QuotedName()))
 		return false, nil
 	})
 	if refused != nil {

@@ -45,6 +45,10 @@ type Plan struct {
 	// Destroy: the plan deletes every compute the state manages (plan
 	// -destroy, neonform destroy).
 	Destroy bool `json:"destroy,omitempty"`
+	// Redacted: the document is a plan as plan -format json and show -format
+	// json print it, with the values of sensitive variables hidden; apply
+	// refuses it. Never set in a plan file (planfile_redact.go).
+	Redacted bool `json:"redacted,omitempty"`
 }
 
 // StateRef identifies a version of the state.
@@ -123,6 +127,12 @@ type Change struct {
 	// before the step that interrupts it, and refuses the step if it has
 	// woken since (a plan file does not carry the configuration).
 	RestartIdleOnly bool `json:"restart_idle_only,omitempty"`
+	// Sensitive names the compute's attributes ("max_cu", "pg_settings")
+	// whose configured value comes from a variable declared sensitive,
+	// whether they change or not (for a delete: as the state records them).
+	// Apply hides their values wherever it names them, and the state records
+	// the list with the compute.
+	Sensitive []string `json:"sensitive,omitempty"`
 }
 
 // Attribute is one attribute that changes: its value before (live) and after
@@ -134,8 +144,8 @@ type Attribute struct {
 	After  any        `json:"after"`
 	Effect Disruption `json:"effect"`
 	// Sensitive: the configured value comes from a variable declared
-	// sensitive; the human and Markdown views show "(sensitive)" instead of
-	// the values (the plan file keeps them: apply needs them).
+	// sensitive; every view shows SensitiveValue instead of the values (the
+	// plan file keeps them: apply needs them).
 	Sensitive bool `json:"sensitive,omitempty"`
 }
 

@@ -49,9 +49,10 @@ func writeChecked(w io.Writer, p *Plan) error {
 	return err
 }
 
-// RenderJSON writes the plan as the plan file holds it.
+// RenderJSON writes the plan as the plan file holds it, but with the values
+// that came from sensitive variables hidden (planfile_redact.go).
 func RenderJSON(w io.Writer, p *Plan) error {
-	return writeChecked(w, p)
+	return writeRedacted(w, p)
 }
 
 // WriteFile saves the plan at path, readable by its owner only (0600), and
@@ -127,6 +128,7 @@ func ReadFile(path string) (*Plan, error) {
 		ToolVersion   string          `json:"tool_version"`
 		Steps         json.RawMessage `json:"steps"`
 		Computes      json.RawMessage `json:"computes"`
+		Redacted      bool            `json:"redacted"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
 		return nil, corrupt(path, b, err)
@@ -144,15 +146,23 @@ func ReadFile(path string) (*Plan, error) {
 			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, FormatVersion, remake(path))
 	case head.Steps == nil:
 		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with %s", path, remake(path))
+	case head.Redacted:
+		return nil, fmt.Errorf("%s is a plan as `plan -format json` or `show -format json` print it, with the values of sensitive variables hidden, "+
+			"so neither show nor apply uses it. Use the file that `plan -out` wrote, or make one with %s", path, remake(path))
 	}
 	// json.Unmarshal above already refused anything after the plan.
 	p, err := decodePlan(b)
 	if err != nil {
 		return nil, corrupt(path, b, err)
 	}
+	for i := range p.Changes {
+		// A change's list is the one source: an attribute it names is hidden
+		// in every view, whether or not the file marks the attribute.
+		MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Sensitive)
+	}
 	if err := Check(p); err != nil {
 		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
-			path, err, remake(path))
+			path, HideTexts(err.Error(), p.SensitiveTexts()), remake(path))
 	}
 	return p, nil
 }

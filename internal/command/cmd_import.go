@@ -160,6 +160,9 @@ func runImport(ctx context.Context, o importOptions) error {
 		rec.BranchName = branch.Name // found by name: the next plan needs no list of branches
 	}
 	rec.Host = ep.Host
+	// Live values of what the configuration takes from sensitive variables
+	// may be the secrets themselves: state show hides them.
+	rec.Sensitive = diff.SensitiveAttributes(comp)
 	st.Computes[o.Address] = rec
 	if err := backend.Write(ctx, st); err != nil {
 		return err

@@ -196,7 +196,7 @@ func runStateList(ctx context.Context, o stateOptions) error {
 	for _, addr := range st.Addresses() {
 		c := st.Computes[addr]
 		// A state file's text is shown escaped (internal/textsafe).
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", textsafe.Terminal(addr), textsafe.Terminal(c.EndpointID), textsafe.Terminal(string(c.Type)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", textsafe.Terminal(addr), textsafe.Terminal(c.EndpointID), textsafe.Terminal(shownType(c)))
 	}
 	return tw.Flush()
 }
@@ -229,7 +229,7 @@ func runStateShow(ctx context.Context, o stateOptions) error {
 		row("  ", "branch_name", c.BranchName)
 	}
 	fmt.Fprintln(w, "  applied:")
-	for _, r := range diff.AppliedValues(c).Rows() {
+	for _, r := range diff.AppliedValues(c).RowsHiding(c.Sensitive) {
 		row("    ", r.Name, r.Value)
 	}
 	return nil
