@@ -45,7 +45,7 @@ func TestLostCreateHidesASensitiveName(t *testing.T) {
 	if !strings.Contains(out.String(), "the answer to the create was lost, but it made") || len(rep.Failed) > 0 {
 		t.Fatalf("the lost answer was not noted:\n%s", out.String())
 	}
-	if strings.Contains(out.String(), "TOPSECRET") || !strings.Contains(out.String(), "named "+diff.SensitiveValue) {
+	if strings.Contains(out.String(), "TOPSECRET") || !strings.Contains(out.String(), "named (sensitive value from var.tuning)") {
 		t.Errorf("progress repeats the sensitive name, or does not say it is hidden:\n%s", out.String())
 	}
 	w.checkConverged(secretReplica, shop)
@@ -74,7 +74,7 @@ func TestStalePlanHidesSensitiveValues(t *testing.T) {
 	if !errors.As(err, &stale) {
 		t.Fatalf("want a StaleError, got %v", err)
 	}
-	want := "pg_settings.work_mem is (sensitive value) now, was (sensitive value) when planned"
+	want := "pg_settings.work_mem is (sensitive value from var.tuning) now, was (sensitive value from var.tuning) when planned"
 	if msg := err.Error() + out.String(); strings.Contains(msg, "TOPSECRET") || !strings.Contains(msg, want) {
 		t.Errorf("the explanation repeats a sensitive value, or does not say which changed:\n%s", msg)
 	}
@@ -91,7 +91,7 @@ func TestRefusalQuotingASensitiveValueIsHidden(t *testing.T) {
 		t.Fatalf("apply: %v\n%s", err, out.String())
 	}
 	all := out.String() + rep.Summary() + rep.Failed[0].Err.Error()
-	if strings.Contains(all, "TOPSECRET") || !strings.Contains(all, `"work_mem": "(sensitive value)"`) {
+	if strings.Contains(all, "TOPSECRET") || !strings.Contains(all, `"work_mem": "(sensitive value from var.tuning)"`) {
 		t.Errorf("the refusal repeats the sensitive value, or is not shown:\n%s", all)
 	}
 	var apiErr *api.Error
@@ -120,7 +120,7 @@ func TestStalePlanHidesTheSensitiveNameOfANewEndpoint(t *testing.T) {
 	if !errors.As(err, &stale) {
 		t.Fatalf("want a StaleError, got %v", err)
 	}
-	if msg := err.Error(); strings.Contains(msg, "TOPSECRET") || !strings.Contains(msg, `(read_only named "(sensitive value)") was created`) {
+	if msg := err.Error(); strings.Contains(msg, "TOPSECRET") || !strings.Contains(msg, `(read_only named "(sensitive value from var.tuning)") was created`) {
 		t.Errorf("the explanation:\n%s", msg)
 	}
 }

@@ -9,6 +9,23 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
+// SensitiveValue is what every view, error, log line and JSON document prints
+// in place of a value that came from a variable declared sensitive, when it
+// does not know the variable (a plan or state written before it was kept).
+const SensitiveValue = "(sensitive value)"
+
+// HiddenValue is what every view, error, log line and JSON document prints in
+// place of a value that came from the sensitive variables vars:
+// "(sensitive value from var.db_password)", SensitiveValue when vars is
+// empty (docs/configuration.md, Variables). It is the only place that words
+// it.
+func HiddenValue(vars []string) string {
+	if len(vars) == 0 {
+		return SensitiveValue
+	}
+	return "(sensitive value from var." + strings.Join(vars, ", var.") + ")"
+}
+
 // secret is an attribute whose value comes from a variable declared
 // sensitive = true. A diagnostic about it never repeats the value (a size,
 // a duration, an id, its length, the sizes nearest to it): finish replaces
@@ -128,7 +145,7 @@ func (s secret) rewrite(d *hcl.Diagnostic) {
 func (l *loader) shown(value string, rng hcl.Range) string {
 	for _, s := range l.secrets {
 		if within(rng, s.rng) {
-			return fmt.Sprintf("(sensitive value, from var.%s)", s.vars[0])
+			return HiddenValue(s.vars)
 		}
 	}
 	return fmt.Sprintf("%q", value)
