@@ -44,11 +44,17 @@ func (r *run) notTheCreated(s *diff.Step, ep *api.Endpoint) error {
 	if len(differ) == 0 {
 		return nil
 	}
+	hidden := map[string]diff.Attribute{}
 	if ch := r.changes[s.Address]; ch != nil {
-		diff.MarkSensitive(differ, ch.Secrets())
+		for _, a := range ch.Attributes {
+			hidden[a.Name] = a
+		}
 	}
 	var what []string
 	for _, a := range differ {
+		if h := hidden[a.Name]; h.Sensitive {
+			a.Sensitive, a.SensitiveFrom = true, h.SensitiveFrom
+		}
 		there, asked := a.Values()
 		what = append(what, fmt.Sprintf("%s is %s there, the create asked for %s", a.Name, there, asked))
 	}

@@ -51,6 +51,53 @@ func TestLostCreateHidesASensitiveName(t *testing.T) {
 	w.checkConverged(secretReplica, shop)
 }
 
+// A create whose answer was lost, after which the branch has an endpoint of
+// its name whose size differs, is refused; the refusal names the variables
+// the name and the size come from, and repeats neither.
+func TestLostCreateRefusalNamesTheSensitiveVariables(t *testing.T) {
+	const src = `
+variable "tuning" {
+  sensitive = true
+  default   = "TOPSECRET1MB"
+}
+variable "cu" {
+  sensitive = true
+  default   = 1
+}
+project "shop" {
+  id = "dark-sun-46453911"
+  branch "main" {
+    compute "primary" {}
+    compute "reports" {
+      type   = "read_only"
+      name   = "rep-${var.tuning}"
+      min_cu = var.cu
+      max_cu = var.cu
+    }
+  }
+}
+`
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	p := w.plan(src)
+	w.loseCreateMaking(func(ep map[string]any) {
+		ep["autoscaling_limit_min_cu"], ep["autoscaling_limit_max_cu"] = 2, 2
+	})
+	var out bytes.Buffer
+	rep, err := w.apply(context.Background(), p, &out)
+	if err == nil || len(rep.Failed) != 1 {
+		t.Fatalf("apply: %v\n%s", err, out.String())
+	}
+	msg := rep.Failed[0].Err.Error()
+	for _, want := range []string{`named "(sensitive value from var.tuning)"`, "min_cu is (sensitive value from var.cu) there, the create asked for (sensitive value from var.cu)"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, msg)
+		}
+	}
+	if all := out.String() + msg; strings.Contains(all, "TOPSECRET") {
+		t.Errorf("the refusal repeats a sensitive value:\n%s", all)
+	}
+}
+
 // The stale-plan explanation says which attribute changed since the plan,
 // not its values, when they came from a sensitive variable: even when the
 // plan does not change that attribute.

@@ -203,8 +203,8 @@ func markDrift(plan *Plan, st *state.State) {
 	}
 	for i := range plan.Drift {
 		d := &plan.Drift[i]
-		// What was applied first: the configuration's variables, when they
-		// say, name what it gives now.
+		// Drift is a change to what was applied: the variables the state
+		// records it came from name it first.
 		MarkSensitive(d.Attributes, SecretsOf(st.Computes[d.Address]))
 		MarkSensitive(d.Attributes, byAddress[d.Address])
 	}

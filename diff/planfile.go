@@ -157,7 +157,8 @@ func ReadFile(path string) (*Plan, error) {
 	}
 	for i := range p.Changes {
 		// A change's list is the one source: an attribute it names is hidden
-		// in every view, whether or not the file marks the attribute.
+		// in every view, whether or not the file marks the attribute (and
+		// names the change's variables, unless the file names them).
 		MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Secrets())
 	}
 	if err := Check(p); err != nil {

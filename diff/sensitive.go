@@ -113,12 +113,14 @@ func Hides(names []string, planName string) bool {
 }
 
 // MarkSensitive marks the attributes that s hides, with the variables they
-// come from when s knows them. It never unmarks one.
+// come from when s knows them. It never unmarks one, nor names another
+// variable for one already named: the first to mark it says where it comes
+// from (the change's, for a change; the state's, for drift).
 func MarkSensitive(attrs []Attribute, s Secrets) {
 	for i := range attrs {
 		if s.Hides(attrs[i].Name) {
 			attrs[i].Sensitive = true
-			if vars := s.Vars(attrs[i].Name); len(vars) > 0 {
+			if vars := s.Vars(attrs[i].Name); len(vars) > 0 && len(attrs[i].SensitiveFrom) == 0 {
 				attrs[i].SensitiveFrom = slices.Clone(vars)
 			}
 		}

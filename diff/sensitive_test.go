@@ -298,3 +298,40 @@ func dropKey(v any, key string) {
 		}
 	}
 }
+
+// Drift names the variable the state says the applied value came from; the
+// change, the configuration's; and the saved plan says the same once read.
+func TestDriftAndChangeNameTheirOwnVariables(t *testing.T) {
+	applied := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-1"))
+	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-2"))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
+	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
+	st.Computes["shop.main.primary"].SensitiveFrom = map[string][]string{"pg_settings": {"old_tuning"}}
+	c := compute("primary", pg("work_mem", "TOPSECRET-3"))
+	c.Sensitive = map[string]bool{"pg_settings": true}
+	c.SensitiveFrom = map[string][]string{"pg_settings": {"new_tuning"}}
+	p := mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain, c))), st, liveOf(liveProject(proj, live)))
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*Plan{p, back} {
+		if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 {
+			t.Fatalf("drift: %+v", p.Drift)
+		}
+		if before, _ := p.Drift[0].Attributes[0].Values(); before != "(sensitive value from var.old_tuning)" {
+			t.Errorf("drift shows %q", before)
+		}
+		ch := changeAt(t, p, "shop.main.primary")
+		if len(ch.Attributes) != 1 {
+			t.Fatalf("change: %+v", ch.Attributes)
+		}
+		if _, after := ch.Attributes[0].Values(); after != "(sensitive value from var.new_tuning)" {
+			t.Errorf("the change shows %q", after)
+		}
+	}
+}
