@@ -18,12 +18,20 @@ const SensitiveValue = "(sensitive value)"
 // place of a value that came from the sensitive variables vars:
 // "(sensitive value from var.db_password)", SensitiveValue when vars is
 // empty (docs/configuration.md, Variables). It is the only place that words
-// it.
+// it. The names come from a plan or state file, so one that is not a
+// variable's name (an edit: neonform writes none) is left out rather than
+// printed: it could be markup or terminal control.
 func HiddenValue(vars []string) string {
-	if len(vars) == 0 {
+	var names []string
+	for _, v := range vars {
+		if hclsyntax.ValidIdentifier(v) {
+			names = append(names, v)
+		}
+	}
+	if len(names) == 0 {
 		return SensitiveValue
 	}
-	return "(sensitive value from var." + strings.Join(vars, ", var.") + ")"
+	return "(sensitive value from var." + strings.Join(names, ", var.") + ")"
 }
 
 // secret is an attribute whose value comes from a variable declared
