@@ -44,15 +44,17 @@ func (r *run) notTheCreated(s *diff.Step, ep *api.Endpoint) error {
 	if len(differ) == 0 {
 		return nil
 	}
-	hidden := map[string]bool{}
+	hidden := map[string]diff.Attribute{}
 	if ch := r.changes[s.Address]; ch != nil {
 		for _, a := range ch.Attributes {
-			hidden[a.Name] = a.Sensitive
+			hidden[a.Name] = a
 		}
 	}
 	var what []string
 	for _, a := range differ {
-		a.Sensitive = a.Sensitive || hidden[a.Name]
+		if h := hidden[a.Name]; h.Sensitive {
+			a.Sensitive, a.SensitiveFrom = true, h.SensitiveFrom
+		}
 		there, asked := a.Values()
 		what = append(what, fmt.Sprintf("%s is %s there, the create asked for %s", a.Name, there, asked))
 	}
@@ -84,7 +86,7 @@ func adoptedStep(s *diff.Step, ep *api.Endpoint) *diff.Step {
 	rec := diff.LiveValues(ep).Record(ep.ID, s.Record.ProjectID, s.Record.PreventDestroy)
 	// What the plan would have recorded beside the values stays: the branch's
 	// name, the host, and which values came from sensitive variables.
-	rec.BranchName, rec.Host, rec.Sensitive = s.Record.BranchName, s.Record.Host, s.Record.Sensitive
+	rec.BranchName, rec.Host, rec.Sensitive, rec.SensitiveFrom = s.Record.BranchName, s.Record.Host, s.Record.Sensitive, s.Record.SensitiveFrom
 	adopted := *s
 	adopted.Record = rec
 	return &adopted

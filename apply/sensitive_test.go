@@ -45,10 +45,57 @@ func TestLostCreateHidesASensitiveName(t *testing.T) {
 	if !strings.Contains(out.String(), "the answer to the create was lost, but it made") || len(rep.Failed) > 0 {
 		t.Fatalf("the lost answer was not noted:\n%s", out.String())
 	}
-	if strings.Contains(out.String(), "TOPSECRET") || !strings.Contains(out.String(), "named "+diff.SensitiveValue) {
+	if strings.Contains(out.String(), "TOPSECRET") || !strings.Contains(out.String(), "named (sensitive value from var.tuning)") {
 		t.Errorf("progress repeats the sensitive name, or does not say it is hidden:\n%s", out.String())
 	}
 	w.checkConverged(secretReplica, shop)
+}
+
+// A create whose answer was lost, after which the branch has an endpoint of
+// its name whose size differs, is refused; the refusal names the variables
+// the name and the size come from, and repeats neither.
+func TestLostCreateRefusalNamesTheSensitiveVariables(t *testing.T) {
+	const src = `
+variable "tuning" {
+  sensitive = true
+  default   = "TOPSECRET1MB"
+}
+variable "cu" {
+  sensitive = true
+  default   = 1
+}
+project "shop" {
+  id = "dark-sun-46453911"
+  branch "main" {
+    compute "primary" {}
+    compute "reports" {
+      type   = "read_only"
+      name   = "rep-${var.tuning}"
+      min_cu = var.cu
+      max_cu = var.cu
+    }
+  }
+}
+`
+	w := newWorld(t, worldOptions{projects: []string{shop}})
+	p := w.plan(src)
+	w.loseCreateMaking(func(ep map[string]any) {
+		ep["autoscaling_limit_min_cu"], ep["autoscaling_limit_max_cu"] = 2, 2
+	})
+	var out bytes.Buffer
+	rep, err := w.apply(context.Background(), p, &out)
+	if err == nil || len(rep.Failed) != 1 {
+		t.Fatalf("apply: %v\n%s", err, out.String())
+	}
+	msg := rep.Failed[0].Err.Error()
+	for _, want := range []string{`named "(sensitive value from var.tuning)"`, "min_cu is (sensitive value from var.cu) there, the create asked for (sensitive value from var.cu)"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, msg)
+		}
+	}
+	if all := out.String() + msg; strings.Contains(all, "TOPSECRET") {
+		t.Errorf("the refusal repeats a sensitive value:\n%s", all)
+	}
 }
 
 // The stale-plan explanation says which attribute changed since the plan,
@@ -74,7 +121,7 @@ func TestStalePlanHidesSensitiveValues(t *testing.T) {
 	if !errors.As(err, &stale) {
 		t.Fatalf("want a StaleError, got %v", err)
 	}
-	want := "pg_settings.work_mem is (sensitive value) now, was (sensitive value) when planned"
+	want := "pg_settings.work_mem is (sensitive value from var.tuning) now, was (sensitive value from var.tuning) when planned"
 	if msg := err.Error() + out.String(); strings.Contains(msg, "TOPSECRET") || !strings.Contains(msg, want) {
 		t.Errorf("the explanation repeats a sensitive value, or does not say which changed:\n%s", msg)
 	}
@@ -91,7 +138,7 @@ func TestRefusalQuotingASensitiveValueIsHidden(t *testing.T) {
 		t.Fatalf("apply: %v\n%s", err, out.String())
 	}
 	all := out.String() + rep.Summary() + rep.Failed[0].Err.Error()
-	if strings.Contains(all, "TOPSECRET") || !strings.Contains(all, `"work_mem": "(sensitive value)"`) {
+	if strings.Contains(all, "TOPSECRET") || !strings.Contains(all, `"work_mem": "(sensitive value from var.tuning)"`) {
 		t.Errorf("the refusal repeats the sensitive value, or is not shown:\n%s", all)
 	}
 	var apiErr *api.Error
@@ -120,7 +167,7 @@ func TestStalePlanHidesTheSensitiveNameOfANewEndpoint(t *testing.T) {
 	if !errors.As(err, &stale) {
 		t.Fatalf("want a StaleError, got %v", err)
 	}
-	if msg := err.Error(); strings.Contains(msg, "TOPSECRET") || !strings.Contains(msg, `(read_only named "(sensitive value)") was created`) {
+	if msg := err.Error(); strings.Contains(msg, "TOPSECRET") || !strings.Contains(msg, `(read_only named "(sensitive value from var.tuning)") was created`) {
 		t.Errorf("the explanation:\n%s", msg)
 	}
 }

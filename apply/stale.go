@@ -125,7 +125,7 @@ func projectName(proj diff.Project) string {
 // (live) with those the plan recorded, and says what changed.
 func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []string {
 	var reasons []string
-	var sensitive map[string][]string
+	var sensitive map[string]diff.Secrets
 	for _, proj := range p.Projects {
 		now, read := live[proj.ID]
 		if !read || diff.LiveDigest(now) == proj.LiveDigest {
@@ -151,7 +151,7 @@ func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []string {
 // endpoints created and deleted since, and each attribute that differs from
 // what the plan recorded (by value: what the digest notices).
 // sensitive is the plan's SensitiveByEndpoint.
-func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint, sensitive map[string][]string) []string {
+func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint, sensitive map[string]diff.Secrets) []string {
 	then := make(map[string]*diff.LiveEndpoint, len(proj.Endpoints))
 	for i := range proj.Endpoints {
 		then[proj.Endpoints[i].ID] = &proj.Endpoints[i]

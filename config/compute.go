@@ -51,6 +51,12 @@ func (c *computeAttrs) eval(name string, ty cty.Type, want string) (cty.Value, d
 			c.cp.Sensitive = map[string]bool{}
 		}
 		c.cp.Sensitive[name] = true
+		if vars := c.l.sensitiveVars(c.attrs[name].Expr); len(vars) > 0 {
+			if c.cp.SensitiveFrom == nil {
+				c.cp.SensitiveFrom = map[string][]string{}
+			}
+			c.cp.SensitiveFrom[name] = vars
+		}
 	}
 	if state == invalid {
 		c.markBad(name)

@@ -120,6 +120,10 @@ type Compute struct {
 	// sensitive = true ("pg_settings", "name", ...): renderers show "(sensitive)"
 	// instead of the value. Nil when there are none.
 	Sensitive map[string]bool
+	// SensitiveFrom names, for each attribute of Sensitive, the sensitive
+	// variables its value comes from (directly or through locals), in the
+	// order written: what every message names in place of the value.
+	SensitiveFrom map[string][]string
 
 	DeclRange hcl.Range
 	// Ranges holds the source range of each attribute that was written, by its

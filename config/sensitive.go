@@ -9,6 +9,31 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
+// SensitiveValue is what every view, error, log line and JSON document prints
+// in place of a value that came from a variable declared sensitive, when it
+// does not know the variable (a plan or state written before it was kept).
+const SensitiveValue = "(sensitive value)"
+
+// HiddenValue is what every view, error, log line and JSON document prints in
+// place of a value that came from the sensitive variables vars:
+// "(sensitive value from var.db_password)", SensitiveValue when vars is
+// empty (docs/configuration.md, Variables). It is the only place that words
+// it. The names come from a plan or state file, so one that is not a
+// variable's name (an edit: neonform writes none) is left out rather than
+// printed: it could be markup or terminal control.
+func HiddenValue(vars []string) string {
+	var names []string
+	for _, v := range vars {
+		if hclsyntax.ValidIdentifier(v) {
+			names = append(names, v)
+		}
+	}
+	if len(names) == 0 {
+		return SensitiveValue
+	}
+	return "(sensitive value from var." + strings.Join(names, ", var.") + ")"
+}
+
 // secret is an attribute whose value comes from a variable declared
 // sensitive = true. A diagnostic about it never repeats the value (a size,
 // a duration, an id, its length, the sizes nearest to it): finish replaces
@@ -128,7 +153,7 @@ func (s secret) rewrite(d *hcl.Diagnostic) {
 func (l *loader) shown(value string, rng hcl.Range) string {
 	for _, s := range l.secrets {
 		if within(rng, s.rng) {
-			return fmt.Sprintf("(sensitive value, from var.%s)", s.vars[0])
+			return HiddenValue(s.vars)
 		}
 	}
 	return fmt.Sprintf("%q", value)

@@ -127,3 +127,23 @@ func TestValueFreeMessagesStay(t *testing.T) {
 		t.Errorf("got %s: %s", d.Summary, d.Detail)
 	}
 }
+
+// The hidden value names the variables it comes from; a name that is not a
+// variable's (a plan or state file edited to hold markup or terminal
+// control) is never printed.
+func TestHiddenValue(t *testing.T) {
+	for _, c := range []struct {
+		vars []string
+		want string
+	}{
+		{nil, "(sensitive value)"},
+		{[]string{"db_password"}, "(sensitive value from var.db_password)"},
+		{[]string{"db_tuning", "extra-1"}, "(sensitive value from var.db_tuning, var.extra-1)"},
+		{[]string{"\x1b[2J", "ok"}, "(sensitive value from var.ok)"},
+		{[]string{"x\n<!--"}, "(sensitive value)"},
+	} {
+		if got := config.HiddenValue(c.vars); got != c.want {
+			t.Errorf("HiddenValue(%q) = %q, want %q", c.vars, got, c.want)
+		}
+	}
+}

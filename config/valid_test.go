@@ -150,6 +150,7 @@ func TestValidConfigs(t *testing.T) {
 								c.Name = "a-b"          // a list given on the command line in HCL syntax
 								c.PgSettings = map[string]string{"work_mem": "64MB", "jit": "off", "application_name": "s3cret"}
 								c.Sensitive = map[string]bool{"pg_settings": true}
+								c.SensitiveFrom = map[string][]string{"pg_settings": {"secret"}}
 							}),
 							compute("shop", "main", "other", func(c *config.Compute) {
 								c.Type = config.ReadOnly

@@ -48,6 +48,9 @@ type attribute interface {
 	// sensitive reports whether the compute block's value of it comes from a
 	// variable declared sensitive, given the block's config.Compute.Sensitive.
 	sensitive(declared map[string]bool) bool
+	// from lists the sensitive variables the block's value of it comes
+	// from, given the block's config.Compute.SensitiveFrom.
+	from(declared map[string][]string) []string
 }
 
 // field is an attribute that holds one value of type T.
@@ -157,6 +160,18 @@ func (f *field[T]) sensitive(declared map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+func (f *field[T]) from(declared map[string][]string) []string {
+	var out []string
+	for _, s := range f.sources {
+		for _, v := range declared[s] {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 func same[T comparable](a, b T) bool { return a == b }
@@ -286,6 +301,8 @@ func (s *settings) toUpdate(u *api.EndpointUpdate, v *Values) bool {
 }
 
 func (s *settings) sensitive(declared map[string]bool) bool { return declared[s.name] }
+
+func (s *settings) from(declared map[string][]string) []string { return declared[s.name] }
 
 func optional(v string, ok bool) any {
 	if !ok {

@@ -195,18 +195,18 @@ func markDrift(plan *Plan, st *state.State) {
 	if len(plan.Drift) == 0 {
 		return
 	}
-	byAddress := map[string][]string{}
-	for _, ch := range plan.Changes {
-		if len(ch.Sensitive) > 0 {
-			byAddress[ch.Address] = ch.Sensitive
+	byAddress := map[string]Secrets{}
+	for i := range plan.Changes {
+		if ch := &plan.Changes[i]; len(ch.Sensitive) > 0 {
+			byAddress[ch.Address] = ch.Secrets()
 		}
 	}
 	for i := range plan.Drift {
 		d := &plan.Drift[i]
+		// Drift is a change to what was applied: the variables the state
+		// records it came from name it first.
+		MarkSensitive(d.Attributes, SecretsOf(st.Computes[d.Address]))
 		MarkSensitive(d.Attributes, byAddress[d.Address])
-		if c := st.Computes[d.Address]; c != nil {
-			MarkSensitive(d.Attributes, c.Sensitive)
-		}
 	}
 }
 
@@ -367,7 +367,7 @@ func (pp *projectPlan) planRemovals() {
 		}
 		ch := pp.newChange(addr, Delete, ep)
 		ch.Disruption = Remove
-		ch.Sensitive = slices.Clone(e.c.Sensitive)
+		ch.Sensitive, ch.SensitiveFrom = slices.Clone(e.c.Sensitive), state.CloneSensitiveFrom(e.c.SensitiveFrom)
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("%s: the endpoint %s and its host go away%s",
 			why, ep.ID, activeTail(ch.Active, "its connections drop")))
 	}

@@ -24,8 +24,8 @@ func (pp *projectPlan) planTarget(t *target) {
 		ch := pp.newChange(c.Address, Create, nil)
 		ch.MovedFrom, ch.PreventDestroy, ch.BranchName = movedFrom, c.PreventDestroy, t.byName
 		ch.Attributes = want.every()
-		ch.Sensitive = SensitiveAttributes(c)
-		MarkSensitive(ch.Attributes, ch.Sensitive)
+		ch.Sensitive, ch.SensitiveFrom = SensitiveAttributes(c), SensitiveFrom(c)
+		MarkSensitive(ch.Attributes, ch.Secrets())
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("new %s on branch %s", kindWords(want.Type), pp.branchName(t.branchID)))
 		if t.entry != nil {
 			ch.Reasons = append(ch.Reasons, fmt.Sprintf("its endpoint %s was deleted outside neonform, so a new one (new id and host) takes its place", t.entry.c.EndpointID))
@@ -40,16 +40,16 @@ func (pp *projectPlan) planTarget(t *target) {
 	ch := pp.newChange(c.Address, NoOp, ep)
 	ch.Adopt, ch.MovedFrom, ch.PreventDestroy, ch.BranchName = t.adopt, movedFrom, c.PreventDestroy, t.byName
 	ch.Attributes = Differences(ep.Values, want)
-	ch.Sensitive = SensitiveAttributes(c)
-	MarkSensitive(ch.Attributes, ch.Sensitive)
+	ch.Sensitive, ch.SensitiveFrom = SensitiveAttributes(c), SensitiveFrom(c)
+	MarkSensitive(ch.Attributes, ch.Secrets())
 	if t.entry != nil {
 		// What is live may still be what a sensitive variable gave it, though
 		// the configuration no longer says so: its drift is hidden too.
-		MarkSensitive(ch.Attributes, t.entry.c.Sensitive)
+		MarkSensitive(ch.Attributes, SecretsOf(t.entry.c))
 	}
 	switch {
 	case t.adopt:
-		ch.Reasons = append(ch.Reasons, adoptReason(ep, ch.Sensitive))
+		ch.Reasons = append(ch.Reasons, adoptReason(ep, ch.Secrets()))
 	case t.entry.deposed:
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("takes back %s, which an interrupted replacement of %s left in the state as %s: "+
 			"the configuration describes it again, so nothing is created or deleted for it", ep.ID, c.Address, t.entry.origin))
@@ -67,7 +67,7 @@ func (pp *projectPlan) planTarget(t *target) {
 			// endpoint again when the answer is lost. The plan shows it.
 			want.Name = c.Name
 			ch.Attributes = Differences(ep.Values, want)
-			MarkSensitive(ch.Attributes, ch.Sensitive)
+			MarkSensitive(ch.Attributes, ch.Secrets())
 			ch.Reasons = append(ch.Reasons, fmt.Sprintf("the new endpoint is named %q after the block's label, as everything neonform creates is: apply finds it by its name if the answer to the create is lost", c.Name))
 		}
 	case len(ch.Attributes) > 0:

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -195,7 +196,7 @@ func checkAttributes(ch *Change, base, want Values, asked bool) error {
 		return fmt.Errorf("it lists %d attributes, but its values differ from what is live in %d", len(ch.Attributes), len(made))
 	}
 	for i := range made {
-		made[i].Sensitive = ch.Attributes[i].Sensitive
+		made[i].Sensitive, made[i].SensitiveFrom = ch.Attributes[i].Sensitive, ch.Attributes[i].SensitiveFrom
 		if got, wantJSON := mustJSON(ch.Attributes[i]), mustJSON(made[i]); string(got) != string(wantJSON) {
 			if made[i].Sensitive || Hides(ch.Sensitive, made[i].Name) {
 				// The error may end up in a CI log: say which, not what.
@@ -286,7 +287,7 @@ func (d *deriver) addRecord(ch *Change, live *LiveEndpoint, want Values, holder 
 		// A state written before it kept the name; from now on the plan
 		// knows the branch without listing the project's branches.
 		note = fmt.Sprintf("record that branch %q is %s", rec.BranchName, rec.BranchID)
-	case sameRecord(withSensitive(d.st.Computes[holder], rec.Sensitive), rec):
+	case sameRecord(withSensitive(d.st.Computes[holder], rec), rec):
 		// A state written before it kept the list: from now on state show
 		// hides these values too.
 		note = "record which of its values come from sensitive variables"
@@ -377,7 +378,7 @@ func (d *deriver) drift(changes []*Change) []Drift {
 func recordOf(ch *Change, want Values, endpointID string) *state.Compute {
 	rec := want.Record(endpointID, ch.ProjectID, ch.PreventDestroy)
 	rec.BranchName = ch.BranchName
-	rec.Sensitive = slices.Clone(ch.Sensitive)
+	rec.Sensitive, rec.SensitiveFrom = slices.Clone(ch.Sensitive), state.CloneSensitiveFrom(ch.SensitiveFrom)
 	return rec
 }
 
@@ -391,13 +392,14 @@ func withBranchName(c *state.Compute, name string) *state.Compute {
 	return &cc
 }
 
-// withSensitive is a copy of c with another list of sensitive attributes.
-func withSensitive(c *state.Compute, names []string) *state.Compute {
+// withSensitive is a copy of c with the sensitive attributes of r, and
+// their variables.
+func withSensitive(c *state.Compute, r *state.Compute) *state.Compute {
 	if c == nil {
 		return nil
 	}
 	cc := *c
-	cc.Sensitive = names
+	cc.Sensitive, cc.SensitiveFrom = r.Sensitive, r.SensitiveFrom
 	return &cc
 }
 
@@ -406,7 +408,8 @@ func withSensitive(c *state.Compute, names []string) *state.Compute {
 // needed.
 func sameRecord(c *state.Compute, r *state.Compute) bool {
 	return c != nil && c.EndpointID == r.EndpointID && c.ProjectID == r.ProjectID && c.PreventDestroy == r.PreventDestroy &&
-		c.BranchName == r.BranchName && slices.Equal(c.Sensitive, r.Sensitive) && len(Differences(AppliedValues(c), AppliedValues(r))) == 0
+		c.BranchName == r.BranchName && slices.Equal(c.Sensitive, r.Sensitive) &&
+		maps.EqualFunc(c.SensitiveFrom, r.SensitiveFrom, slices.Equal) && len(Differences(AppliedValues(c), AppliedValues(r))) == 0
 }
 
 // branchName is a branch as people know it, when the plan knows its name.

@@ -38,7 +38,7 @@ func (pl *planner) planDestroy(p *config.Project, lp *LiveProject) ([]*Change, [
 		}
 		ch := pp.newChange(addr, Delete, ep)
 		ch.Disruption = Remove
-		ch.Sensitive = slices.Clone(c.Sensitive)
+		ch.Sensitive, ch.SensitiveFrom = slices.Clone(c.Sensitive), state.CloneSensitiveFrom(c.SensitiveFrom)
 		ch.Reasons = append(ch.Reasons, destroyReason(ep.ID, ch.Active))
 	}
 	for _, ep := range pp.sortedLive() {

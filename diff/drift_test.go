@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -181,7 +182,7 @@ func TestMovedToAnotherBranchPatchesBranchID(t *testing.T) {
 	if ch.Action != Update || ch.Disruption != Suspend || ch.MovedFrom != "shop.dev.reports" {
 		t.Fatalf("change = %+v, want an update that suspends, moved from shop.dev.reports", ch)
 	}
-	if want := (Attribute{Name: "branch", Before: brDev, After: brMain, Effect: Suspend}); len(ch.Attributes) != 1 || ch.Attributes[0] != want {
+	if want := (Attribute{Name: "branch", Before: brDev, After: brMain, Effect: Suspend}); len(ch.Attributes) != 1 || !reflect.DeepEqual(ch.Attributes[0], want) {
 		t.Errorf("attributes = %+v, want %+v", ch.Attributes, want)
 	}
 	if !strings.Contains(strings.Join(ch.Reasons, "\n"), "the service suspends the compute on the move and drops its connections") {

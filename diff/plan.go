@@ -133,6 +133,11 @@ type Change struct {
 	// Apply hides their values wherever it names them, and the state records
 	// the list with the compute.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// SensitiveFrom names, for each attribute of Sensitive, the sensitive
+	// variables its value comes from, which every view names in place of
+	// the value: "(sensitive value from var.db_tuning)". Absent from a plan
+	// written before it was kept (the views then say "(sensitive value)").
+	SensitiveFrom map[string][]string `json:"sensitive_from,omitempty"`
 }
 
 // Attribute is one attribute that changes: its value before (live) and after
@@ -147,6 +152,9 @@ type Attribute struct {
 	// sensitive; every view shows SensitiveValue instead of the values (the
 	// plan file keeps them: apply needs them).
 	Sensitive bool `json:"sensitive,omitempty"`
+	// SensitiveFrom names the sensitive variables the value comes from, as
+	// the change's SensitiveFrom (or the state entry's, for drift) says.
+	SensitiveFrom []string `json:"sensitive_from,omitempty"`
 }
 
 // Step is one thing apply does, in order: an API call, or a change to the

@@ -157,8 +157,9 @@ func ReadFile(path string) (*Plan, error) {
 	}
 	for i := range p.Changes {
 		// A change's list is the one source: an attribute it names is hidden
-		// in every view, whether or not the file marks the attribute.
-		MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Sensitive)
+		// in every view, whether or not the file marks the attribute (and
+		// names the change's variables, unless the file names them).
+		MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Secrets())
 	}
 	if err := Check(p); err != nil {
 		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",

@@ -14,7 +14,7 @@ import (
 // every value that came from a sensitive variable: the file that -out writes
 // keeps them (apply needs them), but what a command prints ends up in CI
 // logs. The printed document is the file's, with each such value replaced
-// by SensitiveValue and "redacted": true, which apply refuses
+// by HiddenValue (which names the variable) and "redacted": true, which apply refuses
 // (docs/plan-format.md).
 
 // hasSensitive reports whether any value of the plan came from a sensitive
@@ -92,16 +92,16 @@ func HiddenApplied(c *state.Compute) json.RawMessage {
 	if err != nil {
 		panic(fmt.Sprintf("diff: reading back %s: %v", b, err)) // our own encoding
 	}
-	hideValues(n, valueKeys, c.Sensitive)
+	hideValues(n, valueKeys, SecretsOf(c))
 	var out bytes.Buffer
 	n.write(&out)
 	return out.Bytes()
 }
 
 func redact(doc *node, p *Plan) {
-	byAddress := map[string][]string{}
-	for _, ch := range p.Changes {
-		byAddress[ch.Address] = ch.Sensitive
+	byAddress := map[string]Secrets{}
+	for i := range p.Changes {
+		byAddress[p.Changes[i].Address] = p.Changes[i].Secrets()
 	}
 	byEndpoint := p.SensitiveByEndpoint()
 	for _, ch := range doc.get("changes").items {
@@ -110,7 +110,7 @@ func redact(doc *node, p *Plan) {
 		redactAttributes(ch.get("attributes"), names)
 	}
 	for _, d := range doc.get("drift").items {
-		redactAttributes(d.get("attributes"), nil)
+		redactAttributes(d.get("attributes"), Secrets{})
 	}
 	for _, proj := range doc.get("projects").items {
 		for _, ep := range proj.get("endpoints").items {
@@ -133,43 +133,54 @@ func redact(doc *node, p *Plan) {
 }
 
 // redactAttributes hides the before and after of each plan attribute that
-// is marked sensitive, or that names hides.
-func redactAttributes(attrs *node, names []string) {
+// is marked sensitive, or that s hides, naming the variables the attribute
+// or s says it comes from.
+func redactAttributes(attrs *node, s Secrets) {
 	for _, a := range attrs.items {
-		if a.get("sensitive").text() == "true" || Hides(names, a.get("name").text()) {
-			hideValues(a, map[string]string{"before": "", "after": ""}, nil)
+		name := a.get("name").text()
+		if a.get("sensitive").text() != "true" && !s.Hides(name) {
+			continue
+		}
+		vars := s.Vars(name)
+		if from := a.get("sensitive_from"); from != nil && len(from.items) > 0 {
+			vars = nil
+			for _, v := range from.items {
+				vars = append(vars, v.text())
+			}
+		}
+		for _, k := range []string{"before", "after"} {
+			hideValue(a, k, HiddenValue(vars))
 		}
 	}
 }
 
 // hideValues replaces the values of obj's keys that stand for an attribute
-// names hides (every key, for an attribute "" stands for), keeping null (no
-// value) as it is; an object of settings keeps its keys.
-func hideValues(obj *node, keys map[string]string, names []string) {
+// s hides.
+func hideValues(obj *node, keys map[string]string, s Secrets) {
 	if obj == nil {
 		return
 	}
 	for _, k := range obj.keys {
-		attr, ok := keys[k]
-		if !ok || attr != "" && !Hides(names, attr) {
-			continue
-		}
-		v := obj.fields[k]
-		if v.fields != nil {
-			for _, sk := range v.keys {
-				v.fields[sk] = hiddenNode()
-			}
-			continue
-		}
-		if string(v.raw) != "null" {
-			obj.fields[k] = hiddenNode()
+		if attr, ok := keys[k]; ok && s.Hides(attr) {
+			hideValue(obj, k, s.Value(attr))
 		}
 	}
 }
 
-func hiddenNode() *node {
-	b, _ := json.Marshal(SensitiveValue)
-	return &node{raw: b}
+// hideValue replaces obj's value at k by hidden, keeping null (no value) as
+// it is; an object of settings keeps its keys.
+func hideValue(obj *node, k, hidden string) {
+	b, _ := json.Marshal(hidden)
+	v := obj.fields[k]
+	if v.fields != nil {
+		for _, sk := range v.keys {
+			v.fields[sk] = &node{raw: b}
+		}
+		return
+	}
+	if string(v.raw) != "null" {
+		obj.fields[k] = &node{raw: b}
+	}
 }
 
 // node is a JSON value with its object keys in order: an object (fields),

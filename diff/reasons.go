@@ -63,20 +63,20 @@ func dropWords(active bool, drops string) string {
 	return "; idle now, no connections to drop"
 }
 
-// adoptReason: sensitive names the attributes of the compute that come from
+// adoptReason: sensitive says which attributes of the compute come from
 // sensitive variables (a replica is adopted by its name, which may be one).
-func adoptReason(ep *LiveEndpoint, sensitive []string) string {
+func adoptReason(ep *LiveEndpoint, sensitive Secrets) string {
 	if ep.Type == api.EndpointTypeReadWrite {
 		return fmt.Sprintf("adopts %s, the branch's existing read_write compute, instead of creating a second (a branch holds one; every default branch comes with one)", ep.ID)
 	}
-	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %s", ep.ID, quotedName(ep.Name, Hides(sensitive, "name")))
+	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %s", ep.ID, quotedName(ep.Name, sensitive, "name"))
 }
 
-// quotedName is a name in quotes, or SensitiveValue when it came from a
-// sensitive variable.
-func quotedName(name string, sensitive bool) string {
-	if sensitive {
-		return SensitiveValue
+// quotedName is a name in quotes, or HiddenValue when the attribute attr
+// ("name") came from a sensitive variable.
+func quotedName(name string, sensitive Secrets, attr string) string {
+	if sensitive.Hides(attr) {
+		return sensitive.Value(attr)
 	}
 	return strconv.Quote(name)
 }
@@ -88,7 +88,7 @@ func quotedName(name string, sensitive bool) string {
 // sentence quotes it, a reason or an error as well as a view.
 func (a Attribute) Values() (before, after string) {
 	if a.Sensitive {
-		return SensitiveValue, SensitiveValue
+		return HiddenValue(a.SensitiveFrom), HiddenValue(a.SensitiveFrom)
 	}
 	at := attributeNamed(a.Name)
 	if at == nil { // not one of ours: a plan file Verify refuses; show it as it is

@@ -7,12 +7,79 @@ import (
 	"unicode/utf8"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/state"
 )
 
 // SensitiveValue is what every view, error, log line and JSON document prints
-// in place of a value that came from a variable declared sensitive (README.md,
-// Variables).
-const SensitiveValue = "(sensitive value)"
+// in place of a value that came from a variable declared sensitive, when the
+// plan or state does not say which (docs/configuration.md, Variables).
+const SensitiveValue = config.SensitiveValue
+
+// HiddenValue is what every view prints in place of a value that came from
+// the sensitive variables vars: "(sensitive value from var.db_password)".
+func HiddenValue(vars []string) string { return config.HiddenValue(vars) }
+
+// Secrets says which attributes of a compute come from sensitive variables:
+// Names, by the plan's names, and From, the variables of each (empty in a
+// plan or state written before it was kept). A change and the state entry
+// of the compute record both.
+type Secrets struct {
+	Names []string
+	From  map[string][]string
+}
+
+// Secrets are the change's sensitive attributes and their variables.
+func (ch *Change) Secrets() Secrets { return Secrets{ch.Sensitive, ch.SensitiveFrom} }
+
+// SecretsOf are the sensitive attributes a state entry records; none for nil.
+func SecretsOf(c *state.Compute) Secrets {
+	if c == nil {
+		return Secrets{}
+	}
+	return Secrets{c.Sensitive, c.SensitiveFrom}
+}
+
+// Hides reports whether the plan attribute planName is one of s.
+func (s Secrets) Hides(planName string) bool { return Hides(s.Names, planName) }
+
+// Vars are the sensitive variables the value of the plan attribute planName
+// ("pg_settings.work_mem" is that of "pg_settings") comes from.
+func (s Secrets) Vars(planName string) []string {
+	if len(s.From) == 0 {
+		return nil
+	}
+	if vars, ok := s.From[planName]; ok {
+		return vars
+	}
+	if a := attributeNamed(planName); a != nil {
+		return s.From[a.Name()]
+	}
+	return nil
+}
+
+// Value is what is printed in place of the value of planName.
+func (s Secrets) Value(planName string) string { return HiddenValue(s.Vars(planName)) }
+
+// SensitiveFrom maps each attribute of SensitiveAttributes(c) to the
+// sensitive variables its value comes from; nil when none does.
+func SensitiveFrom(c *config.Compute) map[string][]string {
+	if len(c.SensitiveFrom) == 0 {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, a := range attributes {
+		if vars := a.from(c.SensitiveFrom); len(vars) > 0 {
+			out[a.Name()] = vars
+		}
+	}
+	return out
+}
+
+// secretsOf are the sensitive attributes of a compute block, as a change
+// records them.
+func secretsOf(c *config.Compute) Secrets {
+	return Secrets{SensitiveAttributes(c), SensitiveFrom(c)}
+}
 
 // SensitiveAttributes lists the managed attributes, by the plan's names
 // ("max_cu", "pg_settings", ...), whose value a compute block takes from a
@@ -45,11 +112,17 @@ func Hides(names []string, planName string) bool {
 	return a != nil && slices.Contains(names, a.Name())
 }
 
-// MarkSensitive marks the attributes that names hides. It never unmarks one.
-func MarkSensitive(attrs []Attribute, names []string) {
+// MarkSensitive marks the attributes that s hides, with the variables they
+// come from when s knows them. It never unmarks one, nor names another
+// variable for one already named: the first to mark it says where it comes
+// from (the change's, for a change; the state's, for drift).
+func MarkSensitive(attrs []Attribute, s Secrets) {
 	for i := range attrs {
-		if Hides(names, attrs[i].Name) {
+		if s.Hides(attrs[i].Name) {
 			attrs[i].Sensitive = true
+			if vars := s.Vars(attrs[i].Name); len(vars) > 0 && len(attrs[i].SensitiveFrom) == 0 {
+				attrs[i].SensitiveFrom = slices.Clone(vars)
+			}
 		}
 	}
 }
@@ -58,28 +131,29 @@ func MarkSensitive(attrs []Attribute, names []string) {
 // attributes of its compute that come from sensitive variables: what apply
 // hides when it explains what changed since the plan, or what a lost answer
 // left behind.
-func (p *Plan) SensitiveByEndpoint() map[string][]string {
-	out := map[string][]string{}
-	for _, ch := range p.Changes {
-		if ch.EndpointID != "" && len(ch.Sensitive) > 0 {
-			out[ch.EndpointID] = ch.Sensitive
+func (p *Plan) SensitiveByEndpoint() map[string]Secrets {
+	out := map[string]Secrets{}
+	for i := range p.Changes {
+		if ch := &p.Changes[i]; ch.EndpointID != "" && len(ch.Sensitive) > 0 {
+			out[ch.EndpointID] = ch.Secrets()
 		}
 	}
 	return out
 }
 
-// RowsHiding is Rows with the value of each attribute that names hides
-// printed as SensitiveValue (a setting's name stays: it is the
-// configuration's word, and says which setting it is).
-func (v Values) RowsHiding(names []string) []Row {
+// RowsHiding is Rows with the value of each attribute that s hides printed
+// as HiddenValue (a setting's name stays: it is the configuration's word,
+// and says which setting it is).
+func (v Values) RowsHiding(s Secrets) []Row {
 	rows := v.Rows()
 	for i, r := range rows {
-		if !slices.Contains(names, r.Name) {
+		if !slices.Contains(s.Names, r.Name) {
 			continue
 		}
-		rows[i].Value = SensitiveValue
+		hidden := s.Value(r.Name)
+		rows[i].Value = hidden
 		if r.Name == pgSettings.name && len(v.PgSettings) > 0 {
-			rows[i].Value = formatSettings(v.PgSettings, func(string) string { return SensitiveValue })
+			rows[i].Value = formatSettings(v.PgSettings, func(string) string { return hidden })
 		}
 	}
 	return rows
@@ -89,7 +163,7 @@ func (v Values) RowsHiding(names []string) []Row {
 // came from a sensitive variable: how apply names it in its progress and
 // notes.
 func (s *Step) QuotedName() string {
-	return quotedName(s.Name, s.Record != nil && Hides(s.Record.Sensitive, "name"))
+	return quotedName(s.Name, SecretsOf(s.Record), "name")
 }
 
 // SensitiveTexts are the texts a step sets from sensitive variables (the
@@ -97,19 +171,26 @@ func (s *Step) QuotedName() string {
 // out of the service's answers before it prints them, since a service that
 // refuses a value may quote it. Numbers are not among them: "2" is in too
 // many messages to be told apart.
-func (s *Step) SensitiveTexts() []string {
+func (s *Step) SensitiveTexts() []Secret {
 	if s.Record == nil {
 		return nil
 	}
-	return appendTexts(nil, s.Record.Applied.Name, s.Record.Applied.PgSettings, s.Record.Sensitive)
+	return appendTexts(nil, s.Record.Applied.Name, s.Record.Applied.PgSettings, SecretsOf(s.Record))
+}
+
+// Secret is a text that came from sensitive variables, and those variables
+// (none when the plan does not say): what HideTexts puts in its place.
+type Secret struct {
+	Text string
+	From []string
 }
 
 // SensitiveTexts are the texts of the plan that came from sensitive
 // variables, longest first: those its steps set, and those its live
 // endpoints hold where their compute takes them from one (the secrets an
 // earlier apply set).
-func (p *Plan) SensitiveTexts() []string {
-	var out []string
+func (p *Plan) SensitiveTexts() []Secret {
+	var out []Secret
 	for i := range p.Steps {
 		out = append(out, p.Steps[i].SensitiveTexts()...)
 	}
@@ -120,22 +201,22 @@ func (p *Plan) SensitiveTexts() []string {
 		}
 	}
 	slices.SortFunc(out, longestFirst)
-	return slices.Compact(out)
+	return slices.CompactFunc(out, func(a, b Secret) bool { return a.Text == b.Text })
 }
 
-// appendTexts appends the name and the settings' values that names hides,
+// appendTexts appends the name and the settings' values that s hides,
 // longest first.
-func appendTexts(out []string, name string, settings map[string]string, names []string) []string {
-	if len(names) == 0 {
+func appendTexts(out []Secret, name string, settings map[string]string, s Secrets) []Secret {
+	if len(s.Names) == 0 {
 		return out
 	}
-	if Hides(names, "name") && name != "" {
-		out = append(out, name)
+	if s.Hides("name") && name != "" {
+		out = append(out, Secret{name, s.Vars("name")})
 	}
-	if Hides(names, pgSettings.name) {
+	if s.Hides(pgSettings.name) {
 		for _, v := range settings {
 			if v != "" {
-				out = append(out, v)
+				out = append(out, Secret{v, s.Vars(pgSettings.name)})
 			}
 		}
 	}
@@ -143,20 +224,25 @@ func appendTexts(out []string, name string, settings map[string]string, names []
 	return out
 }
 
-// longestFirst orders texts so that one is replaced before any part of it.
-func longestFirst(a, b string) int {
-	if len(a) != len(b) {
-		return len(b) - len(a)
+// longestFirst orders texts so that one is replaced before any part of it
+// (the same text from two variables: the one named first wins).
+func longestFirst(a, b Secret) int {
+	if len(a.Text) != len(b.Text) {
+		return len(b.Text) - len(a.Text)
 	}
-	return strings.Compare(a, b)
+	if c := strings.Compare(a.Text, b.Text); c != 0 {
+		return c
+	}
+	return slices.Compare(a.From, b.From)
 }
 
 // HideTexts is text with each of secrets (SensitiveTexts: longest first, so
-// that one is replaced before any part of it) replaced by SensitiveValue
+// that one is replaced before any part of it) replaced by HiddenValue
 // where it stands alone: not within a word, so that a setting "on" leaves
 // "operation" as it is.
-func HideTexts(text string, secrets []string) string {
-	for _, secret := range secrets {
+func HideTexts(text string, secrets []Secret) string {
+	for _, sec := range secrets {
+		secret, hidden := sec.Text, HiddenValue(sec.From)
 		var b strings.Builder
 		rest := text
 		for {
@@ -168,7 +254,7 @@ func HideTexts(text string, secrets []string) string {
 			if wordAt(rest[:i], true) && wordAt(secret, false) || wordAt(rest[end:], false) && wordAt(secret, true) {
 				b.WriteString(rest[:end]) // part of a longer word
 			} else {
-				b.WriteString(rest[:i] + SensitiveValue)
+				b.WriteString(rest[:i] + hidden)
 			}
 			rest = rest[end:]
 		}

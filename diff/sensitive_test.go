@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,7 @@ func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
 	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET"))
 	c := compute("primary", pg("work_mem", "TOPSECRET"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
+	c.SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
 	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}) // an older state: no list
 
@@ -29,11 +31,20 @@ func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
 	if !slices.Equal(s.Record.Sensitive, []string{"pg_settings"}) || !strings.Contains(s.Note, "sensitive") {
 		t.Errorf("the step records sensitive %q, note %q", s.Record.Sensitive, s.Note)
 	}
+	if got := s.Record.SensitiveFrom["pg_settings"]; !slices.Equal(got, []string{"db_tuning"}) {
+		t.Errorf("the step records the variables %v", s.Record.SensitiveFrom)
+	}
 	if err := s.UpdateState(st, ""); err != nil {
 		t.Fatal(err)
 	}
 	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live))); len(p.Steps) != 0 {
 		t.Errorf("once recorded, the plan still has steps: %v", stepLines(p))
+	}
+	// A state that keeps the list without the variables (written before
+	// they were kept) learns them once.
+	st.Computes["shop.main.primary"].SensitiveFrom = nil
+	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live))); len(p.Steps) != 1 || p.Steps[0].Record.SensitiveFrom == nil {
+		t.Errorf("the state does not learn the variables: %v", stepLines(p))
 	}
 }
 
@@ -71,6 +82,7 @@ func TestDeletedComputeKeepsItsSensitivity(t *testing.T) {
 func TestAdoptionByASensitiveNameHidesIt(t *testing.T) {
 	c := compute("reports", readOnly, named("rep-TOPSECRET"))
 	c.Sensitive = map[string]bool{"name": true}
+	c.SensitiveFrom = map[string][]string{"name": {"replica_name"}}
 	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"), c)))
 	live := liveOf(liveProject(proj,
 		endpoint("ep-primary", brMain, rw, epName("primary")),
@@ -83,21 +95,21 @@ func TestAdoptionByASensitiveNameHidesIt(t *testing.T) {
 	}
 	ch := changeAt(t, p, "shop.main.reports")
 	text := strings.Join(append(ch.Reasons, p.Warnings...), "\n")
-	if strings.Contains(text, "TOPSECRET") || !strings.Contains(text, "named "+SensitiveValue) || len(p.Warnings) == 0 {
+	if strings.Contains(text, "TOPSECRET") || !strings.Contains(text, "named (sensitive value from var.replica_name)") || len(p.Warnings) == 0 {
 		t.Errorf("reasons and warnings:\n%s", text)
 	}
 }
 
 // state show's rows hide what the entry records as sensitive, keeping a
-// setting's name.
+// setting's name, and name the variable when the entry records it.
 func TestRowsHidingSensitiveValues(t *testing.T) {
 	sc := &state.Compute{Type: rw, Applied: state.Attributes{Name: "n", MaxCU: 7, PgSettings: map[string]string{"work_mem": "TOPSECRET"}},
-		Sensitive: []string{"max_cu", "pg_settings"}}
+		Sensitive: []string{"max_cu", "pg_settings"}, SensitiveFrom: map[string][]string{"pg_settings": {"db_tuning", "extra"}}}
 	got := map[string]string{}
-	for _, r := range AppliedValues(sc).RowsHiding(sc.Sensitive) {
+	for _, r := range AppliedValues(sc).RowsHiding(SecretsOf(sc)) {
 		got[r.Name] = r.Value
 	}
-	if got["max_cu"] != SensitiveValue || got["pg_settings"] != "{ work_mem = (sensitive value) }" || got["name"] != "n" {
+	if got["max_cu"] != SensitiveValue || got["pg_settings"] != "{ work_mem = (sensitive value from var.db_tuning, var.extra) }" || got["name"] != "n" {
 		t.Errorf("rows: %v", got)
 	}
 }
@@ -108,6 +120,7 @@ func secretUpdate(t *testing.T) (*Plan, *state.State) {
 	live := endpoint("ep-x", brMain, rw, epName("c"), epPg("work_mem", "TOPSECRET-1"))
 	c := compute("c", pg("work_mem", "TOPSECRET-2"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
+	c.SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
 	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": live})
 	return mustBuild(t, cfg, st, liveOf(liveProject(proj, live))), st
@@ -168,25 +181,30 @@ func TestDriftHidesWhatTheStateRecordsAsSensitive(t *testing.T) {
 	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-2"))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
 	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
+	st.Computes["shop.main.primary"].SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
 	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", pg("work_mem", "64MB")))))
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
 	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 || !p.Drift[0].Attributes[0].Sensitive {
 		t.Errorf("drift: %+v", p.Drift)
+	} else if before, _ := p.Drift[0].Attributes[0].Values(); before != "(sensitive value from var.db_tuning)" {
+		t.Errorf("drift shows %q", before)
 	}
 	if ch := changeAt(t, p, "shop.main.primary"); len(ch.Attributes) != 1 || !ch.Attributes[0].Sensitive || ch.Sensitive != nil {
 		t.Errorf("the change that reconciles it: %+v", ch)
 	}
 }
 
-// A sensitive text is hidden where it stands alone, never inside a word.
+// A sensitive text is hidden where it stands alone, never inside a word,
+// naming its variable when the plan says which.
 func TestHideTexts(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{`invalid value for "jit": "on"`, `invalid value for "jit": "(sensitive value)"`},
 		{"the operation is on", "the operation is (sensitive value)"},
 		{"on: online, rep-on, on", "(sensitive value): online, rep-(sensitive value), (sensitive value)"},
-		{"rep-TOPSECRET and TOPSECRET", "(sensitive value) and (sensitive value)"},
+		{"rep-TOPSECRET and TOPSECRET", "(sensitive value from var.replica_name) and (sensitive value from var.db_tuning)"},
 	} {
-		if got := HideTexts(c.text, []string{"rep-TOPSECRET", "TOPSECRET", "on"}); got != c.want {
+		secrets := []Secret{{"rep-TOPSECRET", []string{"replica_name"}}, {"TOPSECRET", []string{"db_tuning"}}, {"on", nil}}
+		if got := HideTexts(c.text, secrets); got != c.want {
 			t.Errorf("HideTexts(%q) = %q, want %q", c.text, got, c.want)
 		}
 	}
@@ -211,5 +229,109 @@ func TestReadFileHidesWhatTheChangeListsAsSensitive(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "TOPSECRET") {
 		t.Errorf("show repeats the value:\n%s", out.String())
+	}
+}
+
+// A saved plan names the variable its hidden values come from, in show and
+// in the printed JSON, and still verifies: the step's record carries the
+// variables as the change does. A plan written before it kept them reads,
+// and says "(sensitive value)".
+func TestSavedPlanNamesTheSensitiveVariable(t *testing.T) {
+	path, b := secretUpdateFile(t)
+	if !strings.Contains(string(b), `"sensitive_from"`) {
+		t.Fatalf("the plan file does not keep the variables:\n%s", b)
+	}
+	back, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, st := secretUpdate(t)
+	if _, err := Verify(back, st); err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	var human, printed strings.Builder
+	if err := RenderHuman(&human, back, HumanOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderJSON(&printed, back); err != nil {
+		t.Fatal(err)
+	}
+	for what, out := range map[string]string{"show": human.String(), "the printed JSON": printed.String()} {
+		if strings.Contains(out, "TOPSECRET") || !strings.Contains(out, "(sensitive value from var.db_tuning)") {
+			t.Errorf("%s does not name the variable, or repeats the value:\n%s", what, out)
+		}
+	}
+
+	old := strings.NewReplacer(`"sensitive_from"`, `"x_sensitive_from"`).Replace(string(b))
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(old), &doc); err != nil {
+		t.Fatal(err)
+	}
+	dropKey(doc, "x_sensitive_from")
+	ob, _ := json.Marshal(doc)
+	os.WriteFile(path, ob, 0o600)
+	back, err = ReadFile(path)
+	if err != nil {
+		t.Fatalf("a plan without sensitive_from: %v", err)
+	}
+	human.Reset()
+	if err := RenderHuman(&human, back, HumanOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	// (The reasons are the planner's text, written with the variable's name.)
+	if out := human.String(); strings.Contains(out, "TOPSECRET") || !strings.Contains(out, "work_mem  (sensitive value) -> (sensitive value)") {
+		t.Errorf("show of a plan without sensitive_from:\n%s", out)
+	}
+}
+
+// dropKey deletes key from every object within v.
+func dropKey(v any, key string) {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, key)
+		for _, e := range v {
+			dropKey(e, key)
+		}
+	case []any:
+		for _, e := range v {
+			dropKey(e, key)
+		}
+	}
+}
+
+// Drift names the variable the state says the applied value came from; the
+// change, the configuration's; and the saved plan says the same once read.
+func TestDriftAndChangeNameTheirOwnVariables(t *testing.T) {
+	applied := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-1"))
+	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-2"))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
+	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
+	st.Computes["shop.main.primary"].SensitiveFrom = map[string][]string{"pg_settings": {"old_tuning"}}
+	c := compute("primary", pg("work_mem", "TOPSECRET-3"))
+	c.Sensitive = map[string]bool{"pg_settings": true}
+	c.SensitiveFrom = map[string][]string{"pg_settings": {"new_tuning"}}
+	p := mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain, c))), st, liveOf(liveProject(proj, live)))
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*Plan{p, back} {
+		if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 {
+			t.Fatalf("drift: %+v", p.Drift)
+		}
+		if before, _ := p.Drift[0].Attributes[0].Values(); before != "(sensitive value from var.old_tuning)" {
+			t.Errorf("drift shows %q", before)
+		}
+		ch := changeAt(t, p, "shop.main.primary")
+		if len(ch.Attributes) != 1 {
+			t.Fatalf("change: %+v", ch.Attributes)
+		}
+		if _, after := ch.Attributes[0].Values(); after != "(sensitive value from var.new_tuning)" {
+			t.Errorf("the change shows %q", after)
+		}
 	}
 }

@@ -349,7 +349,7 @@ func sameDerived(file, derived *Plan, withState bool) error {
 func insensitive(attrs []Attribute) []Attribute {
 	out := slices.Clone(attrs)
 	for i := range out {
-		out[i].Sensitive = false
+		out[i].Sensitive, out[i].SensitiveFrom = false, nil
 	}
 	return out
 }

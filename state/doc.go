@@ -65,7 +65,11 @@
 //     does not know the field, refuses such a state rather than drop it.
 //     sensitive (optional, format 3) lists the attributes whose applied value
 //     came from a variable declared sensitive ("pg_settings", "max_cu"):
-//     apply needs the values, state show hides them.
+//     apply needs the values, state show hides them. sensitive_from
+//     (optional, format 3) maps each of them to the sensitive variables its
+//     value came from ({"pg_settings": ["db_tuning"]}), which state show
+//     names in their place; an entry without it reads, and state show then
+//     says "(sensitive value)" without a name.
 //
 // # Local backend
 //

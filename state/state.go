@@ -59,6 +59,10 @@ type Compute struct {
 	// (README.md, Variables). Absent in entries written before it was
 	// recorded, until the next plan records it.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// SensitiveFrom names, for each attribute of Sensitive, the sensitive
+	// variables its value came from, which state show names in place of the
+	// value; absent from a state written before it was kept.
+	SensitiveFrom map[string][]string `json:"sensitive_from,omitempty"`
 }
 
 // Attributes are what neonform last applied, in the service's own terms (so
@@ -97,6 +101,19 @@ func (s *State) ByEndpoint(endpointID string) (addr string, ok bool) {
 	return "", false
 }
 
+// CloneSensitiveFrom is a deep copy of a SensitiveFrom map: nil when empty,
+// as an entry without the field reads.
+func CloneSensitiveFrom(from map[string][]string) map[string][]string {
+	if len(from) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(from))
+	for k, v := range from {
+		out[k] = slices.Clone(v)
+	}
+	return out
+}
+
 // Clone returns a deep copy: changing the copy never changes s.
 func (s *State) Clone() *State {
 	c := *s
@@ -109,6 +126,7 @@ func (s *State) Clone() *State {
 		cc := *comp
 		cc.Applied.PgSettings = maps.Clone(comp.Applied.PgSettings)
 		cc.Sensitive = slices.Clone(comp.Sensitive)
+		cc.SensitiveFrom = CloneSensitiveFrom(comp.SensitiveFrom)
 		c.Computes[addr] = &cc
 	}
 	return &c

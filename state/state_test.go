@@ -116,7 +116,8 @@ func TestDeposedAddressesOfKeyedComputes(t *testing.T) {
 func TestSensitiveIsKeptAndOptional(t *testing.T) {
 	s := New()
 	s.Computes["shop.main.primary"] = &Compute{EndpointID: "ep-a", ProjectID: "p", BranchID: "br", Type: "read_write",
-		Applied: Attributes{PgSettings: map[string]string{"work_mem": "TOPSECRET"}}, Sensitive: []string{"pg_settings"}}
+		Applied: Attributes{PgSettings: map[string]string{"work_mem": "TOPSECRET"}}, Sensitive: []string{"pg_settings"},
+		SensitiveFrom: map[string][]string{"pg_settings": {"db_tuning"}}}
 	s.Computes["shop.main.reports"] = &Compute{EndpointID: "ep-b", ProjectID: "p", BranchID: "br", Type: "read_only"}
 	data, err := encode(s)
 	if err != nil {
@@ -132,10 +133,23 @@ func TestSensitiveIsKeptAndOptional(t *testing.T) {
 	if got := back.Computes["shop.main.primary"].Sensitive; !slices.Equal(got, []string{"pg_settings"}) {
 		t.Errorf("read back sensitive %q", got)
 	}
-	if c := s.Clone(); &c.Computes["shop.main.primary"].Sensitive[0] == &s.Computes["shop.main.primary"].Sensitive[0] {
+	if got := back.Computes["shop.main.primary"].SensitiveFrom["pg_settings"]; !slices.Equal(got, []string{"db_tuning"}) {
+		t.Errorf("read back sensitive_from %q", got)
+	}
+	if c := s.Clone(); &c.Computes["shop.main.primary"].Sensitive[0] == &s.Computes["shop.main.primary"].Sensitive[0] ||
+		&c.Computes["shop.main.primary"].SensitiveFrom["pg_settings"][0] == &s.Computes["shop.main.primary"].SensitiveFrom["pg_settings"][0] {
 		t.Error("a clone shares the list")
 	}
-	old := strings.Replace(string(data), `"format_version": 3`, `"format_version": 2`, 1)
+	from := ",\n      \"sensitive_from\": {\n        \"pg_settings\": [\n          \"db_tuning\"\n        ]\n      }"
+	if !strings.Contains(string(data), from) {
+		t.Fatalf("the state does not keep the variables as expected:\n%s", data)
+	}
+	withoutFrom := strings.Replace(string(data), from, "", 1)
+	if v3, err := decode([]byte(withoutFrom), "test", ""); err != nil || v3.Computes["shop.main.primary"].SensitiveFrom != nil ||
+		v3.Computes["shop.main.primary"].Sensitive == nil {
+		t.Errorf("an entry written before sensitive_from was kept: %v, %+v", err, v3)
+	}
+	old := strings.Replace(withoutFrom, `"format_version": 3`, `"format_version": 2`, 1)
 	old = strings.Replace(old, ",\n      \"sensitive\": [\n        \"pg_settings\"\n      ]", "", 1)
 	if v2, err := decode([]byte(old), "test", ""); err != nil || v2.Computes["shop.main.primary"].Sensitive != nil {
 		t.Errorf("a format-2 state: %v, %+v", err, v2)

@@ -162,7 +162,7 @@ func runImport(ctx context.Context, o importOptions) error {
 	rec.Host = ep.Host
 	// Live values of what the configuration takes from sensitive variables
 	// may be the secrets themselves: state show hides them.
-	rec.Sensitive = diff.SensitiveAttributes(comp)
+	rec.Sensitive, rec.SensitiveFrom = diff.SensitiveAttributes(comp), diff.SensitiveFrom(comp)
 	st.Computes[o.Address] = rec
 	if err := backend.Write(ctx, st); err != nil {
 		return err

@@ -229,7 +229,7 @@ func runStateShow(ctx context.Context, o stateOptions) error {
 		row("  ", "branch_name", c.BranchName)
 	}
 	fmt.Fprintln(w, "  applied:")
-	for _, r := range diff.AppliedValues(c).RowsHiding(c.Sensitive) {
+	for _, r := range diff.AppliedValues(c).RowsHiding(diff.SecretsOf(c)) {
 		row("    ", r.Name, r.Value)
 	}
 	return nil

@@ -22,18 +22,21 @@ type stateEntryJSON struct {
 	Type           string  `json:"type"`
 	PreventDestroy bool    `json:"prevent_destroy"`
 	// Applied is state.Attributes, each value that came from a sensitive
-	// variable replaced by diff.SensitiveValue (a setting's name kept).
+	// variable replaced by diff.HiddenValue (a setting's name kept).
 	Applied json.RawMessage `json:"applied"`
 	// Sensitive names the attributes whose values are hidden, as the
 	// state records them.
 	Sensitive []string `json:"sensitive,omitempty"`
+	// SensitiveFrom names, for each of them, the sensitive variables the
+	// value came from, as the state records them.
+	SensitiveFrom map[string][]string `json:"sensitive_from,omitempty"`
 }
 
 func entryJSON(addr string, c *state.Compute) stateEntryJSON {
 	e := stateEntryJSON{
 		Address: addr, EndpointID: c.EndpointID, ProjectID: c.ProjectID, BranchID: c.BranchID,
 		BranchName: c.BranchName, Type: shownType(c), PreventDestroy: c.PreventDestroy,
-		Applied: diff.HiddenApplied(c), Sensitive: c.Sensitive,
+		Applied: diff.HiddenApplied(c), Sensitive: c.Sensitive, SensitiveFrom: c.SensitiveFrom,
 	}
 	if c.Host != "" {
 		e.Host = &c.Host
@@ -43,8 +46,8 @@ func entryJSON(addr string, c *state.Compute) stateEntryJSON {
 
 // shownType is the entry's type as state list and show print it.
 func shownType(c *state.Compute) string {
-	if diff.Hides(c.Sensitive, "type") {
-		return diff.SensitiveValue
+	if s := diff.SecretsOf(c); s.Hides("type") {
+		return s.Value("type")
 	}
 	return string(c.Type)
 }
