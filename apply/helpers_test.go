@@ -130,14 +130,20 @@ func (w *world) refuse(method, pathPart string, status int, message string) {
 		if req.Method != method || !strings.Contains(req.URL.Path, pathPart) {
 			return forward()
 		}
-		if req.Body != nil {
-			io.Copy(io.Discard, req.Body)
-			req.Body.Close()
-		}
-		body := `{"code":"REFUSED","message":"` + message + `"}`
-		return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}},
-			Body: io.NopCloser(strings.NewReader(body)), Request: req}, nil
+		return refusal(req, status, message), nil
 	})
+}
+
+// refusal is an answer of status and message to req, made in the service's
+// place.
+func refusal(req *http.Request, status int, message string) *http.Response {
+	if req.Body != nil {
+		io.Copy(io.Discard, req.Body)
+		req.Body.Close()
+	}
+	body := `{"code":"REFUSED","message":"` + message + `"}`
+	return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(body)), Request: req}
 }
 
 // loseBeforeArrival makes the first request of method look sent to the

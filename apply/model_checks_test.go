@@ -106,6 +106,12 @@ func (mw *modelWalk) planChecked(src string, before modelSnapshot) *diff.Plan {
 			mw.failf("planning sent %d× %s: a plan only reads", n, route)
 		}
 	}
+	if err := diff.RenderHuman(io.Discard, p, diff.HumanOptions{}); err != nil {
+		mw.failf("showing the plan: %v", err)
+	}
+	if err := diff.RenderMarkdown(io.Discard, p, 0); err != nil {
+		mw.failf("showing the plan as Markdown: %v", err)
+	}
 	changes := map[string]*diff.Change{}
 	for i := range p.Changes {
 		changes[p.Changes[i].Address] = &p.Changes[i]
@@ -322,8 +328,8 @@ func (mw *modelWalk) checkConverged(src string, before modelSnapshot, touched ma
 		}
 		was, ok := before.live[id]
 		switch {
-		case !ok:
-			mw.failf("%s appeared during apply, and no compute block claims it: a duplicate?", mw.describeEndpoint(ep))
+		case !ok || mw.made[id]:
+			mw.failf("%s was made by an apply, and no compute block claims it: a duplicate?", mw.describeEndpoint(ep))
 		case before.state.Computes != nil && stateHolds(before.state, id) != "":
 			mw.failf("%s was managed at %s, is no longer configured, and still stands", mw.describeEndpoint(ep), stateHolds(before.state, id))
 		case mw.exclusive(ep.BranchID):

@@ -207,15 +207,18 @@ func (g *modelGenerator) edit(m *modelConfig, p *modelProject, b *modelBranch, c
 		if c == nil {
 			return ""
 		}
+		name := ""
 		switch {
 		case c.name == "":
-			c.name = "n-" + c.label
+			name = "n-" + c.label
 		case g.rng.IntN(2) == 0:
 			p.next++
-			c.name = fmt.Sprintf("w%d-%s", p.next, c.label)
-		default:
-			c.name = ""
+			name = fmt.Sprintf("w%d-%s", p.next, c.label)
 		}
+		if b.nameTaken(name, c) || (name == "" && b.nameTaken(c.label, c)) {
+			return ""
+		}
+		c.name = name
 		return fmt.Sprintf("name of %s: %q", addr(b, c), c.name)
 	case 8:
 		if c == nil {
@@ -236,7 +239,7 @@ func (g *modelGenerator) edit(m *modelConfig, p *modelProject, b *modelBranch, c
 		return "rename " + from + " to " + addr(b, c)
 	case 11: // move to another branch, with a moved block
 		to := p.branches[g.rng.IntN(len(p.branches))]
-		if c == nil || to == b || m.moved(p, c) || (c.rw && (to.primary() != nil || g.foreignPrimary(p, to.label))) {
+		if c == nil || to == b || m.moved(p, c) || (c.rw && (to.primary() != nil || g.foreignPrimary(p, to.label))) || to.nameTaken(c.wantName(c.label), nil) {
 			return ""
 		}
 		from := addr(b, c)
@@ -252,13 +255,12 @@ func (g *modelGenerator) edit(m *modelConfig, p *modelProject, b *modelBranch, c
 		if len(names) == 0 {
 			return ""
 		}
-		n := g.newCompute(p, false, "")
-		n.name = names[g.rng.IntN(len(names))]
-		for _, c := range b.computes {
-			if c.name == n.name {
-				return ""
-			}
+		name := names[g.rng.IntN(len(names))]
+		if b.nameTaken(name, nil) {
+			return ""
 		}
+		n := g.newCompute(p, false, "")
+		n.name = name
 		b.computes = append(b.computes, n)
 		return fmt.Sprintf("declare the replica %q as %s", n.name, addr(b, n))
 	}
@@ -308,6 +310,17 @@ func (p *modelProject) branch(label string) *modelBranch {
 		}
 	}
 	return nil
+}
+
+// nameTaken reports whether a compute of the branch other than except
+// names its endpoint name (config refuses two of one name on a branch).
+func (b *modelBranch) nameTaken(name string, except *modelCompute) bool {
+	for _, c := range b.computes {
+		if c != except && c.wantName(c.label) == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *modelBranch) primary() *modelCompute {

@@ -38,8 +38,8 @@ func (mw *modelWalk) outsideOne(ctx context.Context) string {
 	}
 	branch := modelBranchNames[mw.rng.IntN(len(modelBranchNames))]
 	branchID := mw.branchIDs[p.id][branch]
-	kind := mw.rng.IntN(14)
-	if ep == nil && (kind < 8 || kind > 11) {
+	kind := mw.rng.IntN(15)
+	if ep == nil && (kind < 8 || kind == 12 || kind == 13) {
 		return ""
 	}
 	var what string
@@ -103,6 +103,15 @@ func (mw *modelWalk) outsideOne(ctx context.Context) string {
 	case 13:
 		what = fmt.Sprintf("move %s to branch %s", mw.describe(ep), branch)
 		update(api.EndpointUpdate{BranchID: &branchID})
+	case 14: // a replica of the name of a compute block on the branch
+		b := p.branch(branch)
+		if len(b.computes) == 0 {
+			return ""
+		}
+		c := b.computes[mw.rng.IntN(len(b.computes))]
+		name := c.wantName(c.label)
+		what = fmt.Sprintf("add a replica %q on %s.%s, named as %s", name, p.label, branch, address(p, b, c))
+		err = mw.create(ctx, p.id, api.EndpointCreate{BranchID: branchID, Type: api.EndpointTypeReadOnly, Name: name})
 	}
 	if err == nil {
 		err = c.WaitProjectIdle(ctx, p.id)
@@ -159,7 +168,8 @@ func modelFaults(seed uint64) emulator.Faults {
 
 // lostAnswers loses, at random, the answer of a change the service carried
 // out, or the request of a change before the service sees it: the cases
-// where the client cannot know whether its change was made.
+// where the client cannot know whether its change was made. And it fails a
+// few changes outright.
 func (w *world) lostAnswers(rng *rand.Rand) {
 	w.setTamper(func(req *http.Request, forward func() (*http.Response, error)) (*http.Response, error) {
 		if req.Method == "GET" {
@@ -175,6 +185,11 @@ func (w *world) lostAnswers(rng *rand.Rand) {
 			return resp, err
 		case u < 0.12:
 			return loseOnTheWay(req)
+		case u < 0.15:
+			// A definite failure, which stops the project's apply: the
+			// next plan must finish what this one left (a replacement
+			// half done, say).
+			return refusal(req, http.StatusInternalServerError, "internal error (injected by the model test)"), nil
 		}
 		return forward()
 	})

@@ -94,7 +94,11 @@ type modelWalk struct {
 	branchIDs map[string]map[string]string // project id -> branch name -> id
 	// outsideNames numbers the names given outside neonform.
 	outsideNames int
-	history      []modelStepRecord
+	// made: the endpoints an apply made (fault walks), which must be managed.
+	made map[string]bool
+	// stepsLeft is how many steps the walk has after the current one.
+	stepsLeft int
+	history   []modelStepRecord
 	// failures of the current step.
 	failures []string
 }
@@ -112,7 +116,7 @@ func newModelWalk(t testing.TB, seed uint64, everything bool) *modelWalk {
 	clock := emulator.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
 	w := newWorld(t, worldOptions{projects: modelProjects, clock: clock})
 	mw := &modelWalk{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x6d6f64656c)), w: w, clock: clock,
-		branchIDs: map[string]map[string]string{}}
+		branchIDs: map[string]map[string]string{}, made: map[string]bool{}}
 	for _, id := range modelProjects {
 		if _, _, err := w.emu.EnsureBranch(id, "qa"); err != nil {
 			t.Fatal(err)
@@ -144,6 +148,7 @@ func (mw *modelWalk) walk(steps int, step func(context.Context, int)) {
 		rec.outside = mw.outside(ctx)
 		rec.hcl = mw.cfg.hcl()
 		mw.history = append(mw.history, rec)
+		mw.stepsLeft = steps - 1 - n
 		step(ctx, n)
 	}
 }
@@ -167,10 +172,12 @@ func (mw *modelWalk) step(ctx context.Context, n int) {
 	mw.stop(n, p, out.String())
 }
 
-// faultStep plans, then applies under injected faults and lost answers;
-// when that apply fails, a second plan and apply, without faults, must
-// finish the work. Either way every change is made once, and the world ends
-// as the configuration says.
+// faultStep plans, then applies under injected faults and lost answers.
+// When that apply fails, either a second plan and apply, without faults,
+// finish the work, or (half the time, but never at the last step) the work
+// is left unfinished and the next step's configuration is planned over it.
+// Either way every change is made once, and the world ends as the
+// configuration says, with no endpoint made by an apply left unmanaged.
 func (mw *modelWalk) faultStep(ctx context.Context, n int) {
 	src, before, p, saved := mw.plan(n)
 	mw.w.emu.ResetStats()
@@ -183,33 +190,47 @@ func (mw *modelWalk) faultStep(ctx context.Context, n int) {
 	mw.w.emu.SetFaults(emulator.Faults{})
 	rec := &mw.history[n]
 	rec.notes = append(rec.notes, fmt.Sprintf("faults injected: %v", mw.w.emu.Stats().Faults))
+	var damaged *DamagedPlanError
+	var stale *StaleError
+	if errors.As(err, &damaged) || errors.As(err, &stale) {
+		mw.failf("apply refused the saved plan: %v", err)
+		mw.stop(n, p, out.String())
+	}
 	if err != nil {
-		var incomplete *IncompleteError
-		if !errors.As(err, &incomplete) {
-			var damaged *DamagedPlanError
-			if errors.As(err, &damaged) {
-				mw.failf("apply refused the saved plan: %v", err)
-				mw.stop(n, p, out.String())
-				return
-			}
-		}
 		rec.notes = append(rec.notes, "apply under faults failed: "+firstLine(err.Error()))
+		mw.t.Logf("step %d: apply under faults failed (%s)", n, firstLine(err.Error()))
+		if mw.stepsLeft > 0 && mw.rng.IntN(2) == 0 {
+			rec.notes = append(rec.notes, "left unfinished: the next step plans over it")
+			mw.noteMade(before)
+			return
+		}
 		again, perr := mw.w.tryPlan(src)
 		if perr != nil {
 			mw.failf("the plan after an apply that failed under faults failed: %v", perr)
 			mw.stop(n, p, out.String())
-			return
 		}
 		out.WriteString("\n--- the apply after it, without faults:\n")
 		if _, err := Apply(ctx, again, Options{Client: mw.w.c, State: mw.w.state, Progress: &out, Parallelism: 1}); err != nil {
 			mw.failf("the apply after an apply that failed under faults failed: %v", err)
 			mw.stop(n, p, out.String())
-			return
 		}
 	}
 	mw.checkMadeOnce(saved, mw.w.emu.Stats())
+	mw.noteMade(before)
 	mw.checkConverged(src, before, nil)
 	mw.stop(n, p, out.String())
+}
+
+// noteMade remembers the endpoints that appeared since before: an apply
+// made them, so they must end up managed.
+func (mw *modelWalk) noteMade(before modelSnapshot) {
+	for _, id := range modelProjects {
+		for _, ep := range mw.w.endpoints(id) {
+			if _, ok := before.live[ep.ID]; !ok {
+				mw.made[ep.ID] = true
+			}
+		}
+	}
 }
 
 // plan plans step n's configuration, checks the plan, saves it and reads it
