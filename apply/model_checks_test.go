@@ -411,8 +411,12 @@ func (mw *modelWalk) differs(p *modelProject, b *modelBranch, c *modelCompute, e
 	if effectiveTimeout(ep.SuspendTimeoutSeconds) != effectiveTimeout(c.suspend.seconds) {
 		d = append(d, fmt.Sprintf("suspends after %d s, not %d", ep.SuspendTimeoutSeconds, c.suspend.seconds))
 	}
-	if live := ep.Settings.PgSettings; !(len(live) == 0 && len(c.settings) == 0) && !maps.Equal(live, c.settings) {
-		d = append(d, fmt.Sprintf("has pg_settings %v, not %v", live, c.settings))
+	want := map[string]string{}
+	for k, v := range c.settings {
+		want[k] = strings.Trim(v, `"`) // a number or bool is the string HCL writes
+	}
+	if live := ep.Settings.PgSettings; !(len(live) == 0 && len(want) == 0) && !maps.Equal(live, want) {
+		d = append(d, fmt.Sprintf("has pg_settings %v, not %v", live, want))
 	}
 	if ep.Disabled != c.disabled {
 		d = append(d, fmt.Sprintf("has disabled=%v", ep.Disabled))

@@ -59,15 +59,23 @@ type modelSuspend struct {
 var (
 	modelSizes = []modelSize{
 		{"", 1, 1}, {"size = 0.25", 0.25, 0.25}, {"size = 0.5", 0.5, 0.5}, {"size = 2", 2, 2}, {"size = 8", 8, 8},
-		{"min_cu = 0.25\n      max_cu = 1", 0.25, 1}, {"min_cu = 0.25\n      max_cu = 4", 0.25, 4},
-		{"min_cu = 0.5\n      max_cu = 2", 0.5, 2}, {"min_cu = 1\n      max_cu = 8", 1, 8},
+		{"size = 24", 24, 24}, {"min_cu = 0.25\n      max_cu = 1", 0.25, 1}, {"min_cu = 0.25\n      max_cu = 4", 0.25, 4},
+		{"min_cu = 0.5\n      max_cu = 2", 0.5, 2}, {"min_cu = 1\n      max_cu = 8", 1, 8}, {"min_cu = 0.25\n      max_cu = 16", 0.25, 16},
 	}
-	modelSuspends = []modelSuspend{{"", 0}, {`"5m"`, 300}, {`"90s"`, 90}, {`"1h"`, 3600}, {`"never"`, -1}}
+	modelSuspends = []modelSuspend{{"", 0}, {`"5m"`, 300}, {`"300s"`, 300}, {`"60s"`, 60}, {`"90s"`, 90}, {`"1h"`, 3600},
+		{`"168h"`, 604800}, {`"never"`, -1}}
+	// modelSettings are the values of each setting, as HCL writes them:
+	// numbers and bools become strings (README, the compute block).
 	modelSettings = map[string][]string{
-		"work_mem":                   {"4MB", "64MB"},
-		"statement_timeout":          {"0", "30s"},
-		"log_min_duration_statement": {"250", "1000"},
+		"work_mem":                   {`"4MB"`, `"64MB"`},
+		"statement_timeout":          {`"0"`, `"30s"`, `0`},
+		"log_min_duration_statement": {`"250"`, `1000`},
+		"random_page_cost":           {`1.1`, `4`},
+		"jit":                        {`true`, `false`},
 	}
+	// modelNames are written names beside "n-LABEL": any text up to 64
+	// characters is a name.
+	modelNames       = []string{"Reports EU #1", "naïve-名前", `with "quotes" and \\`, "x"}
 	modelBranchNames = []string{"main", "dev", "qa"}
 )
 
@@ -211,6 +219,8 @@ func (g *modelGenerator) edit(m *modelConfig, p *modelProject, b *modelBranch, c
 		switch {
 		case c.name == "":
 			name = "n-" + c.label
+		case g.rng.IntN(3) == 0:
+			name = modelNames[g.rng.IntN(len(modelNames))]
 		case g.rng.IntN(2) == 0:
 			p.next++
 			name = fmt.Sprintf("w%d-%s", p.next, c.label)
@@ -372,7 +382,7 @@ func (m *modelConfig) hcl() string {
 						if i > 0 {
 							b.WriteString(",")
 						}
-						fmt.Fprintf(&b, " %s = %q", k, c.settings[k])
+						fmt.Fprintf(&b, " %s = %s", k, c.settings[k])
 					}
 					b.WriteString(" }\n")
 				}
