@@ -459,3 +459,33 @@ func (mw *modelWalk) exclusive(branchID string) bool {
 func (mw *modelWalk) describeEndpoint(ep api.Endpoint) string {
 	return fmt.Sprintf("%s (%s %q on %s, %g-%g CU, %s)", ep.ID, ep.Type, ep.Name, ep.BranchID, ep.AutoscalingLimitMinCU, ep.AutoscalingLimitMaxCU, ep.CurrentState)
 }
+
+type keptEndpoint struct {
+	id string
+	rw bool
+}
+
+// checkKept checks that every compute block is the endpoint it was after
+// the last step, whatever was renamed, moved, resized or changed outside
+// (its host stays), unless its type changed or its endpoint was gone before
+// the plan; and remembers the endpoints for the next step.
+func (mw *modelWalk) checkKept(before modelSnapshot) {
+	st := mw.readState()
+	kept := map[*modelCompute]keptEndpoint{}
+	for _, p := range mw.cfg.projects {
+		for _, b := range p.branches {
+			for _, c := range b.computes {
+				sc := st.Computes[address(p, b, c)]
+				if sc == nil {
+					continue // checkConfigured says so
+				}
+				kept[c] = keptEndpoint{id: sc.EndpointID, rw: c.rw}
+				was, ok := mw.kept[c]
+				if _, stood := before.live[was.id]; ok && stood && was.rw == c.rw && was.id != sc.EndpointID {
+					mw.failf("%s was %s and is now %s: a compute whose type did not change keeps its endpoint (and host)", address(p, b, c), was.id, sc.EndpointID)
+				}
+			}
+		}
+	}
+	mw.kept = kept
+}

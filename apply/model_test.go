@@ -98,7 +98,10 @@ type modelWalk struct {
 	made map[string]bool
 	// stepsLeft is how many steps the walk has after the current one.
 	stepsLeft int
-	history   []modelStepRecord
+	// kept: the endpoint each compute block was after the last step, and
+	// its type then.
+	kept    map[*modelCompute]keptEndpoint
+	history []modelStepRecord
 	// failures of the current step.
 	failures []string
 }
@@ -116,7 +119,8 @@ func newModelWalk(t testing.TB, seed uint64, everything bool) *modelWalk {
 	clock := emulator.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
 	w := newWorld(t, worldOptions{projects: modelProjects, clock: clock})
 	mw := &modelWalk{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x6d6f64656c)), w: w, clock: clock,
-		branchIDs: map[string]map[string]string{}, made: map[string]bool{}}
+		branchIDs: map[string]map[string]string{}, made: map[string]bool{},
+		kept: map[*modelCompute]keptEndpoint{}}
 	for _, id := range modelProjects {
 		if _, _, err := w.emu.EnsureBranch(id, "qa"); err != nil {
 			t.Fatal(err)
@@ -169,6 +173,7 @@ func (mw *modelWalk) step(ctx context.Context, n int) {
 	}
 	mw.checkCalls(saved, calls.list(), mw.w.emu.Stats())
 	mw.checkConverged(src, before, calls.paths())
+	mw.checkKept(before)
 	mw.stop(n, p, out.String())
 }
 
