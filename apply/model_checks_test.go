@@ -270,6 +270,7 @@ func (mw *modelWalk) checkCalls(p *diff.Plan, sent []modelCall, st emulator.Stat
 	if !slices.Equal(want, got) {
 		mw.failf("apply sent other calls than the plan's:\nthe plan's:\n  %s\nsent:\n  %s", strings.Join(want, "\n  "), strings.Join(got, "\n  "))
 	}
+	mw.checkOrder(p, sent)
 	planned := plannedRoutes(p)
 	for route, n := range st.Requests {
 		if !strings.HasPrefix(route, "GET ") && n != planned[route] {
@@ -284,6 +285,34 @@ func (mw *modelWalk) checkCalls(p *diff.Plan, sent []modelCall, st emulator.Stat
 	for status, n := range st.Statuses {
 		if !strings.HasPrefix(status, "2") {
 			mw.failf("the service answered %d request(s) of apply with %s: %v", n, status, st.Responses)
+		}
+	}
+}
+
+// checkOrder checks that every call was sent after the calls of the steps
+// the plan says it waits for (README, the order of the calls).
+func (mw *modelWalk) checkOrder(p *diff.Plan, sent []modelCall) {
+	at := map[string]int{}
+	for i, c := range sent {
+		at[c.String()] = i
+	}
+	steps := map[int]diff.Step{}
+	for _, s := range p.Steps {
+		steps[s.ID] = s
+	}
+	position := func(s diff.Step) (int, bool) {
+		i, ok := at[modelCall{method: s.Method, path: s.Path, body: normalizeJSON(s.Body)}.String()]
+		return i, ok && s.Kind != diff.StepState
+	}
+	for _, s := range p.Steps {
+		i, ok := position(s)
+		if !ok {
+			continue
+		}
+		for _, id := range s.After {
+			if j, ok := position(steps[id]); ok && j > i {
+				mw.failf("step %d (%s %s) was sent before step %d (%s %s), which it waits for", s.ID, s.Method, s.Path, id, steps[id].Method, steps[id].Path)
+			}
 		}
 	}
 }
