@@ -62,6 +62,14 @@ type Options struct {
 	OperationTimeout time.Duration
 	// PageSize is the page size asked of list calls: 0 = the largest each list allows.
 	PageSize int
+	// WaitTimeout bounds the waits the service imposes on this client, all
+	// added up (waiting.go): past it, a wait is not begun and its call fails
+	// with a *WaitTimeoutError. 0 = 30m.
+	WaitTimeout time.Duration
+	// OnWait, when set, is told of each such wait longer than a few seconds
+	// as it begins, so that a person or a program knows what the run waits
+	// for (see also Client.OnWait).
+	OnWait func(Wait)
 	// Log, when set, gets one line per attempt of a request (debuglog.go):
 	// method, path, status, duration, the service's request id, and whether
 	// and when it is retried. Never a header or a body.
@@ -87,6 +95,10 @@ type Client struct {
 	logMu sync.Mutex
 	log   io.Writer
 
+	waits    *waitBudget
+	onWaitMu sync.Mutex
+	onWait   func(Wait)
+
 	// sleep waits d or until ctx ends; a field so tests can record the waits
 	// instead of measuring time.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -104,6 +116,9 @@ func New(opts Options) (*Client, error) {
 	if strings.IndexFunc(opts.APIKey, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
 		return nil, errors.New("api: the API key contains a space, newline or control character: copy it again without quotes or line breaks")
 	}
+	if opts.WaitTimeout < 0 {
+		return nil, fmt.Errorf("api: WaitTimeout is %s: it must be 0 (default %s) or more", opts.WaitTimeout, DefaultWaitTimeout)
+	}
 	if opts.Burst < 0 {
 		return nil, fmt.Errorf("api: Burst is %d: it must be 0 (default 40) or more", opts.Burst)
 	}
@@ -119,6 +134,8 @@ func New(opts Options) (*Client, error) {
 		pageSize:  opts.PageSize,
 		log:       opts.Log,
 		sleep:     sleepCtx,
+		waits:     &waitBudget{limit: orDefault(opts.WaitTimeout, DefaultWaitTimeout)},
+		onWait:    opts.OnWait,
 	}
 	if c.userAgent == "" {
 		c.userAgent = "neonform"
@@ -163,13 +180,13 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("api: the API URL %q is not an http(s) URL; use e.g. %s", raw, DefaultBaseURL)
+		return nil, fmt.Errorf("api: the API URL %q is not an http(s) URL; use e.g. %s", ShownURL(raw), DefaultBaseURL)
 	}
 	if u.User != nil {
 		return nil, errors.New("api: the API URL must not carry a user or password; the key goes in NEON_API_KEY")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("api: the API URL %q must not have a query or fragment", raw)
+		return nil, fmt.Errorf("api: the API URL %q must not have a query or fragment (not shown here: it may hold a secret); the key goes in NEON_API_KEY", ShownURL(raw))
 	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		return nil, fmt.Errorf("api: refusing plain http:// to %s: the API key would travel unencrypted; use https:// (http:// is allowed only to localhost)", u.Hostname())
@@ -193,7 +210,9 @@ func (c *Client) BaseURL() string { return c.base.String() }
 // String, Format and MarshalJSON keep the key out of anything that prints a
 // Client or its Options: logs, panics, %v and %+v.
 
-func (c *Client) String() string { return "api.Client{" + c.base.String() + ", key redacted}" }
+func (c *Client) String() string {
+	return "api.Client{" + ShownURL(c.base.String()) + ", key redacted}"
+}
 
 // Format prints the client without its key, whatever the verb.
 func (c *Client) Format(f fmt.State, _ rune) { io.WriteString(f, c.String()) }
@@ -204,7 +223,7 @@ func (o Options) String() string {
 		key = "redacted"
 	}
 	return fmt.Sprintf("api.Options{BaseURL:%q APIKey:%s UserAgent:%q RatePerMinute:%d Burst:%d CallTimeout:%s MaxRetries:%d PollInterval:%s}",
-		o.BaseURL, key, o.UserAgent, o.RatePerMinute, o.Burst, o.CallTimeout, o.MaxRetries, o.PollInterval)
+		ShownURL(o.BaseURL), key, o.UserAgent, o.RatePerMinute, o.Burst, o.CallTimeout, o.MaxRetries, o.PollInterval)
 }
 
 // Format prints the options without the key, whatever the verb.
@@ -220,7 +239,7 @@ func (o Options) MarshalJSON() ([]byte, error) {
 		key = "redacted"
 	}
 	return json.Marshal(map[string]any{
-		"base_url": o.BaseURL, "api_key": key, "user_agent": o.UserAgent,
+		"base_url": ShownURL(o.BaseURL), "api_key": key, "user_agent": o.UserAgent,
 		"rate_per_minute": o.RatePerMinute, "burst": o.Burst, "call_timeout": o.CallTimeout.String(),
 		"max_retries": o.MaxRetries, "poll_interval": o.PollInterval.String(),
 	})

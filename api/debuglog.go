@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // The debug log (Options.Log) has one line per attempt of a request, for a
@@ -54,7 +56,7 @@ func (c *Client) logAttempt(a attemptLog, r reply, next string) {
 	if next != "" {
 		b.WriteString(": " + next)
 	}
-	c.logf("%s", b.String())
+	c.logf("%s", textsafe.Terminal(b.String())) // the path, the error and the request id are the service's
 }
 
 // millis is a duration in milliseconds to a tenth, one unit for every
@@ -64,7 +66,7 @@ func millis(d time.Duration) string {
 }
 
 // answeredID is the request id the service names the request by in its logs
-// and support tickets: its X-Neon-Ret-Request-Id (FACTS.md), else the
+// and support tickets: its X-Neon-Ret-Request-Id (docs/service.md, Errors), else the
 // X-Request-ID it echoed, else the one sent.
 func answeredID(h http.Header, sent string) string {
 	for _, name := range []string{"X-Neon-Ret-Request-Id", "X-Request-Id"} {

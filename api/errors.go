@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // Error is an answer of the service that is not a success: its HTTP status
@@ -25,14 +27,17 @@ type Error struct {
 
 // Error reads like
 // "PATCH /projects/p/endpoints/ep-x: 423 Locked: project already has running conflicting operations, ... (request id r1)".
+// What the service wrote (its message, the request id) and the ids in the
+// path are shown escaped (internal/textsafe): an error is printed on
+// terminals and in logs, and the service's text must not control them.
 func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %d", e.Method, e.Path, e.StatusCode)
+	fmt.Fprintf(&b, "%s %s: %d", e.Method, textsafe.Terminal(e.Path), e.StatusCode)
 	if text := http.StatusText(e.StatusCode); text != "" {
 		b.WriteString(" " + text)
 	}
 	if e.Message != "" {
-		b.WriteString(": " + e.Message)
+		b.WriteString(": " + textsafe.Terminal(e.Message))
 	}
 	if hint := statusHint(e.StatusCode); hint != "" {
 		b.WriteString("; " + hint)
@@ -41,7 +46,7 @@ func (e *Error) Error() string {
 		b.WriteString("; " + e.URLHint)
 	}
 	if e.RequestID != "" {
-		b.WriteString(" (request id " + e.RequestID + ")")
+		b.WriteString(" (request id " + textsafe.Terminal(e.RequestID) + ")")
 	}
 	return b.String()
 }
@@ -70,7 +75,7 @@ type AmbiguousError struct {
 
 func (e *AmbiguousError) Error() string {
 	return fmt.Sprintf("%s %s: the request was sent but its outcome is unknown (%v); check the live state before repeating it",
-		e.Method, e.Path, e.Err)
+		e.Method, textsafe.Terminal(e.Path), e.Err)
 }
 
 func (e *AmbiguousError) Unwrap() error { return e.Err }
@@ -88,22 +93,24 @@ type OperationFailedError struct {
 	Text string
 }
 
+// Error shows every field, all of them the service's, escaped, as
+// Error.Error does.
 func (e *OperationFailedError) Error() string {
 	var b strings.Builder
-	b.WriteString("operation " + string(e.Action))
+	b.WriteString("operation " + textsafe.Terminal(string(e.Action)))
 	switch {
 	case e.EndpointID != "":
-		b.WriteString(" of endpoint " + e.EndpointID)
+		b.WriteString(" of endpoint " + textsafe.Terminal(e.EndpointID))
 	case e.BranchID != "":
-		b.WriteString(" of branch " + e.BranchID)
+		b.WriteString(" of branch " + textsafe.Terminal(e.BranchID))
 	}
-	fmt.Fprintf(&b, " in project %s ended %s", e.ProjectID, e.Status)
+	fmt.Fprintf(&b, " in project %s ended %s", textsafe.Terminal(e.ProjectID), textsafe.Terminal(string(e.Status)))
 	if e.Text != "" {
-		b.WriteString(": " + e.Text)
+		b.WriteString(": " + textsafe.Terminal(e.Text))
 	} else {
 		b.WriteString(" without an error text from the service")
 	}
-	b.WriteString(" (operation " + e.OperationID + ")")
+	b.WriteString(" (operation " + textsafe.Terminal(e.OperationID) + ")")
 	return b.String()
 }
 

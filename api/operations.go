@@ -138,7 +138,7 @@ func (c *Client) WatchProjectIdle(ctx context.Context, projectID string, running
 		if running != nil {
 			running(n)
 		}
-		if err := c.sleep(wctx, c.poll); err != nil {
+		if err := c.waitFor(wctx, c.poll, "for "+describe(*first)+" to finish"); err != nil {
 			return c.waitError(ctx, err, describe(*first))
 		}
 	}
@@ -147,6 +147,10 @@ func (c *Client) WatchProjectIdle(ctx context.Context, projectID string, running
 // waitError tells our own give-up from the caller's: when the caller's ctx
 // is still alive, it was OperationTimeout that ran out.
 func (c *Client) waitError(ctx context.Context, err error, what string) error {
+	var gaveUp *WaitTimeoutError
+	if errors.As(err, &gaveUp) {
+		return err // it names what it waited for
+	}
 	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("api: gave up after %s waiting for %s, still not done; the service may be slow: check the project's operations in the console, or raise the operation timeout", c.opTimeout, what)
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -9,7 +10,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// The service counts requests in two windows (FACTS.md section 6): at most
+// The service counts requests in two windows (docs/service.md, Rate limits and waiting): at most
 // 700 in any minute for the whole account, and at most 40 in any second on
 // one route. A client that stays under both never receives a 429 from a
 // service that enforces exactly those limits, whatever way it counts them
@@ -108,9 +109,10 @@ func (c *Client) Slowdowns() int {
 // wait holds an attempt until the pause of a 429 it has not waited out yet
 // is over (covered: the end of the pause this request already waited for),
 // then until the token bucket lets it go.
-func (c *Client) wait(ctx context.Context, covered time.Time) error {
+func (c *Client) wait(ctx context.Context, covered time.Time, method, path string) error {
 	if until := c.pace.pause(); until.After(covered) {
-		if err := c.sleep(ctx, time.Until(until)); err != nil {
+		what := fmt.Sprintf("to send %s %s: the service answered 429 Too Many Requests, and every request of this run pauses", method, path)
+		if err := c.waitFor(ctx, time.Until(until), what); err != nil {
 			return err
 		}
 	}

@@ -66,7 +66,7 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 	var covered time.Time
 	for attempt := 0; ; attempt++ {
 		paced := time.Now()
-		if err := c.wait(ctx, covered); err != nil {
+		if err := c.wait(ctx, covered, method, path); err != nil {
 			return 0, fmt.Errorf("%s %s: not sent: waiting for this client's rate limit: %w", method, path, err)
 		}
 		at := attemptLog{method: method, path: path, attempt: attempt + 1, paced: time.Since(paced)}
@@ -107,7 +107,11 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 			// than "deadline exceeded" would.
 			return r.status, v.err
 		}
-		if err := c.sleep(ctx, wait); err != nil {
+		if err := c.waitFor(ctx, wait, resendWords(method, path, r.status, v.after)); err != nil {
+			var gaveUp *WaitTimeoutError
+			if errors.As(err, &gaveUp) {
+				return r.status, fmt.Errorf("%w (the last answer: %w)", err, v.err)
+			}
 			return r.status, fmt.Errorf("%w (while waiting to retry after: %v)", err, v.err)
 		}
 	}
@@ -119,13 +123,13 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 func (c *Client) explain(err error) {
 	var t *transportFailure
 	if errors.As(err, &t) {
-		t.base = c.base.String()
+		t.base = ShownURL(c.base.String())
 	}
 	var e *Error
 	if errors.As(err, &e) && e.StatusCode == http.StatusNotFound && !strings.HasSuffix(c.base.Path, apiPath) {
 		base := *c.base
 		base.Path += apiPath
-		e.URLHint = fmt.Sprintf("the API URL %s does not end in %s, where the service's API is: did you mean %s?", c.base, apiPath, base.String())
+		e.URLHint = fmt.Sprintf("the API URL %s does not end in %s, where the service's API is: did you mean %s?", ShownURL(c.base.String()), apiPath, ShownURL(base.String()))
 	}
 }
 

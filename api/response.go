@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // answerError turns a failed answer into an *Error. The service's errors are
@@ -53,9 +55,11 @@ func summarize(body []byte, contentType string) string {
 	return oneLine(first, 200)
 }
 
-// oneLine collapses white space and cuts s to at most n runes.
+// oneLine collapses white space, shows controls escaped (internal/textsafe:
+// a body quoted in an error is the service's text) and cuts s to at most n
+// runes.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = textsafe.Terminal(strings.Join(strings.Fields(s), " "))
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -112,17 +112,18 @@ func backoff(attempt int) time.Duration {
 	return rand.N(ceiling + 1)
 }
 
-// retryAfter reads Retry-After as seconds or as an HTTP date; 0 when absent.
+// retryAfter reads Retry-After as seconds or as an HTTP date, at most
+// maxRetryAfter; 0 when absent.
 func retryAfter(h http.Header, now time.Time) time.Duration {
 	v := strings.TrimSpace(h.Get("Retry-After"))
 	if v == "" {
 		return 0
 	}
-	if secs, err := strconv.Atoi(v); err == nil {
-		return max(0, time.Duration(secs)*time.Second)
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return time.Duration(min(max(0, secs), int64(maxRetryAfter/time.Second))) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		return max(0, t.Sub(now))
+		return min(max(0, t.Sub(now)), maxRetryAfter)
 	}
 	return 0
 }
@@ -140,4 +141,17 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// resendWords is what a client waits for before it sends a request again:
+// "to send GET /projects again after 429 Too Many Requests (Retry-After 60s)".
+func resendWords(method, path string, status int, after time.Duration) string {
+	why := "no answer"
+	if status != 0 {
+		why = fmt.Sprintf("%d %s", status, http.StatusText(status))
+	}
+	if after > 0 {
+		why += fmt.Sprintf(" (Retry-After %s)", after)
+	}
+	return fmt.Sprintf("to send %s %s again after %s", method, path, why)
 }

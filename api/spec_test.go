@@ -16,8 +16,9 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
 
-// The spec is a verbatim copy of /work/shared/api/neon-openapi-v2-computes.json,
-// kept here so the package's tests need nothing outside the repository.
+// The spec is the part of the service's OpenAPI description that neonform
+// uses, verbatim (docs/service.md says where it comes from); it is the one
+// copy in the repository: the emulator's tests read it from here too.
 const specFile = "testdata/neon-openapi-v2-computes.json"
 
 var spec = sync.OnceValues(func() (routers.Router, error) {

@@ -6,7 +6,7 @@ import (
 )
 
 // Wire types of the service API v2, named as the OpenAPI description names them
-// (../shared/api/neon-openapi-v2-computes.json). Optional fields are pointers or
+// (api/testdata/neon-openapi-v2-computes.json). Optional fields are pointers or
 // omitempty so that what we send and what we decode match the schema exactly.
 
 // EndpointType is read_write (the branch's primary) or read_only (a read replica).

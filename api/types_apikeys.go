@@ -2,7 +2,7 @@ package api
 
 import "time"
 
-// Wire types of API keys (FACTS.md section 8), named as the OpenAPI description
+// Wire types of API keys (docs/service.md, Authentication and API keys), named as the OpenAPI description
 // names them. A secret appears only in the answer that creates a key.
 
 // ApiKeyCreateRequest is the body of POST /api_keys.

@@ -87,14 +87,9 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	if opts.Progress == nil {
 		opts.Progress = io.Discard
 	}
-	if err := checkPlan(p); err != nil {
-		return nil, err
+	if p == nil {
+		return nil, &DamagedPlanError{Reason: "there is no plan"}
 	}
-	if len(p.Steps) == 0 {
-		opts.emit(PlanSummaryEvent(p, "The plan has no changes: nothing to do."))
-		return &Report{Elapsed: time.Since(start)}, nil
-	}
-
 	if !opts.Locked {
 		unlock, err := state.LockWaiting(state.WithOperation(ctx, "apply"), opts.State, opts.Who, opts.LockTimeout, opts.LockWaiting)
 		if err != nil {
@@ -117,7 +112,14 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	// file's own: they must be the same, or the plan was edited.
 	steps, err := diff.Verify(p, st)
 	if err != nil {
-		return nil, &DamagedPlanError{Reason: err.Error()}
+		// Which field differs may quote a secret: the error may end up in a CI log.
+		return nil, &DamagedPlanError{Reason: diff.HideTexts(err.Error(), p.SensitiveTexts())}
+	}
+	if len(steps) == 0 {
+		// Only now: a file whose steps were taken out has none, but its
+		// changes and the state make some, and Verify refused it.
+		opts.emit(PlanSummaryEvent(p, "The plan has no changes: nothing to do."))
+		return &Report{Elapsed: time.Since(start)}, nil
 	}
 	verified := *p
 	verified.Steps = steps
@@ -132,7 +134,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	}
 
 	r := newRun(&verified, st, live, opts)
-	opts.emit(PlanSummaryEvent(&verified, "Applying the plan: "+summaryWords(&verified)))
+	opts.emit(PlanSummaryEvent(&verified, "Applying the plan: "+diff.ShortSummary(&verified)))
 	rep = r.execute(ctx)
 	rep.Elapsed = time.Since(start)
 	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 {

@@ -2,12 +2,12 @@ package apply
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
 )
 
@@ -30,6 +30,9 @@ const (
 	// EventWaiting: before a project's first change, apply waits for
 	// operations started outside this run.
 	EventWaiting EventType = "waiting"
+	// EventServiceWait: the service asked apply to wait longer than a few
+	// seconds (Retry-After, a 429 or 503, running operations).
+	EventServiceWait EventType = "service_wait"
 	// EventStepNote: something happened during a step (a lost answer).
 	EventStepNote EventType = "step_note"
 	// EventStepDone: a step ended, done and recorded.
@@ -75,6 +78,10 @@ type Event struct {
 	Elapsed    *float64 `json:"elapsed_seconds,omitempty"` // step_done, step_failed, apply_finished
 	Error      string   `json:"error,omitempty"`           // step_failed, apply_finished
 	Serial     int64    `json:"serial,omitempty"`          // state_saved
+
+	// service_wait: what apply waits for, and how long.
+	WaitingFor  string   `json:"waiting_for,omitempty"`
+	WaitSeconds *float64 `json:"wait_seconds,omitempty"`
 
 	// plan_summary
 	Summary *diff.Summary `json:"summary,omitempty"`
@@ -131,6 +138,11 @@ func PlanSummaryEvent(p *diff.Plan, message string) Event {
 	s := p.Summary
 	n := len(p.Steps)
 	return Event{Type: EventPlanSummary, Message: message, Summary: &s, Steps: &n}
+}
+
+// ServiceWaitEvent is the service_wait of a wait the client begins.
+func ServiceWaitEvent(w api.Wait) Event {
+	return Event{Type: EventServiceWait, Message: w.String() + "...", WaitingFor: w.What, WaitSeconds: seconds(w.For)}
 }
 
 // FinishedEvent is the apply_finished of an apply that ran (rep) or was
@@ -202,26 +214,4 @@ func (o Options) emit(e Event) {
 	if o.Events != nil {
 		o.Events(e)
 	}
-}
-
-// summaryWords is "1 to create, 2 to update; 4 steps."
-func summaryWords(p *diff.Plan) string {
-	s := p.Summary
-	var parts []string
-	for _, c := range []struct {
-		n    int
-		verb string
-	}{{s.Create, "create"}, {s.Update, "update"}, {s.Replace, "replace"}, {s.Delete, "delete"}} {
-		if c.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d to %s", c.n, c.verb))
-		}
-	}
-	if len(parts) == 0 {
-		parts = append(parts, "changes to the state only")
-	}
-	steps := "steps"
-	if len(p.Steps) == 1 {
-		steps = "step"
-	}
-	return fmt.Sprintf("%s; %d %s.", strings.Join(parts, ", "), len(p.Steps), steps)
 }

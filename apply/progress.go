@@ -11,6 +11,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // progress prints what the apply does: one line when a step starts and one
@@ -79,14 +80,16 @@ func (p *progress) finish() {
 	p.clearStatus()
 }
 
-func (p *progress) start(s *diff.Step, ch *diff.Change) {
+// idleNow: apply read the compute just before the step and found it idle
+// (lifecycle.allow_restart = false), so the words say what is true now.
+func (p *progress) start(s *diff.Step, ch *diff.Change, idleNow bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if s.Kind == diff.StepState {
 		return // done at once: its end line says it all
 	}
 	p.running[s.ID] = &inFlight{step: s, since: time.Now(), still: p.stillEvery}
-	text := fmt.Sprintf("%s: %s...", s.Address, startWords(s, ch))
+	text := fmt.Sprintf("%s: %s...", s.Address, startWords(s, ch, idleNow))
 	p.line(text)
 	e := p.stepEvent(EventStepStarted, s, text)
 	if ch != nil && ch.Disruption != diff.None {
@@ -124,10 +127,12 @@ func (p *progress) note(s *diff.Step, what string) {
 	p.emit(p.stepEvent(EventStepNote, s, text))
 }
 
-// line prints one permanent line, keeping the status line below it.
+// line prints one permanent line, keeping the status line below it. The
+// line quotes names, ids and the service's errors, so it is shown escaped
+// (internal/textsafe); its event keeps the text as it is, for the encoder.
 func (p *progress) line(text string) {
 	p.clearStatus()
-	fmt.Fprintln(p.w, text)
+	fmt.Fprintln(p.w, textsafe.Terminal(text))
 	p.drawStatus()
 }
 
@@ -142,7 +147,7 @@ func (p *progress) tick() {
 	for _, id := range slices.Sorted(maps.Keys(p.running)) {
 		f := p.running[id]
 		if age := time.Since(f.since); age >= f.still {
-			fmt.Fprintf(p.w, "%s: still %s, %s elapsed\n", f.step.Address, verbing(f.step.Kind), age.Round(time.Second))
+			fmt.Fprintf(p.w, "%s: still %s, %s elapsed\n", textsafe.Terminal(f.step.Address), verbing(f.step.Kind), age.Round(time.Second))
 			f.still = age + p.stillEvery // no burst of lines after a pause
 		}
 	}
@@ -165,7 +170,8 @@ func (p *progress) drawStatus() {
 		f := p.running[id]
 		parts = append(parts, fmt.Sprintf("%s %s %s", f.step.Address, verbing(f.step.Kind), formatElapsed(time.Since(f.since))))
 	}
-	status := fmt.Sprintf("[%d/%d done] %s", p.ended, p.total, strings.Join(parts, ", "))
+	// Escaped before it is cut, so that it stays on one line of the screen.
+	status := textsafe.Terminal(fmt.Sprintf("[%d/%d done] %s", p.ended, p.total, strings.Join(parts, ", ")))
 	if r := []rune(status); len(r) > 120 {
 		status = string(r[:117]) + "..."
 	}
@@ -175,24 +181,28 @@ func (p *progress) drawStatus() {
 
 // startWords is what a step is about to do: "updating ep-x (restart: active
 // now, its connections drop)".
-func startWords(s *diff.Step, ch *diff.Change) string {
+func startWords(s *diff.Step, ch *diff.Change, idleNow bool) string {
 	switch s.Kind {
 	case diff.StepCreate:
 		what := "a read replica"
 		if s.Record.Type == api.EndpointTypeReadWrite {
 			what = "a read_write compute"
 		}
-		return fmt.Sprintf("creating %s named %q on branch %s", what, s.Name, s.Record.BranchID)
+		return fmt.Sprintf("creating %s named %s on branch %s", what, s.QuotedName(), s.Record.BranchID)
 	case diff.StepUpdate:
-		return "updating " + s.EndpointID + disruptionWords(ch)
+		return "updating " + s.EndpointID + disruptionWords(ch, idleNow)
 	case diff.StepDelete:
+		if idleNow {
+			return "deleting " + s.EndpointID + " (idle now, no connections to drop)"
+		}
 		return "deleting " + s.EndpointID
 	}
 	return "recording in the state"
 }
 
-// disruptionWords says what an update does to clients, as the plan did.
-func disruptionWords(ch *diff.Change) string {
+// disruptionWords says what an update does to clients: as the plan did, or
+// as apply found the compute just before the call (idleNow).
+func disruptionWords(ch *diff.Change, idleNow bool) string {
 	if ch == nil {
 		return ""
 	}
@@ -204,6 +214,9 @@ func disruptionWords(ch *diff.Change) string {
 		what = "suspend"
 	default:
 		return ""
+	}
+	if idleNow {
+		return fmt.Sprintf(" (%s: idle now, no connections to drop)", what)
 	}
 	if ch.Active {
 		return fmt.Sprintf(" (%s: active at plan time, its connections drop)", what)

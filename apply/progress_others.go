@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // Before a project's first change, apply waits until the project runs no
@@ -62,7 +64,7 @@ func (p *progress) othersStill() {
 	for _, id := range slices.Sorted(maps.Keys(p.others)) {
 		w := p.others[id]
 		if age := time.Since(w.since); age >= w.still {
-			fmt.Fprintf(p.w, "%s: %s\n", w.waiting(), age.Round(time.Second))
+			fmt.Fprintf(p.w, "%s: %s\n", textsafe.Terminal(w.waiting()), age.Round(time.Second))
 			w.still = age + p.stillEvery
 		}
 	}

@@ -16,7 +16,7 @@ var slowStep = &diff.Step{ID: 1, Address: "shop.main.primary", Kind: diff.StepUp
 func TestLiveProgressKeepsAStatusLineBelowTheLog(t *testing.T) {
 	var out bytes.Buffer
 	p := newProgress(&out, true, time.Hour, 3)
-	p.start(slowStep, &diff.Change{Disruption: diff.Restart, Active: true})
+	p.start(slowStep, &diff.Change{Disruption: diff.Restart, Active: true}, false)
 	p.tick()
 	p.tick()
 	p.end(&StepResult{Step: *slowStep, Elapsed: 1200 * time.Millisecond})
@@ -42,7 +42,7 @@ func TestLiveProgressKeepsAStatusLineBelowTheLog(t *testing.T) {
 func TestLogProgressSaysStillWhenAStepWaitsLong(t *testing.T) {
 	var out bytes.Buffer
 	p := newProgress(&out, false, 10*time.Millisecond, 1)
-	p.start(slowStep, nil)
+	p.start(slowStep, nil, false)
 	p.tick() // too early: nothing
 	time.Sleep(25 * time.Millisecond)
 	p.tick()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // Report is what an apply did: every step of the plan is in exactly one of
@@ -96,11 +97,11 @@ func (r *Report) Summary() string {
 		b.WriteString("\nFailed:")
 	}
 	for _, f := range r.Failed {
-		fmt.Fprintf(&b, "\n  %s (step %d", f.Step.Address, f.Step.ID)
-		if call := describeStep(&f.Step); !strings.HasPrefix(f.Err.Error(), call) {
+		fmt.Fprintf(&b, "\n  %s (step %d", textsafe.Terminal(f.Step.Address), f.Step.ID)
+		if call := textsafe.Terminal(describeStep(&f.Step)); !strings.HasPrefix(f.Err.Error(), call) {
 			b.WriteString(", " + call) // the service's errors name the call themselves
 		}
-		fmt.Fprintf(&b, "): %v", f.Err)
+		fmt.Fprintf(&b, "): %s", textsafe.Terminal(f.Err.Error()))
 		if f.Recorded {
 			b.WriteString(" (the endpoint exists and is recorded in the state)")
 		}
@@ -109,11 +110,11 @@ func (r *Report) Summary() string {
 		b.WriteString("\nNot attempted:")
 	}
 	for _, n := range r.NotAttempted {
-		fmt.Fprintf(&b, "\n  %s (step %d, %s)", n.Step.Address, n.Step.ID, describeStep(&n.Step))
+		fmt.Fprintf(&b, "\n  %s (step %d, %s)", textsafe.Terminal(n.Step.Address), n.Step.ID, textsafe.Terminal(describeStep(&n.Step)))
 	}
 	r.writeStillRunning(&b)
 	if r.LockLost != nil {
-		fmt.Fprintf(&b, "\nStopped: %v. Nothing more was sent to the service after that was found.", errors.Unwrap(r.LockLost))
+		fmt.Fprintf(&b, "\nStopped: %s. Nothing more was sent to the service after that was found.", textsafe.Terminal(fmt.Sprint(errors.Unwrap(r.LockLost))))
 	}
 	b.WriteString("\nThe state records every step that was done. Run `neonform plan` to see exactly what remains")
 	if len(r.Failed) > 0 {
@@ -140,7 +141,7 @@ func (r *Report) writeStillRunning(b *strings.Builder) {
 	var ids []string
 	for _, d := range r.Done {
 		if d.StillRunning {
-			ids = append(ids, d.EndpointID)
+			ids = append(ids, textsafe.Terminal(d.EndpointID))
 		}
 	}
 	if len(ids) > 0 {

@@ -125,12 +125,24 @@ func projectName(proj diff.Project) string {
 // (live) with those the plan recorded, and says what changed.
 func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []string {
 	var reasons []string
+	var sensitive map[string][]string
 	for _, proj := range p.Projects {
 		now, read := live[proj.ID]
 		if !read || diff.LiveDigest(now) == proj.LiveDigest {
 			continue
 		}
-		reasons = append(reasons, explainProject(p, proj, now)...)
+		if sensitive == nil {
+			sensitive = p.SensitiveByEndpoint()
+		}
+		reasons = append(reasons, explainProject(p, proj, now, sensitive)...)
+	}
+	if len(reasons) > 0 {
+		// An endpoint made since may bear a name from a sensitive variable
+		// (another apply of the same configuration made it).
+		secrets := p.SensitiveTexts()
+		for i := range reasons {
+			reasons[i] = diff.HideTexts(reasons[i], secrets)
+		}
 	}
 	return reasons
 }
@@ -138,7 +150,8 @@ func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []string {
 // explainProject says what changed in one project since the plan: the
 // endpoints created and deleted since, and each attribute that differs from
 // what the plan recorded (by value: what the digest notices).
-func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint) []string {
+// sensitive is the plan's SensitiveByEndpoint.
+func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint, sensitive map[string][]string) []string {
 	then := make(map[string]*diff.LiveEndpoint, len(proj.Endpoints))
 	for i := range proj.Endpoints {
 		then[proj.Endpoints[i].ID] = &proj.Endpoints[i]
@@ -168,7 +181,9 @@ func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint) []strin
 			continue
 		}
 		var parts []string
-		for _, a := range diff.ExactDifferences(then[id].Values, diff.LiveValues(ep)) {
+		changed := diff.ExactDifferences(then[id].Values, diff.LiveValues(ep))
+		diff.MarkSensitive(changed, sensitive[id])
+		for _, a := range changed {
 			before, after := a.Values()
 			parts = append(parts, fmt.Sprintf("%s is %s now, was %s when planned", a.Name, after, before))
 		}

@@ -17,7 +17,14 @@ const maxAttempts = 5
 func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	start := time.Now()
 	res := &StepResult{Step: *s, EndpointID: s.EndpointID}
-	r.prog.start(s, r.changes[s.Address])
+	ch := r.changes[s.Address]
+	idleNow, err := r.checkStillIdle(ctx, s, ch)
+	if err != nil {
+		res.Err, res.Elapsed = err, time.Since(start)
+		r.prog.failedBeforeStart(res)
+		return res
+	}
+	r.prog.start(s, ch, idleNow)
 	switch s.Kind {
 	case diff.StepState:
 		res.Err = r.rec.record(recordStep(s, "", r.hosts[s.EndpointID], r.deletes))
@@ -31,6 +38,7 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	if res.Err == nil {
 		res.Recorded = true
 	}
+	res.Err = hideSensitive(res.Err, s)
 	res.Elapsed = time.Since(start)
 	r.prog.end(res)
 	return res
@@ -75,6 +83,7 @@ func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
 	defer cancel()
 
 	var found *api.Endpoint
+	var refused error
 	out, _, err := r.send(call, s, func() (*api.EndpointOperations, error) {
 		return r.c.CreateEndpoint(call, s.ProjectID, *s.Create)
 	}, func() (bool, error) {
@@ -83,13 +92,20 @@ func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
 		case err != nil:
 			return false, err
 		case ep != nil:
+			if refused = r.notTheCreated(s, ep); refused != nil {
+				return true, nil // something was made: never create a second
+			}
 			found = ep
-			r.prog.note(s, fmt.Sprintf("the answer to the create was lost, but it made %s (named %q): using it, not creating another", ep.ID, s.Name))
+			r.prog.note(s, fmt.Sprintf("the answer to the create was lost, but it made %s (named %s): using it, not creating another", ep.ID, s.QuotedName()))
 			return true, nil
 		}
-		r.prog.note(s, fmt.Sprintf("the answer to the create was lost and it made nothing (no new endpoint named %q): sending it again", s.Name))
+		r.prog.note(s, fmt.Sprintf("the answer to the create was lost and it made nothing (no new endpoint named %s): sending it again", s.QuotedName()))
 		return false, nil
 	})
+	if refused != nil {
+		res.Err = refused
+		return
+	}
 	if err != nil {
 		res.Err = err
 		if dep != nil && !api.IsAmbiguous(err) {
@@ -106,6 +122,7 @@ func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
 	switch {
 	case found != nil:
 		created, res.Adopted = *found, true
+		s = adoptedStep(s, found)
 	case out != nil:
 		created, ops = out.Endpoint, out.Operations
 	}
@@ -134,27 +151,6 @@ func (r *run) finish(ctx context.Context, s *diff.Step, res *StepResult, created
 		return
 	}
 	r.wait(ctx, s, res, r.c.WaitOperations(ctx, s.ProjectID, ops))
-}
-
-// findCreated returns the endpoint a create with a lost answer made: on the
-// step's branch, with its name and type, not there when the apply started
-// and not in the state. nil when there is none.
-func (r *run) findCreated(ctx context.Context, s *diff.Step) (*api.Endpoint, error) {
-	eps, err := r.c.ListBranchEndpoints(ctx, s.ProjectID, s.Record.BranchID)
-	if err != nil {
-		return nil, err
-	}
-	var found *api.Endpoint
-	for i := range eps {
-		ep := &eps[i]
-		if ep.Name != s.Name || ep.Type != s.Record.Type || r.atStart[s.ProjectID][ep.ID] || r.rec.claimed(ep.ID) {
-			continue
-		}
-		if found == nil || ep.CreatedAt.Before(found.CreatedAt) {
-			found = ep
-		}
-	}
-	return found, nil
 }
 
 // update sends the plan's PATCH. When its answer is lost, it reads the

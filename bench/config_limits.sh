@@ -39,12 +39,15 @@ done | shape real-3650-projects
 { printf '#'; head -c $((8 * 1024 * 1024)) /dev/zero | tr '\0' x; } | shape file-8MiB-plus-1
 { printf 'locals {\n  deep = '; repeat '(' 100000; printf 1; repeat ')' 100000; printf '\n}\n'; } | shape parentheses-100k-deep
 { printf 'locals {\n  big = 1'; repeat '+1' 4000000; printf '\n}\n'; } | shape additions-4M
+# A heredoc whose marker holds a newline after a broken UTF-8 byte (hcl's
+# tables allow it): the parentheses in its ${ are code to hcl.
+{ printf 'locals {\n  deep = <<\xd4\n\n#${'; repeat '(' 3000000; printf 1; repeat ')' 3000000; printf '}\n}\n'; } | shape heredoc-marker-3M-deep
 { printf 'locals {\n  big = ['; repeat '1,' 4000000; printf '1]\n}\n'; } | shape list-4M-numbers
 mkdir -p "$work/var-file-dev-zero" && echo 'locals {}' > "$work/var-file-dev-zero/main.hcl"
 
 printf '%-24s %5s %8s %10s  %s\n' configuration exit wall 'peak RSS' 'stderr'
 for dir in real-3650-projects list-999k-numbers list-495k-strings list-330k-objects string-8MiB nested-190-x5000 \
-  file-8MiB-plus-1 parentheses-100k-deep additions-4M list-4M-numbers var-file-dev-zero; do
+  file-8MiB-plus-1 parentheses-100k-deep additions-4M heredoc-marker-3M-deep list-4M-numbers var-file-dev-zero; do
   args=(validate "$work/$dir")
   [ "$dir" = var-file-dev-zero ] && args+=(-var-file /dev/zero)
   set +e

@@ -148,6 +148,7 @@ func (c *computeAttrs) decodeSize(tier sizing.Tier) {
 	if sizeState == valid && (minState == valid || maxState == valid) {
 		c.fail("size", "Conflicting size attributes",
 			"size sets a fixed size, min_cu and max_cu an autoscaling range: write one or the other, as size = 2, or min_cu = 0.25 with max_cu = 2.")
+		c.l.keepLast()
 		c.markBad("min_cu", "max_cu")
 		return
 	}
@@ -188,6 +189,7 @@ func (c *computeAttrs) decodeSize(tier sizing.Tier) {
 		}
 		c.fail(given, "Incomplete autoscaling range",
 			"%s is set without %s: an autoscaling range needs both, as min_cu = 0.25 with max_cu = 4. For a fixed size, write size = N instead.", given, missing)
+		c.l.keepLast()
 	}
 }
 
@@ -260,10 +262,13 @@ func (c *computeAttrs) decodePgSettings() {
 	c.cp.PgSettings = settings
 }
 
+// nameWant describes a valid name, in messages.
+var nameWant = fmt.Sprintf(`the endpoint's name, such as "reporting", of at most %d characters`, maxNameLength)
+
 // decodeName reads the endpoint's name, which defaults to the label; either way it
 // must fit the service's 64 characters.
 func (c *computeAttrs) decodeName(b *hclsyntax.Block, inst instance) {
-	v, state := c.eval("name", cty.String, `the endpoint's name, such as "reporting"`)
+	v, state := c.eval("name", cty.String, nameWant)
 	switch state {
 	case invalid:
 		return

@@ -2,8 +2,8 @@
 // projects, branches and computes a user wants, with variables and locals evaluated,
 // defaults filled in, and every rule that needs no network checked.
 //
-// Load reads every *.hcl file of a directory; the language is described in the
-// README's configuration reference and in DESIGN.md section 2. Each block has an
+// Load reads every *.hcl file of a directory; the language is described in
+// docs/configuration.md. Each block has an
 // explicit hcl.BodySchema and is decoded one attribute at a time, so every message
 // is written here: a short summary, a detail that says how to fix it, and the
 // source range of the offending expression. All problems come back together as

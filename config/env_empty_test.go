@@ -14,7 +14,7 @@ func loadSettings(t *testing.T, src string, environ ...string) (*config.Config, 
 	return cfg, describe(diags)
 }
 
-// The fallback the README and the CI workflow recommend must fall back when
+// The fallback docs/pipelines.md and the CI workflow recommend must fall back when
 // the variable is unset or empty, as Terraform's coalesce does.
 func TestCoalesceFallsBackOnAnEmptyString(t *testing.T) {
 	const src = `neonform {

@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,7 @@ import (
 )
 
 // TestExamplesAreValid loads every configuration under examples/, alone and with
-// each of its variable files: what the README tells people to run must work, with
+// each of its variable files: what the README and docs/ tell people to run must work, with
 // no error and no warning. (TestFormatIdempotentOnRepoFiles checks they are formatted.)
 func TestExamplesAreValid(t *testing.T) {
 	dirs, err := filepath.Glob("../examples/*")
@@ -50,7 +51,7 @@ func TestExamplesAreValid(t *testing.T) {
 	}
 }
 
-// TestQuickstartMeaning pins what the README's main job relies on: the quickstart
+// TestQuickstartMeaning pins what the README's main job ("The two commands") relies on: the quickstart
 // runs offline against the built-in emulator and manages one project, "shop",
 // whose main branch has a primary and a "reports" read replica.
 func TestQuickstartMeaning(t *testing.T) {
@@ -74,30 +75,60 @@ func TestQuickstartMeaning(t *testing.T) {
 	}
 }
 
-// TestReadmeExample checks the configuration the README's configuration section
-// shows: it must load without errors and be formatted, so it can be copied.
-func TestReadmeExample(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// TestDocumentedConfigurations checks the configurations README.md and
+// docs/*.md show in ```hcl blocks: each is formatted, so it can be copied, and
+// each that declares a project loads without an error or a warning. (A
+// fragment, such as a moved block alone, is checked for its format only.)
+func TestDocumentedConfigurations(t *testing.T) {
+	docs, err := filepath.Glob("../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Configuration\n")
-	if !ok {
-		t.Fatal("README.md has no section \"## Configuration\"")
+	loaded := 0
+	for _, file := range append([]string{"../README.md"}, docs...) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(file, "../")
+		for i, src := range hclBlocks(string(b)) {
+			where := fmt.Sprintf("%s, hcl example %d", name, i+1)
+			if formatted, _ := config.Format([]byte(src), name); string(formatted) != src {
+				t.Errorf("%s is not formatted; formatted it reads:\n%s", where, formatted)
+			}
+			if !strings.Contains(src, "project \"") {
+				continue
+			}
+			_, diags := config.LoadSources("", map[string][]byte{name: []byte(src)}, config.Options{})
+			if len(diags) > 0 {
+				t.Errorf("%s does not validate:\n%s", where, describe(diags))
+			}
+			loaded++
+		}
 	}
-	if end := strings.Index(section, "\n## "); end >= 0 {
-		section = section[:end]
+	// The README's configuration, and the reference's: its first example,
+	// for_each and rules.
+	if loaded < 4 {
+		t.Errorf("loaded %d documented configurations, want at least 4: are the ```hcl blocks still there?", loaded)
 	}
-	_, rest, ok := strings.Cut(section, "```hcl\n")
-	if !ok {
-		t.Fatal("the configuration section shows no ```hcl example")
+}
+
+// hclBlocks are the contents of the ```hcl blocks of a Markdown text, each
+// ending with its last line's newline; an indented block (in a list) loses
+// its indent.
+func hclBlocks(md string) []string {
+	var out []string
+	lines := strings.SplitAfter(md, "\n")
+	for i := 0; i < len(lines); i++ {
+		indent, ok := strings.CutSuffix(strings.TrimRight(lines[i], "\n"), "```hcl")
+		if !ok || strings.TrimSpace(indent) != "" {
+			continue
+		}
+		var b strings.Builder
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+			b.WriteString(strings.TrimPrefix(lines[i], indent))
+		}
+		out = append(out, b.String())
 	}
-	src, _, _ := strings.Cut(rest, "```\n")
-	_, diags := config.LoadSources("", map[string][]byte{"README.md": []byte(src)}, config.Options{})
-	if len(diags) > 0 {
-		t.Errorf("the README's example does not validate:\n%s", describe(diags))
-	}
-	if formatted, _ := config.Format([]byte(src), "README.md"); string(formatted) != src {
-		t.Errorf("the README's example is not formatted; formatted it reads:\n%s", formatted)
-	}
+	return out
 }

@@ -38,7 +38,7 @@ func (l *loader) instances(b *hclsyntax.Block) []instance {
 	if a == nil {
 		return []instance{{label: b.Labels[0]}}
 	}
-	v, state, sensitive := l.evalAny(a)
+	v, state, sensitive := l.evalAny(a, cty.DynamicPseudoType)
 	switch {
 	case state == invalid:
 		return nil

@@ -10,7 +10,7 @@ import (
 )
 
 // The limits of what neonform reads, so that no file, however odd, can make
-// it run out of memory or stack (README: "Limits"). Each is far above what a
+// it run out of memory or stack (docs/limits.md: "Limits"). Each is far above what a
 // real configuration needs: 1,000 projects of 10 computes are 2.2 MB and half
 // a million tokens, nested 6 levels deep.
 const (
@@ -49,13 +49,8 @@ func (b *budget) read(path, what string) ([]byte, *hcl.Diagnostic) {
 		return nil, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...)}
 	}
 	src, err := bounded.Read(path, b.bytes)
-	var notRegular *bounded.NotRegularError
 	var tooLarge *bounded.TooLargeError
 	switch {
-	case errors.As(err, &notRegular):
-		return refuse(what+" is not a regular file",
-			"%s is %s, not a regular file: neonform reads configuration and variable files only from regular files (or symbolic links to them), so that reading always ends.",
-			path, bounded.Kind(notRegular.Mode))
 	case errors.As(err, &tooLarge) && b.bytes == MaxBytes:
 		return refuse(what+" too large",
 			"%v; neonform reads configuration and variable files of up to %s. A real configuration is far smaller: is it the right file?",
@@ -65,7 +60,8 @@ func (b *budget) read(path, what string) ([]byte, *hcl.Diagnostic) {
 			"With %s, the files of the configuration and the variable files add up to more than %s, the most neonform reads. A real configuration is far smaller: does the directory hold other files named *.hcl?",
 			path, bounded.MiB(MaxBytes))
 	case err != nil:
-		return refuse("Cannot read "+lower(what), "%v. Check the path and the file's permissions.", err)
+		// Not a regular file, a broken link, no permission (unreadable.go).
+		return nil, unreadable(path, what, err)
 	}
 	b.bytes -= len(src)
 	return src, nil

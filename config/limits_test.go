@@ -41,6 +41,12 @@ var deep = map[string]func(n int) string{
 	},
 	"negations":    func(n int) string { return "locals {\n  deep = " + strings.Repeat("!", n) + "true\n}\n" },
 	"conditionals": func(n int) string { return "locals {\n  deep = " + strings.Repeat("true ? 1 : ", n) + "2\n}\n" },
+	// hcl's tables take the newline after "\xd4" into the heredoc's marker;
+	// the nesting check once took "<<" for two operators and the "#" for a
+	// comment, and hcl parsed the parentheses as code (issue: stack overflow).
+	"a heredoc with an invalid UTF-8 marker": func(n int) string {
+		return "locals {\n  deep = <<\xd4\n\n#${" + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + "}\n}\n"
+	},
 	"indexes": func(n int) string {
 		return "locals {\n  x    = [0]\n  deep = local.x" + strings.Repeat("[local.x[0]]", n) + "\n}\n"
 	},

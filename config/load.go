@@ -48,11 +48,9 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 		if !configFileName(name) {
 			continue
 		}
-		path := filepath.Join(dir, name)
-		if info, err := os.Stat(path); err != nil || info.IsDir() {
-			continue
-		}
-		src, d := b.read(path, "Configuration file")
+		// Every one is read, or the run stops (unreadable.go): a link that
+		// leads nowhere, a directory named x.hcl, a file that cannot be read.
+		src, d := b.read(filepath.Join(dir, name), configurationFile)
 		if d != nil {
 			diags = append(diags, d)
 			continue
@@ -123,6 +121,7 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 // finish completes the diagnostics and returns what the load found.
 func (l *loader) finish() (*Config, hcl.Diagnostics) {
 	l.explainEmptyEnv()
+	l.hideSecrets()
 	sortDiagnostics(l.diags)
 	if len(l.diags) == 0 {
 		l.cfg.dropSyntaxTrees()
@@ -198,6 +197,11 @@ type loader struct {
 	// each label is declared, and the project of each id.
 	projectLabels map[string]hcl.Range
 	projectIDs    map[string]*Project
+	// secrets are the attributes whose value comes from a sensitive
+	// variable; keepDetail the diagnostics about one that say nothing of
+	// its value (sensitive.go).
+	secrets    []secret
+	keepDetail map[*hcl.Diagnostic]bool
 }
 
 func sortedNames(files map[string][]byte) []string {

@@ -183,14 +183,14 @@ func TestLoadDirectory(t *testing.T) {
 	t.Run("reads only *.hcl files, not hidden or backup ones", func(t *testing.T) {
 		dir := t.TempDir()
 		files := map[string]string{
-			"main.hcl":       `project "shop" { id = "dark-sun-46453911" }`,
-			"other.hcl":      `project "blog" { id = "hidden-river-50598307" }`,
-			".hidden.hcl":    `this is not read {`,
-			"main.hcl~":      `nor this {`,
-			"values.vars":    `nor = this {`,
-			"notes.txt":      `nor this {`,
-			"sub.hcl/x.hcl":  `nor this {`,
-			"sub.hcl/y.hcl2": `nor this {`,
+			"main.hcl":    `project "shop" { id = "dark-sun-46453911" }`,
+			"other.hcl":   `project "blog" { id = "hidden-river-50598307" }`,
+			".hidden.hcl": `this is not read {`,
+			"main.hcl~":   `nor this {`,
+			"values.vars": `nor = this {`,
+			"notes.txt":   `nor this {`,
+			"sub/x.hcl":   `nor this {`,
+			"sub/y.hcl2":  `nor this {`,
 		}
 		for name, src := range files {
 			path := filepath.Join(dir, name)

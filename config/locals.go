@@ -44,7 +44,7 @@ func (l *loader) declareLocals(blocks []*hclsyntax.Block) {
 func (l *loader) evaluateLocals(vars cty.Value) map[string]cty.Value {
 	for _, name := range l.localOrder {
 		loc := l.locals[name]
-		diags := l.checkRefs(loc.Attr.Expr)
+		diags := l.checkRefs(loc.Attr.Expr, cty.DynamicPseudoType)
 		l.diags = append(l.diags, diags...)
 		loc.refsOK = !diags.HasErrors()
 		for _, t := range loc.Attr.Expr.Variables() {
@@ -94,6 +94,9 @@ func (l *loader) evaluateLocals(vars cty.Value) map[string]cty.Value {
 		ctx := &hcl.EvalContext{
 			Variables: map[string]cty.Value{"var": vars, "local": cty.ObjectVal(deps)},
 			Functions: l.functions,
+		}
+		if len(l.cfg.SensitiveVariables) > 0 {
+			l.noteSecret(loc.Attr, "local."+name, "")
 		}
 		v, diags := loc.Attr.Expr.Value(ctx)
 		l.diags = append(l.diags, diags...)

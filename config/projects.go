@@ -46,7 +46,8 @@ func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
 			if p.ID != "" {
 				if prev := ids[p.ID]; prev != nil {
 					l.errorf(l.idSource(p, p.Label, p.DeclRange), "Duplicate project id",
-						"Projects %s (%s) and %s both have id %q. Declare each service project once, with all its branches in one project block.", prev.Label, where(l.idSource(prev, prev.Label, prev.DeclRange)), p.Label, p.ID)
+						"Projects %s (%s) and %s both have id %s. Declare each service project once, with all its branches in one project block.", prev.Label, where(l.idSource(prev, prev.Label, prev.DeclRange)), p.Label, l.shown(p.ID, l.idRange[p]))
+					l.keepLast()
 				} else {
 					ids[p.ID] = p
 				}
@@ -120,6 +121,7 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 					}
 					l.errorf(l.idSource(br, br.Label, br.DeclRange), "Branch declared twice",
 						"Branches %s.%s (%s) and %s.%s are the same service branch (%s); %s.", p.Label, prev.Label, where(l.idSource(prev, prev.Label, prev.DeclRange)), p.Label, br.Label, key, fix)
+					l.keepLast()
 				} else {
 					byName[key] = br
 				}
@@ -139,9 +141,9 @@ func (l *loader) branchKey(br *Branch) (string, bool) {
 		return "", false
 	}
 	if br.ID != "" {
-		return fmt.Sprintf("id %q", br.ID), true
+		return "id " + l.shown(br.ID, l.idRange[br]), true
 	}
-	return fmt.Sprintf("name %q", br.Name), true
+	return "name " + l.shown(br.Name, l.idRange[br]), true
 }
 
 func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block, inst instance) *Branch {
@@ -154,6 +156,7 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block, inst instance) *Br
 	if nameAttr != nil && idAttr != nil {
 		l.errorf(idAttr.SrcRange, "Conflicting branch name and id",
 			"A branch is found in the service by its name or by its id, not both: keep id to pin this exact branch, or name to follow whichever branch has that name.")
+		l.keepLast()
 	}
 	if inst.keyed() && nameAttr == nil && idAttr == nil {
 		// The label would name every instance's branch alike.
@@ -246,8 +249,9 @@ func (l *loader) checkBranchComputes(p *Project, br *Branch) {
 					fix = "Each instance of a block with for_each needs a name of its own: make name depend on each.key, as in name = \"reports-${each.key}\"."
 				}
 				l.errorf(cp.Range("name"), "Duplicate compute name",
-					"Computes %s (%s) and %s would both be named %q in the service, on one branch. %s",
-					prev.Address, where(prev.Range("name")), cp.Address, cp.Name, fix)
+					"Computes %s (%s) and %s would both be named %s in the service, on one branch. %s",
+					prev.Address, where(prev.Range("name")), cp.Address, l.shown(cp.Name, cp.Range("name")), fix)
+				l.keepLast()
 			} else {
 				names[cp.Name] = cp
 			}

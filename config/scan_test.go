@@ -98,6 +98,9 @@ var trickyLexing = []string{
 	"a = \"\\\n\" + (1)\n",
 	"a = \xc8\"(((\n", // hcl's tables take any byte after 0xC8 into an identifier
 	"\"\"\xc8!00",
+	"a = <<\xd4\n\n#${(((1)))}\n",        // the marker is "\xd4\n": a heredoc that never ends
+	"a = <<a\xd4\nb\r\n\"${(((1)))}\"\n", // the marker runs on to the next line
+	"a = <<\xd4\n#${(((1)))}\n",          // no newline after the marker: no heredoc
 }
 
 func TestScanMatchesHCL(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -133,7 +134,10 @@ func parseEnviron(environ []string) map[string]string {
 // marks; sensitive says whether any part of it came from a sensitive variable.
 // want describes the expected value for the type error ("a number, such as 4").
 func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty.Value, state decoded, sensitive bool) {
-	v, state, sensitive := l.evalAny(a)
+	if a != nil && len(l.cfg.SensitiveVariables) > 0 {
+		l.noteSecret(a, a.Name, want)
+	}
+	v, state, sensitive := l.evalAny(a, ty)
 	if state != valid {
 		return cty.NilVal, state, sensitive
 	}
@@ -163,12 +167,14 @@ func (l *loader) eval(a *hclsyntax.Attribute, ty cty.Type, want string) (val cty
 }
 
 // evalAny evaluates an attribute to a value of any type, without marks;
-// sensitive says whether any part of it came from a sensitive variable.
-func (l *loader) evalAny(a *hclsyntax.Attribute) (val cty.Value, state decoded, sensitive bool) {
+// sensitive says whether any part of it came from a sensitive variable. ty is
+// the type the attribute takes (cty.DynamicPseudoType: any), for the advice
+// on declaring a variable it names.
+func (l *loader) evalAny(a *hclsyntax.Attribute, ty cty.Type) (val cty.Value, state decoded, sensitive bool) {
 	if a == nil {
 		return cty.NilVal, omitted, false
 	}
-	if !l.referencesOK(a) {
+	if !l.referencesOK(a, ty) {
 		return cty.NilVal, invalid, false
 	}
 	v, diags := a.Expr.Value(l.ctx)
@@ -198,7 +204,7 @@ func emptyString(v cty.Value) bool {
 
 // referencesOK checks what an attribute refers to before it is evaluated, and
 // reports what is wrong.
-func (l *loader) referencesOK(a *hclsyntax.Attribute) bool {
+func (l *loader) referencesOK(a *hclsyntax.Attribute, ty cty.Type) bool {
 	if isLiteral(a.Expr) {
 		// Most attributes are literals: skipping the walk over them saves a good
 		// part of the time a large configuration takes.
@@ -213,7 +219,7 @@ func (l *loader) referencesOK(a *hclsyntax.Attribute) bool {
 		}
 		return true
 	}
-	diags := l.checkRefs(a.Expr)
+	diags := l.checkRefs(a.Expr, ty)
 	l.diags = append(l.diags, diags...)
 	return !diags.HasErrors()
 }
@@ -310,7 +316,10 @@ func typeName(ty cty.Type) string {
 // checkRefs checks every reference in expr before it is evaluated, so a missing
 // variable or local gets one clear error with a suggestion, instead of hcl's
 // generic "Unsupported attribute" on an object.
-func (l *loader) checkRefs(expr hcl.Expression) hcl.Diagnostics {
+//
+// ty is the type the expression must have (cty.DynamicPseudoType: any): a
+// variable that is the whole expression is advised to be declared of that type.
+func (l *loader) checkRefs(expr hcl.Expression, ty cty.Type) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, t := range expr.Variables() {
 		root := t.RootName()
@@ -331,7 +340,7 @@ func (l *loader) checkRefs(expr hcl.Expression) hcl.Diagnostics {
 					Severity: hcl.DiagError,
 					Summary:  "Undefined variable",
 					Detail: fmt.Sprintf("There is no variable named %q.", name) + refSuggestion("var", name, mapKeys(l.vars)) +
-						fmt.Sprintf(" To add one, declare it: variable %q { type = string }.", name),
+						fmt.Sprintf(" To add one, declare it: variable %q { type = %s }.", name, declaredType(expr, ty)),
 					Subject: rng.Ptr(),
 				})
 			}
@@ -399,4 +408,14 @@ func mapKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// declaredType is the type to advise for a variable that expr refers to: the
+// attribute's own type when the variable is the whole expression (size =
+// var.x takes a number), else string.
+func declaredType(expr hcl.Expression, ty cty.Type) string {
+	if _, whole := expr.(*hclsyntax.ScopeTraversalExpr); whole && ty != cty.DynamicPseudoType && supportedType(ty) {
+		return typeexpr.TypeString(ty)
+	}
+	return "string"
 }

@@ -278,6 +278,10 @@ func (l *loader) readVarFile(path string, values map[string]cty.Value) {
 			})
 			continue
 		}
+		if v.Sensitive {
+			l.secrets = append(l.secrets, secret{rng: a.SrcRange, what: "var." + v.Name, vars: []string{v.Name},
+				want: "of type " + typeexpr.TypeString(v.Type), inVarFile: true})
+		}
 		val, state, _ := l.eval(a, cty.DynamicPseudoType, "a value")
 		switch state {
 		case omitted:

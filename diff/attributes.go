@@ -7,8 +7,8 @@ import (
 	"github.com/neonform/neonform/state"
 )
 
-// attributes is the one table of managed compute attributes (DESIGN section
-// 4): for each, its name in the configuration and the plan, how it is read
+// attributes is the one table of managed compute attributes (docs/architecture.md,
+// What each change does): for each, its name in the configuration and the plan, how it is read
 // from a live endpoint, a compute block and a state entry, when two values
 // are equal, what changing it does to a running compute, and how it is set in
 // a create and in an update. Comparison, drift, the live digest, state
@@ -41,7 +41,7 @@ var attributes = []attribute{
 		config: func(_ *config.Compute, branchID string) string { return branchID },
 		stored: func(sc *state.Compute) *string { return &sc.BranchID },
 		equal:  same[string],
-		// The service suspends a compute that moves to another branch (seed section 3).
+		// The service suspends a compute that moves to another branch (docs/service.md, States and operations).
 		effect: func(_, _ string) Disruption { return Suspend },
 		create: func(e *api.EndpointCreate, id string) { e.BranchID = id },
 		patch:  func(u *api.EndpointUpdate, id string) { u.BranchID = &id },
@@ -55,7 +55,7 @@ var attributes = []attribute{
 		config: func(c *config.Compute, _ string) float64 { return c.MinCU },
 		stored: func(sc *state.Compute) *float64 { return &sc.Applied.MinCU },
 		equal:  same[float64],
-		// A new size limit restarts the compute and drops its connections (seed section 3).
+		// A new size limit restarts the compute and drops its connections (docs/service.md, States and operations).
 		effect:  func(_, _ float64) Disruption { return Restart },
 		create:  func(e *api.EndpointCreate, cu float64) { e.AutoscalingLimitMinCU = &cu },
 		patch:   func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMinCU = &cu },

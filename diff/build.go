@@ -47,11 +47,9 @@ type planner struct {
 }
 
 // declared is what a plan needs of a compute block after planning: where
-// it is (the subject of a problem with its steps) and which of its values
-// come from sensitive variables (its drift hides them).
+// it is (the subject of a problem with its steps).
 type declared struct {
-	rng       hcl.Range
-	sensitive map[string]bool
+	rng hcl.Range
 }
 
 // projectPlan is the planning of one project; projects are independent.
@@ -181,15 +179,35 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	if pl.diags.HasErrors() {
 		return nil, pl.diags
 	}
-	for i := range plan.Drift {
-		markSensitive(plan.Drift[i].Attributes, pl.declared[plan.Drift[i].Address].sensitive)
-	}
+	markDrift(plan, st)
 	plan.Warnings = pl.warnings
 	normalize(plan)
 	if SchemaCheck != nil {
 		encode(plan) // the tests' check of every plan against the schema (schema.go)
 	}
 	return plan, pl.diags
+}
+
+// markDrift hides the drift of the values that come from sensitive
+// variables, as the change at the same address says (the configuration) or
+// as the state records them (what was applied).
+func markDrift(plan *Plan, st *state.State) {
+	if len(plan.Drift) == 0 {
+		return
+	}
+	byAddress := map[string][]string{}
+	for _, ch := range plan.Changes {
+		if len(ch.Sensitive) > 0 {
+			byAddress[ch.Address] = ch.Sensitive
+		}
+	}
+	for i := range plan.Drift {
+		d := &plan.Drift[i]
+		MarkSensitive(d.Attributes, byAddress[d.Address])
+		if c := st.Computes[d.Address]; c != nil {
+			MarkSensitive(d.Attributes, c.Sensitive)
+		}
+	}
 }
 
 // subjectOf points a problem of a compute's steps at the moved block that
@@ -218,7 +236,7 @@ func (pl *planner) letGo() {
 	pl.moves = pl.cfg.Moves
 	pl.declared = make(map[string]declared, len(pl.inConfig))
 	for addr, c := range pl.inConfig {
-		pl.declared[addr] = declared{rng: c.DeclRange, sensitive: c.Sensitive}
+		pl.declared[addr] = declared{rng: c.DeclRange}
 	}
 	pl.cfg, pl.inConfig = nil, nil
 }
@@ -349,6 +367,7 @@ func (pp *projectPlan) planRemovals() {
 		}
 		ch := pp.newChange(addr, Delete, ep)
 		ch.Disruption = Remove
+		ch.Sensitive = slices.Clone(e.c.Sensitive)
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("%s: the endpoint %s and its host go away%s",
 			why, ep.ID, activeTail(ch.Active, "its connections drop")))
 	}
@@ -414,9 +433,11 @@ func (pp *projectPlan) newChange(addr string, a Action, ep *LiveEndpoint) *Chang
 	return ch
 }
 
-// isActive: a compute that is running or starting (init becomes active) has,
+func isActive(ep *LiveEndpoint) bool { return Active(ep.CurrentState) }
+
+// Active: a compute that is running or starting (init becomes active) has,
 // or is about to have, connections to drop; only idle is safe.
-func isActive(ep *LiveEndpoint) bool { return ep.CurrentState != api.EndpointStateIdle }
+func Active(st api.EndpointState) bool { return st != api.EndpointStateIdle }
 
 func activeTail(active bool, what string) string {
 	if active {

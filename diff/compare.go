@@ -24,7 +24,8 @@ func (pp *projectPlan) planTarget(t *target) {
 		ch := pp.newChange(c.Address, Create, nil)
 		ch.MovedFrom, ch.PreventDestroy, ch.BranchName = movedFrom, c.PreventDestroy, t.byName
 		ch.Attributes = want.every()
-		markSensitive(ch.Attributes, c.Sensitive)
+		ch.Sensitive = SensitiveAttributes(c)
+		MarkSensitive(ch.Attributes, ch.Sensitive)
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("new %s on branch %s", kindWords(want.Type), pp.branchName(t.branchID)))
 		if t.entry != nil {
 			ch.Reasons = append(ch.Reasons, fmt.Sprintf("its endpoint %s was deleted outside neonform, so a new one (new id and host) takes its place", t.entry.c.EndpointID))
@@ -39,10 +40,16 @@ func (pp *projectPlan) planTarget(t *target) {
 	ch := pp.newChange(c.Address, NoOp, ep)
 	ch.Adopt, ch.MovedFrom, ch.PreventDestroy, ch.BranchName = t.adopt, movedFrom, c.PreventDestroy, t.byName
 	ch.Attributes = Differences(ep.Values, want)
-	markSensitive(ch.Attributes, c.Sensitive)
+	ch.Sensitive = SensitiveAttributes(c)
+	MarkSensitive(ch.Attributes, ch.Sensitive)
+	if t.entry != nil {
+		// What is live may still be what a sensitive variable gave it, though
+		// the configuration no longer says so: its drift is hidden too.
+		MarkSensitive(ch.Attributes, t.entry.c.Sensitive)
+	}
 	switch {
 	case t.adopt:
-		ch.Reasons = append(ch.Reasons, adoptReason(ep))
+		ch.Reasons = append(ch.Reasons, adoptReason(ep, ch.Sensitive))
 	case t.entry.deposed:
 		ch.Reasons = append(ch.Reasons, fmt.Sprintf("takes back %s, which an interrupted replacement of %s left in the state as %s: "+
 			"the configuration describes it again, so nothing is created or deleted for it", ep.ID, c.Address, t.entry.origin))
@@ -53,6 +60,16 @@ func (pp *projectPlan) planTarget(t *target) {
 	switch {
 	case recreates(ch.Attributes) || pp.pl.scope.replace[c.Address]:
 		ch.Action = Replace
+		if want.Name == "" {
+			// An endpoint kept without a name (a project's first primary)
+			// is replaced by one named as anything neonform creates: a
+			// create always carries a name, by which apply finds its
+			// endpoint again when the answer is lost. The plan shows it.
+			want.Name = c.Name
+			ch.Attributes = Differences(ep.Values, want)
+			MarkSensitive(ch.Attributes, ch.Sensitive)
+			ch.Reasons = append(ch.Reasons, fmt.Sprintf("the new endpoint is named %q after the block's label, as everything neonform creates is: apply finds it by its name if the answer to the create is lost", c.Name))
+		}
 	case len(ch.Attributes) > 0:
 		ch.Action = Update
 	}
@@ -92,20 +109,6 @@ func disruptionOf(a Action, attrs []Attribute) Disruption {
 	return d
 }
 
-// markSensitive marks the attributes whose configured value comes from a
-// sensitive variable, given the compute block's config.Compute.Sensitive
-// (nil: none does).
-func markSensitive(attrs []Attribute, declared map[string]bool) {
-	if len(declared) == 0 {
-		return
-	}
-	for i := range attrs {
-		if a := attributeNamed(attrs[i].Name); a != nil {
-			attrs[i].Sensitive = a.sensitive(declared)
-		}
-	}
-}
-
 // checkLifecycle fails a change that the compute's lifecycle block forbids.
 func (pp *projectPlan) checkLifecycle(t *target, ch *Change) {
 	c := t.c
@@ -120,6 +123,9 @@ func (pp *projectPlan) checkLifecycle(t *target, ch *Change) {
 		pp.errorf(&rng, "Compute cannot be recreated",
 			"%s has lifecycle.prevent_destroy = true, but %s: it can only be done by deleting the compute and creating a new one (new id and host). "+
 				"Keep the old value, or set prevent_destroy = false to allow the recreate.", c.Address, describeCause(ch, Recreate))
+	}
+	if !c.AllowRestart && ch.Disruption >= Restart {
+		ch.RestartIdleOnly = true
 	}
 	if !c.AllowRestart && ch.Active && ch.Disruption >= Restart {
 		rng := c.Range("lifecycle.allow_restart")

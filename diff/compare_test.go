@@ -2,6 +2,9 @@ package diff
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +15,7 @@ import (
 	"github.com/neonform/neonform/state"
 )
 
-// Each attribute's effect on a running compute (DESIGN section 4), the
+// Each attribute's effect on a running compute (docs/architecture.md, What each change does), the
 // action it makes, and the one call that carries it out.
 func TestAttributeEffects(t *testing.T) {
 	tests := []struct {
@@ -219,7 +222,8 @@ func TestCreateBody(t *testing.T) {
 }
 
 // A value from a sensitive variable is never shown: not in the attribute
-// rows, the reasons, the size line or the Markdown.
+// rows, the reasons, the size line, the Markdown or the printed JSON (whose
+// live endpoints and request bodies hold it too); the plan file keeps it.
 func TestSensitiveValuesAreHidden(t *testing.T) {
 	live := endpoint("ep-x", brMain, rw, epName("c"), epCU(1, 1), epPg("password_encryption", "md5"))
 	c := compute("c", cu(7, 7), pg("password_encryption", "scram-sha-256"))
@@ -232,21 +236,63 @@ func TestSensitiveValuesAreHidden(t *testing.T) {
 			t.Errorf("%s is not marked sensitive", a.Name)
 		}
 	}
-	var human, md strings.Builder
+	if !slices.Equal(ch.Sensitive, []string{"min_cu", "max_cu", "pg_settings"}) {
+		t.Errorf("the change's sensitive attributes are %q", ch.Sensitive)
+	}
+	var human, md, js strings.Builder
 	if err := RenderHuman(&human, p, HumanOptions{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := RenderMarkdown(&md, p, 0); err != nil {
 		t.Fatal(err)
 	}
-	for name, out := range map[string]string{"human": human.String(), "markdown": md.String()} {
-		for _, secret := range []string{"scram-sha-256", "md5", "7 CU", "28 GB", "-> 7"} {
+	if err := RenderJSON(&js, p); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"human": human.String(), "markdown": md.String(), "json": js.String()} {
+		for _, secret := range []string{"scram-sha-256", "md5", "7 CU", "28 GB", "-> 7", `_cu": 7`, `"after": 7`, `"min_cu": 1`, `"max_cu": 1`} {
 			if strings.Contains(out, secret) {
 				t.Errorf("%s output shows %q:\n%s", name, secret, out)
 			}
 		}
-		if !strings.Contains(out, "(sensitive)") {
+		if !strings.Contains(out, "(sensitive value)") {
 			t.Errorf("%s output does not say a value is hidden:\n%s", name, out)
 		}
+	}
+}
+
+// The printed JSON says it is redacted, and apply (ReadFile) refuses it: its
+// hidden values would otherwise be sent as the settings' text. The plan file
+// keeps the values.
+func TestRedactedPlanIsRefused(t *testing.T) {
+	live := endpoint("ep-x", brMain, rw, epName("c"), epCU(1, 1))
+	c := compute("c", cu(1, 1), pg("work_mem", "TOPSECRET-1"))
+	c.Sensitive = map[string]bool{"pg_settings": true}
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	var printed strings.Builder
+	if err := RenderJSON(&printed, p); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(printed.String(), "TOPSECRET") || !strings.Contains(printed.String(), `"redacted": true`) {
+		t.Fatalf("printed:\n%s", printed.String())
+	}
+	dir := t.TempDir()
+	file, shown := filepath.Join(dir, "plan.json"), filepath.Join(dir, "shown.json")
+	if err := WriteFile(file, p); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(file); !strings.Contains(string(b), "TOPSECRET-1") || strings.Contains(string(b), "redacted") {
+		t.Errorf("the plan file does not keep the value apply needs:\n%s", b)
+	}
+	if _, err := ReadFile(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(shown, []byte(printed.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(shown)
+	if err == nil || !strings.Contains(err.Error(), "sensitive variables hidden, so neither show nor apply uses it") {
+		t.Errorf("reading the printed plan: %v", err)
 	}
 }

@@ -99,6 +99,7 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 		nextID = d.appendSteps(p, nextID)
 	}
 	p.Summary = summarize(p.Changes)
+	p.Summary.StateOnly = stateOnlySteps(p.Steps)
 	return problems, nil
 }
 
@@ -196,6 +197,10 @@ func checkAttributes(ch *Change, base, want Values, asked bool) error {
 	for i := range made {
 		made[i].Sensitive = ch.Attributes[i].Sensitive
 		if got, wantJSON := mustJSON(ch.Attributes[i]), mustJSON(made[i]); string(got) != string(wantJSON) {
+			if made[i].Sensitive || Hides(ch.Sensitive, made[i].Name) {
+				// The error may end up in a CI log: say which, not what.
+				return fmt.Errorf("its attribute %s, whose values are sensitive, is not what its values make", ch.Attributes[i].Name)
+			}
 			return fmt.Errorf("its attribute %s is %s, but its values make %s", ch.Attributes[i].Name, got, wantJSON)
 		}
 	}
@@ -239,7 +244,7 @@ func (d *deriver) plan(ch *Change, live *LiveEndpoint, want Values) error {
 	case Delete:
 		d.addDelete(ch, live)
 	case Update:
-		d.addUpdate(ch, live, want, moved(holder, ch))
+		return d.addUpdate(ch, live, want, moved(holder, ch))
 	case NoOp:
 		if d.withState {
 			return d.addRecord(ch, live, want, holder)
@@ -281,6 +286,10 @@ func (d *deriver) addRecord(ch *Change, live *LiveEndpoint, want Values, holder 
 		// A state written before it kept the name; from now on the plan
 		// knows the branch without listing the project's branches.
 		note = fmt.Sprintf("record that branch %q is %s", rec.BranchName, rec.BranchID)
+	case sameRecord(withSensitive(d.st.Computes[holder], rec.Sensitive), rec):
+		// A state written before it kept the list: from now on state show
+		// hides these values too.
+		note = "record which of its values come from sensitive variables"
 	default:
 		note = "record what is live and applied"
 	}
@@ -368,6 +377,7 @@ func (d *deriver) drift(changes []*Change) []Drift {
 func recordOf(ch *Change, want Values, endpointID string) *state.Compute {
 	rec := want.Record(endpointID, ch.ProjectID, ch.PreventDestroy)
 	rec.BranchName = ch.BranchName
+	rec.Sensitive = slices.Clone(ch.Sensitive)
 	return rec
 }
 
@@ -381,12 +391,22 @@ func withBranchName(c *state.Compute, name string) *state.Compute {
 	return &cc
 }
 
+// withSensitive is a copy of c with another list of sensitive attributes.
+func withSensitive(c *state.Compute, names []string) *state.Compute {
+	if c == nil {
+		return nil
+	}
+	cc := *c
+	cc.Sensitive = names
+	return &cc
+}
+
 // sameRecord reports whether the state entry already says what r would
 // record, by the attribute table's equality rules, so no state-only step is
 // needed.
 func sameRecord(c *state.Compute, r *state.Compute) bool {
 	return c != nil && c.EndpointID == r.EndpointID && c.ProjectID == r.ProjectID && c.PreventDestroy == r.PreventDestroy &&
-		c.BranchName == r.BranchName && len(Differences(AppliedValues(c), AppliedValues(r))) == 0
+		c.BranchName == r.BranchName && slices.Equal(c.Sensitive, r.Sensitive) && len(Differences(AppliedValues(c), AppliedValues(r))) == 0
 }
 
 // branchName is a branch as people know it, when the plan knows its name.

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/shellquote"
@@ -37,6 +38,7 @@ func (pl *planner) planDestroy(p *config.Project, lp *LiveProject) ([]*Change, [
 		}
 		ch := pp.newChange(addr, Delete, ep)
 		ch.Disruption = Remove
+		ch.Sensitive = slices.Clone(c.Sensitive)
 		ch.Reasons = append(ch.Reasons, destroyReason(ep.ID, ch.Active))
 	}
 	for _, ep := range pp.sortedLive() {

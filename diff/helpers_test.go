@@ -172,6 +172,9 @@ func mustBuild(t testing.TB, cfg *config.Config, st *state.State, live *Live) *P
 // plan neonform makes.
 func checkVerifies(t testing.TB, p *Plan, st *state.State) {
 	t.Helper()
+	if err := CheckMade(p); err != nil {
+		t.Fatalf("the planner refuses the plan Build made: %v", err)
+	}
 	if st == nil {
 		st = &state.State{}
 	}

@@ -132,7 +132,7 @@ func (pp *projectPlan) resolveBranches() {
 }
 
 // identify finds the live endpoint of each configured compute, in the order
-// DESIGN section 3 gives: the state's endpoint id if it still exists, then
+// docs/architecture.md gives (Identity): the state's endpoint id if it still exists, then
 // (adoption) the branch's read_write, or a read replica with the same name.
 // An endpoint that state assigns to one address is never taken by another.
 func (pp *projectPlan) identify() {
@@ -222,8 +222,8 @@ func (pp *projectPlan) adoptable(t *target) *LiveEndpoint {
 		for i, ep := range found {
 			ids[i] = ep.ID
 		}
-		pp.warnf("%s: %d read replicas on its branch are named %q (%s); adopting %s. Import the one you mean with `neonform import %s ENDPOINT_ID` to choose.",
-			t.c.Address, len(found), t.c.Name, strings.Join(ids, ", "), found[0].ID, shellquote.Word(t.c.Address))
+		pp.warnf("%s: %d read replicas on its branch are named %s (%s); adopting %s. Import the one you mean with `neonform import %s ENDPOINT_ID` to choose.",
+			t.c.Address, len(found), quotedName(t.c.Name, t.c.Sensitive["name"]), strings.Join(ids, ", "), found[0].ID, shellquote.Word(t.c.Address))
 	}
 	if len(found) > 0 {
 		return found[0]

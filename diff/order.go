@@ -9,8 +9,8 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// order puts the project's steps in an order the service accepts (DESIGN
-// section 5): a read_write compute arrives on a branch only after the one
+// order puts the project's steps in an order the service accepts (docs/architecture.md,
+// Ordering): a read_write compute arrives on a branch only after the one
 // standing there has left; a replacement creates first and deletes after,
 // unless the new compute needs the old one's place. The result is
 // deterministic: state-only steps first, then by address, except that a step

@@ -45,6 +45,10 @@ type Plan struct {
 	// Destroy: the plan deletes every compute the state manages (plan
 	// -destroy, neonform destroy).
 	Destroy bool `json:"destroy,omitempty"`
+	// Redacted: the document is a plan as plan -format json and show -format
+	// json print it, with the values of sensitive variables hidden; apply
+	// refuses it. Never set in a plan file (planfile_redact.go).
+	Redacted bool `json:"redacted,omitempty"`
 }
 
 // StateRef identifies a version of the state.
@@ -72,15 +76,19 @@ type LiveEndpoint struct {
 }
 
 // Summary counts the changes by action. Restart and Suspend count the active
-// computes a change restarts or suspends (their connections drop).
+// computes a change restarts or suspends (their connections drop). StateOnly
+// counts the steps that change the state alone (an adoption or a rename
+// that needs no call, forgetting an endpoint deleted outside neonform):
+// reviewed like the calls, so counted like them.
 type Summary struct {
-	Create  int `json:"create"`
-	Update  int `json:"update"`
-	Replace int `json:"replace"`
-	Delete  int `json:"delete"`
-	NoOp    int `json:"no_op"`
-	Restart int `json:"restart"`
-	Suspend int `json:"suspend"`
+	Create    int `json:"create"`
+	Update    int `json:"update"`
+	Replace   int `json:"replace"`
+	Delete    int `json:"delete"`
+	NoOp      int `json:"no_op"`
+	Restart   int `json:"restart"`
+	Suspend   int `json:"suspend"`
+	StateOnly int `json:"state_only"`
 }
 
 // Change is what the plan does to one compute, and what that does to its clients.
@@ -113,6 +121,18 @@ type Change struct {
 	// BranchName is the name the compute's branch block finds its branch by
 	// ("" when it pins it by id), which the state records with it.
 	BranchName string `json:"branch_name,omitempty"`
+	// RestartIdleOnly: the compute's block says lifecycle.allow_restart =
+	// false and the change restarts, suspends or recreates it. The plan was
+	// made while it was idle (or not at all); apply reads it again just
+	// before the step that interrupts it, and refuses the step if it has
+	// woken since (a plan file does not carry the configuration).
+	RestartIdleOnly bool `json:"restart_idle_only,omitempty"`
+	// Sensitive names the compute's attributes ("max_cu", "pg_settings")
+	// whose configured value comes from a variable declared sensitive,
+	// whether they change or not (for a delete: as the state records them).
+	// Apply hides their values wherever it names them, and the state records
+	// the list with the compute.
+	Sensitive []string `json:"sensitive,omitempty"`
 }
 
 // Attribute is one attribute that changes: its value before (live) and after
@@ -124,8 +144,8 @@ type Attribute struct {
 	After  any        `json:"after"`
 	Effect Disruption `json:"effect"`
 	// Sensitive: the configured value comes from a variable declared
-	// sensitive; the human and Markdown views show "(sensitive)" instead of
-	// the values (the plan file keeps them: apply needs them).
+	// sensitive; every view shows SensitiveValue instead of the values (the
+	// plan file keeps them: apply needs them).
 	Sensitive bool `json:"sensitive,omitempty"`
 }
 
@@ -201,9 +221,14 @@ func (p *Plan) HasChanges() bool { return len(p.Steps) > 0 }
 
 // APICalls counts the steps that call the API.
 func (p *Plan) APICalls() int {
+	return len(p.Steps) - stateOnlySteps(p.Steps)
+}
+
+// stateOnlySteps counts the steps that change the state alone.
+func stateOnlySteps(steps []Step) int {
 	n := 0
-	for _, s := range p.Steps {
-		if s.Kind != StepState {
+	for _, s := range steps {
+		if s.Kind == StepState {
 			n++
 		}
 	}

@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/internal/jsonfast"
 )
 
 // encode is the plan file's bytes: indented JSON (a CI artifact people read
@@ -46,59 +49,63 @@ func writeChecked(w io.Writer, p *Plan) error {
 	return err
 }
 
-// RenderJSON writes the plan as the plan file holds it.
+// RenderJSON writes the plan as the plan file holds it, but with the values
+// that came from sensitive variables hidden (planfile_redact.go).
 func RenderJSON(w io.Writer, p *Plan) error {
-	return writeChecked(w, p)
+	return writeRedacted(w, p)
 }
 
 // WriteFile saves the plan at path, readable by its owner only (0600), and
 // atomically: a reader sees the old file or the new one, never half of one.
+// It replaces only what CheckWritable allows.
 func WriteFile(path string, p *Plan) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("saving the plan: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("saving the plan: %w", err)
-	}
-	if err := writeChecked(tmp, p); err != nil {
-		tmp.Close()
+	err := atomicfile.Write(path, outOptions, func(w io.Writer) error { return writeChecked(w, p) })
+	if err != nil && !refusedOut(err) {
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("saving the plan to %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("saving the plan to %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("saving the plan to %s: %w", path, err)
-	}
-	return nil
+	return err
 }
 
 // CheckWritable makes sure a plan can be saved at path before anything is
-// read from the service: path is not a directory, nor a file that is not a
-// plan (saving would replace a configuration file, a state, anything else a
-// mistyped -out names), and its directory exists and takes a new file.
+// read from the service: path is nothing yet, an empty regular file or a
+// plan (saving would otherwise replace a configuration file, a state,
+// anything else a mistyped -out names), never a directory, a device, a
+// named pipe or a socket, nor a link to one, and its directory takes a new
+// file.
 func CheckWritable(path string) error {
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return fmt.Errorf("cannot save the plan to %s: it is a directory", path)
-	}
-	if what := notAPlan(path); what != "" {
-		return fmt.Errorf("cannot save the plan to %s: it is %s, not a plan file, and saving would replace it. Choose another file for -out, or remove %s first if you mean to replace it",
-			path, what, path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	err := atomicfile.Check(path, outOptions)
+	if err != nil && !refusedOut(err) {
 		return fmt.Errorf("cannot save the plan to %s: %w", path, err)
 	}
-	tmp.Close()
-	return os.Remove(tmp.Name())
+	return err
+}
+
+// outOptions are what -out may replace: a regular file that is empty or a
+// plan, or one a link points to.
+var outOptions = atomicfile.Options{
+	Rule: "-out writes only regular files: choose another path",
+	Replace: func(target string, _ fs.FileInfo) error {
+		if what := notAPlan(target); what != "" {
+			return &notAPlanError{path: target, what: what}
+		}
+		return nil
+	},
+}
+
+// notAPlanError is a regular file -out will not replace.
+type notAPlanError struct{ path, what string }
+
+func (e *notAPlanError) Error() string {
+	return fmt.Sprintf("cannot save the plan to %s: it is %s, not a plan file, and saving would replace it. Choose another file for -out, or remove %s first if you mean to replace it",
+		e.path, e.what, e.path)
+}
+
+// refusedOut reports whether err is -out refusing what its path is: a
+// message complete as it is.
+func refusedOut(err error) bool {
+	var refused *atomicfile.RefusedError
+	var notPlan *notAPlanError
+	return errors.As(err, &refused) || errors.As(err, &notPlan)
 }
 
 // MaxFileSize bounds what is read of a plan file, so that a path pointing at
@@ -121,6 +128,7 @@ func ReadFile(path string) (*Plan, error) {
 		ToolVersion   string          `json:"tool_version"`
 		Steps         json.RawMessage `json:"steps"`
 		Computes      json.RawMessage `json:"computes"`
+		Redacted      bool            `json:"redacted"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
 		return nil, corrupt(path, b, err)
@@ -138,11 +146,36 @@ func ReadFile(path string) (*Plan, error) {
 			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, FormatVersion, remake(path))
 	case head.Steps == nil:
 		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with %s", path, remake(path))
+	case head.Redacted:
+		return nil, fmt.Errorf("%s is a plan as `plan -format json` or `show -format json` print it, with the values of sensitive variables hidden, "+
+			"so neither show nor apply uses it. Use the file that `plan -out` wrote, or make one with %s", path, remake(path))
 	}
 	// json.Unmarshal above already refused anything after the plan.
-	var p Plan
-	if err := json.Unmarshal(b, &p); err != nil {
+	p, err := decodePlan(b)
+	if err != nil {
 		return nil, corrupt(path, b, err)
+	}
+	for i := range p.Changes {
+		// A change's list is the one source: an attribute it names is hidden
+		// in every view, whether or not the file marks the attribute.
+		MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Sensitive)
+	}
+	if err := Check(p); err != nil {
+		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
+			path, HideTexts(err.Error(), p.SensitiveTexts()), remake(path))
+	}
+	return p, nil
+}
+
+// decodePlan reads the plan in b, a plan file's bytes: with the fast
+// decoder when it reads them as encoding/json does (internal/jsonfast), a
+// large plan being most of what apply reads; request bodies compact.
+func decodePlan(b []byte) (*Plan, error) {
+	p := &Plan{}
+	if !jsonfast.Decode(b, p, false) {
+		if err := json.Unmarshal(b, p); err != nil {
+			return nil, err
+		}
 	}
 	for i := range p.Steps {
 		// The file indents request bodies with the rest; apply sends them compact,
@@ -150,17 +183,13 @@ func ReadFile(path string) (*Plan, error) {
 		if body := p.Steps[i].Body; len(body) > 0 {
 			var buf bytes.Buffer
 			if err := json.Compact(&buf, body); err != nil {
-				return nil, corrupt(path, b, err)
+				return nil, err
 			}
 			p.Steps[i].Body = buf.Bytes()
 		}
 	}
-	normalize(&p)
-	if err := Check(&p); err != nil {
-		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
-			path, err, remake(path))
-	}
-	return &p, nil
+	normalize(p)
+	return p, nil
 }
 
 // corrupt explains a file that does not decode, with the line where it breaks.
@@ -203,13 +232,14 @@ func remake(path string) string {
 // plan (of any format version, even one that no longer holds together).
 func notAPlan(path string) string {
 	info, err := os.Stat(path)
-	if err != nil || info.IsDir() || info.Size() == 0 {
+	switch {
+	case err != nil:
 		return ""
-	}
-	if strings.HasSuffix(path, ".hcl") || strings.HasSuffix(path, ".vars") {
-		return "a configuration file"
-	}
-	if info.Mode().IsRegular() && startsLikeAPlan(path) {
+	case !info.Mode().IsRegular():
+		return bounded.Kind(info.Mode())
+	case strings.HasSuffix(path, ".hcl") || strings.HasSuffix(path, ".vars"):
+		return "a configuration file" // even empty: it is still read as one
+	case info.Size() == 0 || startsLikeAPlan(path):
 		return ""
 	}
 	b, err := bounded.Read(path, MaxFileSize)
@@ -240,7 +270,7 @@ func notAPlan(path string) string {
 // the start of a plan, so that a large plan about to be replaced is not
 // read whole (a state file has no tool_version).
 func startsLikeAPlan(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := bounded.Open(path)
 	if err != nil {
 		return false
 	}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // attributeReasons says in plain words what each disruptive attribute change
@@ -61,25 +63,38 @@ func dropWords(active bool, drops string) string {
 	return "; idle now, no connections to drop"
 }
 
-func adoptReason(ep *LiveEndpoint) string {
+// adoptReason: sensitive names the attributes of the compute that come from
+// sensitive variables (a replica is adopted by its name, which may be one).
+func adoptReason(ep *LiveEndpoint, sensitive []string) string {
 	if ep.Type == api.EndpointTypeReadWrite {
 		return fmt.Sprintf("adopts %s, the branch's existing read_write compute, instead of creating a second (a branch holds one; every default branch comes with one)", ep.ID)
 	}
-	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %q", ep.ID, ep.Name)
+	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %s", ep.ID, quotedName(ep.Name, Hides(sensitive, "name")))
+}
+
+// quotedName is a name in quotes, or SensitiveValue when it came from a
+// sensitive variable.
+func quotedName(name string, sensitive bool) string {
+	if sensitive {
+		return SensitiveValue
+	}
+	return strconv.Quote(name)
 }
 
 // Values returns the before and after values as the plan shows them to
-// people, as the attribute table prints them: "(sensitive)" for both when
-// the attribute is sensitive.
+// people, as the attribute table prints them: SensitiveValue for both when
+// the attribute is sensitive. A value is the service's or a file's text, so
+// its control characters show escaped (internal/textsafe) in whatever
+// sentence quotes it, a reason or an error as well as a view.
 func (a Attribute) Values() (before, after string) {
 	if a.Sensitive {
-		return sensitiveValue, sensitiveValue
+		return SensitiveValue, SensitiveValue
 	}
 	at := attributeNamed(a.Name)
 	if at == nil { // not one of ours: a plan file Verify refuses; show it as it is
-		return fmt.Sprint(a.Before), fmt.Sprint(a.After)
+		return textsafe.Terminal(fmt.Sprint(a.Before)), textsafe.Terminal(fmt.Sprint(a.After))
 	}
-	return at.display(a.Before), at.display(a.After)
+	return textsafe.Terminal(at.display(a.Before)), textsafe.Terminal(at.display(a.After))
 }
 
 // String is "max_cu 1 -> 2".
@@ -87,8 +102,6 @@ func (a Attribute) String() string {
 	b, af := a.Values()
 	return a.Name + " " + b + " -> " + af
 }
-
-const sensitiveValue = "(sensitive)"
 
 // Row is one managed attribute as people read it.
 type Row struct{ Name, Value string }
@@ -106,12 +119,17 @@ func (v Values) Rows() []Row {
 // FormatSettings prints Postgres settings as the configuration writes them:
 // { work_mem = "64MB" }, keys sorted; {} when there are none.
 func FormatSettings(m map[string]string) string {
+	return formatSettings(m, strconv.Quote)
+}
+
+// formatSettings prints the settings with each value as value prints it.
+func formatSettings(m map[string]string, value func(string) string) string {
 	if len(m) == 0 {
 		return "{}"
 	}
 	parts := make([]string, 0, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s = %q", k, m[k]))
+		parts = append(parts, k+" = "+value(m[k]))
 	}
 	return "{ " + strings.Join(parts, ", ") + " }"
 }

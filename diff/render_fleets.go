@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // A fleet is the instances of one compute of a branch rule, one per matched
@@ -144,7 +145,7 @@ func fleetLines(p *Plan) string {
 	}
 	var b strings.Builder
 	for _, a := range slices.Sorted(maps.Keys(groups)) {
-		fmt.Fprintf(&b, "- `%s`: %s\n", a, groups[a].summary())
+		fmt.Fprintf(&b, "- %s: %s\n", textsafe.MarkdownCode(a), groups[a].summary())
 	}
 	return b.String() + "\n"
 }

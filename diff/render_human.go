@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // HumanOptions shape the terminal view.
@@ -41,7 +43,21 @@ type human struct {
 	o HumanOptions
 }
 
-func (h *human) printf(format string, args ...any) { fmt.Fprintf(h.w, format, args...) }
+// printf writes a line of the view. Every string it is given is a value
+// (an address, an id, a reason quoting a name) and is shown escaped
+// (internal/textsafe); the view's own words are the format, and its colours
+// come from paint, already escaped.
+func (h *human) printf(format string, args ...any) {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = textsafe.Terminal(s)
+		}
+	}
+	fmt.Fprintf(h.w, format, args...)
+}
+
+// painted is text paint has escaped and coloured: printf writes it as it is.
+type painted string
 
 const (
 	ansiReset  = "\x1b[0m"
@@ -53,14 +69,15 @@ const (
 	ansiDim    = "\x1b[2m"
 )
 
-func (h *human) paint(code, s string) string {
+func (h *human) paint(code, s string) painted {
+	s = textsafe.Terminal(s)
 	if !h.o.Color || s == "" {
-		return s
+		return painted(s)
 	}
-	return code + s + ansiReset
+	return painted(code + s + ansiReset)
 }
 
-func (h *human) symbol(a Action) string {
+func (h *human) symbol(a Action) painted {
 	s := fmt.Sprintf("%4s", a.Symbol())
 	switch a {
 	case Create:
@@ -70,7 +87,7 @@ func (h *human) symbol(a Action) string {
 	case Replace, Delete:
 		return h.paint(ansiRed, s)
 	}
-	return s
+	return painted(s)
 }
 
 func (h *human) render(p *Plan) {
@@ -94,9 +111,6 @@ func (h *human) render(p *Plan) {
 	h.unmanaged(p)
 	h.warnings(p)
 	line := "Plan: " + summaryLine(p.Summary)
-	if n := len(stateOnly(p)); n > 0 {
-		line += "; " + plural(n, "change", "changes") + " to the state alone"
-	}
 	h.printf("%s.\n", h.paint(ansiBold, line))
 	if len(p.Targets) > 0 {
 		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))
@@ -194,11 +208,11 @@ func (h *human) changes(p *Plan) {
 // headline is the first line of a change: symbol, address, endpoint, and
 // what it does to the compute's clients.
 func (h *human) headline(c *Change, addrW, idW int) {
-	words := headline(c)
+	words := painted(headline(c))
 	if loud(c) {
-		words = h.paint(ansiRed+ansiBold, words)
+		words = h.paint(ansiRed+ansiBold, headline(c))
 	} else if c.Disruption != None {
-		words = h.paint(ansiYellow, words)
+		words = h.paint(ansiYellow, headline(c))
 	}
 	h.printf("%s %-*s  %-*s  %s\n", h.symbol(c.Action), addrW, c.Address, idW, endpointColumn(c), words)
 }

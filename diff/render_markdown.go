@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // DefaultMarkdownLimit keeps a comment under GitHub's cap of 65,535 characters.
@@ -98,7 +100,7 @@ func alerts(p *Plan) string {
 	var restarts, suspends, recreates, activeDeletes, deletes, downtime []string
 	for i := range p.Changes {
 		c := &p.Changes[i]
-		addr := "`" + c.Address + "`"
+		addr := textsafe.MarkdownCode(c.Address)
 		switch {
 		case c.Action == Replace:
 			recreates = append(recreates, addr)
@@ -117,8 +119,8 @@ func alerts(p *Plan) string {
 	}
 	var b strings.Builder
 	if len(p.Targets) > 0 {
-		fmt.Fprintf(&b, "> - **Partial plan** (`%s`): only the targeted computes were read and planned; "+
-			"other changes the configuration asks for may be waiting, and are not shown\n", targetFlags(p))
+		fmt.Fprintf(&b, "> - **Partial plan** (%s): only the targeted computes were read and planned; "+
+			"other changes the configuration asks for may be waiting, and are not shown\n", textsafe.MarkdownCode(targetFlags(p)))
 	}
 	line := func(list []string, one, many, why string) {
 		if len(list) > 0 {
@@ -137,7 +139,7 @@ func alerts(p *Plan) string {
 			fmt.Fprintf(&b, "> - and %s more\n", plural(len(p.Warnings)-5, "warning", "warnings"))
 			break
 		}
-		fmt.Fprintf(&b, "> - **Warning:** %s\n", strings.ReplaceAll(clip(w, 600), "\n", " "))
+		fmt.Fprintf(&b, "> - **Warning:** %s\n", textsafe.Markdown(strings.ReplaceAll(clip(w, 600), "\n", " ")))
 	}
 	if b.Len() > 0 {
 		b.WriteString("\n")
@@ -161,7 +163,7 @@ func overwrittenDrift(p *Plan) []string {
 		}
 		if d.Gone {
 			if c.Action == Create {
-				out = append(out, fmt.Sprintf("`%s` (deleted outside neonform; created again, with a new host)", d.Address))
+				out = append(out, textsafe.MarkdownCode(d.Address)+" (deleted outside neonform; created again, with a new host)")
 			}
 			continue
 		}
@@ -172,11 +174,11 @@ func overwrittenDrift(p *Plan) []string {
 		var back []string
 		for _, a := range c.Attributes {
 			if drifted[a.Name] {
-				back = append(back, a.String())
+				back = append(back, markdownAttribute(a))
 			}
 		}
 		if len(back) > 0 {
-			out = append(out, fmt.Sprintf("`%s` (%s)", d.Address, clip(strings.Join(back, ", "), 300)))
+			out = append(out, fmt.Sprintf("%s (%s)", textsafe.MarkdownCode(d.Address), clip(strings.Join(back, ", "), 300)))
 		}
 	}
 	return out
@@ -200,11 +202,11 @@ func changeTable(p *Plan) *section {
 		},
 	}
 	for _, c := range dangerFirst(p.Changes) {
-		s.items = append(s.items, fmt.Sprintf("| %s | `%s` | %s | %s | %s |\n",
-			c.Action.Symbol(), c.Address, c.Action, disruptionCell(c), cell(clip(askedWords(p, c)+whatChanges(c), maxCell))))
+		s.items = append(s.items, fmt.Sprintf("| %s | %s | %s | %s | %s |\n",
+			c.Action.Symbol(), cell(textsafe.MarkdownCode(c.Address)), c.Action, disruptionCell(c), cell(clip(askedWords(p, c)+whatChanges(c), maxCell))))
 	}
 	for _, st := range stateOnly(p) {
-		s.items = append(s.items, fmt.Sprintf("| | `%s` | state only | none | %s |\n", st.Address, cell(st.Note)))
+		s.items = append(s.items, fmt.Sprintf("| | %s | state only | none | %s |\n", cell(textsafe.MarkdownCode(st.Address)), cell(textsafe.Markdown(st.Note))))
 	}
 	return s
 }
@@ -237,25 +239,32 @@ func whatChanges(c *Change) string {
 	case Create:
 		parts = append(parts, "new "+kindWords(c.Type)+", "+shortSize(c.Size))
 	case Delete:
-		parts = append(parts, c.EndpointID)
+		parts = append(parts, textsafe.Markdown(c.EndpointID))
 	}
 	if c.Adopt {
-		parts = append(parts, "adopts "+c.EndpointID)
+		parts = append(parts, "adopts "+textsafe.Markdown(c.EndpointID))
 	}
 	if c.MovedFrom != "" {
-		parts = append(parts, "moved from `"+c.MovedFrom+"`")
+		parts = append(parts, "moved from "+textsafe.MarkdownCode(c.MovedFrom))
 	}
 	if c.Action == Create {
 		for _, a := range createdAttributes(c) {
 			_, after := a.Values()
-			parts = append(parts, a.Name+" "+after)
+			parts = append(parts, textsafe.Markdown(a.Name)+" "+textsafe.Markdown(after))
 		}
 		return strings.Join(parts, ", ")
 	}
 	for _, a := range c.Attributes {
-		parts = append(parts, a.String())
+		parts = append(parts, markdownAttribute(a))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// markdownAttribute is "max_cu 1 -> 2" with the values (and the name, which
+// a plan file gives) shown as text, never markup.
+func markdownAttribute(a Attribute) string {
+	before, after := a.Values()
+	return textsafe.Markdown(a.Name) + " " + textsafe.Markdown(before) + " -> " + textsafe.Markdown(after)
 }
 
 // maxCell is the most of a table cell a comment shows: a value longer than a
@@ -263,7 +272,8 @@ func whatChanges(c *Change) string {
 // the others out of the comment.
 const maxCell = 600
 
-// cell makes text safe inside a table cell.
+// cell keeps text, whose values are escaped already, inside its table
+// cell: a | in a code span must still be written \|.
 func cell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return strings.ReplaceAll(s, "\n", " ")
@@ -283,11 +293,11 @@ func driftSection(p *Plan) *section {
 		if !d.Gone {
 			var parts []string
 			for _, a := range d.Attributes {
-				parts = append(parts, a.String())
+				parts = append(parts, markdownAttribute(a))
 			}
 			what = strings.Join(parts, ", ")
 		}
-		s.items = append(s.items, fmt.Sprintf("- `%s` (%s): %s\n", d.Address, d.EndpointID, clip(what, 1000)))
+		s.items = append(s.items, fmt.Sprintf("- %s (%s): %s\n", textsafe.MarkdownCode(d.Address), textsafe.Markdown(d.EndpointID), clip(what, 1000)))
 	}
 	return s
 }
@@ -302,7 +312,7 @@ func unmanagedSection(p *Plan) *section {
 		},
 	}
 	for _, u := range p.Unmanaged {
-		s.items = append(s.items, "- "+describeUnmanaged(u)+"\n")
+		s.items = append(s.items, "- "+textsafe.Markdown(describeUnmanaged(u))+"\n")
 	}
 	return s
 }
@@ -323,7 +333,7 @@ func callsSection(p *Plan) *section {
 			continue
 		}
 		n++
-		s.items = append(s.items, fmt.Sprintf("%d. `%s %s` (%s)\n", n, st.Method, st.Path, st.Address))
+		s.items = append(s.items, fmt.Sprintf("%d. %s (%s)\n", n, textsafe.MarkdownCode(st.Method+" "+st.Path), textsafe.Markdown(st.Address)))
 	}
 	return s
 }

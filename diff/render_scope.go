@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // Words of the views for a plan with a scope: a partial plan says so at its
@@ -68,7 +70,7 @@ func markdownNoChanges(p *Plan) string {
 	case p.Destroy:
 		return "### neonform plan (destroy): nothing to destroy\n\nThe state manages no computes.\n"
 	case len(p.Targets) > 0:
-		return "### neonform plan (partial, -target): no changes\n\nThe targeted computes match the configuration. " + partialTop(p) + "\n"
+		return "### neonform plan (partial, -target): no changes\n\nThe targeted computes match the configuration. " + textsafe.Markdown(partialTop(p)) + "\n"
 	}
 	return "### neonform plan: no changes\n\nThe live computes match the configuration.\n"
 }

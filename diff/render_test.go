@@ -111,7 +111,7 @@ func TestMarkdownView(t *testing.T) {
 	cfg, st, live := busyScenario(false)
 	p := mustBuild(t, cfg, st, live)
 	out := markdownOf(t, p, 0)
-	if !strings.HasPrefix(out, "### neonform plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete\n\n"+
+	if !strings.HasPrefix(out, "### neonform plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete; 1 change to the state alone\n\n"+
 		"> - **1 restart of an active compute** (drops connections): `shop.main.primary`\n"+
 		"> - **1 recreate** (new host, connection strings change): `shop.dev.app`\n"+
 		"> - **1 delete**: `shop.main.old`\n"+

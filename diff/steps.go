@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/neonform/neonform/api"
 )
@@ -49,9 +50,13 @@ func (d *deriver) addCreate(ch *Change, want Values) *op {
 }
 
 // addUpdate plans one PATCH carrying every changed attribute, so the compute
-// restarts at most once.
-func (d *deriver) addUpdate(ch *Change, live *LiveEndpoint, want Values, movedFrom string) *op {
-	req, _ := updateRequest(live.Values, want) // a change with a recreate attribute is a replace, never an update
+// restarts at most once. It refuses values that an update cannot give the
+// endpoint (a recreate attribute: that change is a replace).
+func (d *deriver) addUpdate(ch *Change, live *LiveEndpoint, want Values, movedFrom string) error {
+	req, ok := updateRequest(live.Values, want)
+	if !ok {
+		return fmt.Errorf("an update cannot change %s, which only a new endpoint can have", recreateNames(Differences(live.Values, want)))
+	}
 	o := &op{change: ch, step: Step{
 		Kind: StepUpdate, Address: ch.Address, Method: "PATCH", Path: endpointsPath(d.project, live.ID),
 		Body: mustJSON(api.EndpointUpdateRequest{Endpoint: req}), Update: &req,
@@ -60,7 +65,19 @@ func (d *deriver) addUpdate(ch *Change, live *LiveEndpoint, want Values, movedFr
 	if live.BranchID != want.BranchID && live.Type == api.EndpointTypeReadWrite {
 		o.leaves, o.arrives = live.BranchID, want.BranchID
 	}
-	return d.addOp(o)
+	d.addOp(o)
+	return nil
+}
+
+// recreateNames names the attributes of attrs that only a new endpoint can have.
+func recreateNames(attrs []Attribute) string {
+	var names []string
+	for _, a := range attrs {
+		if a.Effect == Recreate {
+			names = append(names, a.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // addDelete plans DELETE of an endpoint, forgetting the state address that

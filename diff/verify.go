@@ -14,10 +14,12 @@ import (
 // endpoints it recorded and st, the state it was made against (apply checks
 // first that the state has not moved on). It refuses the plan, naming the
 // first thing that differs, when the file holds anything but what those
-// derive: a step edited, added, removed or moved, a change whose attributes
-// do not match its values, a disruption or a summary that says less than the
-// changes do. It returns the derived steps, with their requests: the only
-// steps apply carries out. So what a reviewer reads is what runs.
+// derive: a step edited, added, removed or moved (a state-only one too), a
+// change whose attributes do not match its values, a disruption or a summary
+// that says less than the changes do; and a plan that breaks the rules every
+// plan keeps (checkRules). It returns the derived steps, with their
+// requests: the only steps apply carries out. So what a reviewer reads is
+// what runs.
 func Verify(p *Plan, st *state.State) ([]Step, error) {
 	d, err := rederive(p, st)
 	if err != nil {
@@ -29,14 +31,25 @@ func Verify(p *Plan, st *state.State) ([]Step, error) {
 	if err := sameDerived(p, d, true); err != nil {
 		return nil, err
 	}
+	// The file's steps are the derived ones: the rules every plan keeps
+	// hold of both, or the planner derives a plan apply cannot carry out.
+	if err := checkRules(d); err != nil {
+		return nil, err
+	}
 	return d.Steps, nil
 }
 
-// Check is the part of Verify that needs no state: the changes agree with
-// their attributes and with the recorded live endpoints, the plan's
-// disruptions and summary say what the changes do, and its calls to the
-// service are the ones the changes make, in their order. show runs it, so
-// that it never renders a plan that says less than what apply would carry out.
+// Check is the part of Verify that needs no state: the rules every plan
+// keeps (checkRules: every step is a call apply carries out safely, and the
+// state-only steps are counted), the changes agree with their
+// attributes and with the recorded live endpoints, the plan's disruptions
+// and summary say what the changes do, its calls to the service are the ones
+// the changes make, in their order, and its state-only steps are as many as
+// the summary counts, one at least for each adoption or rename that needs no
+// call. show runs it (ReadFile), so that it never renders a plan that says
+// less than what apply would carry out; what the state-only steps record,
+// and those that follow from the state alone (forgetting an endpoint deleted
+// outside neonform), only Verify can check.
 func Check(p *Plan) error {
 	d, err := rederive(p, nil)
 	if err != nil {
@@ -45,7 +58,57 @@ func Check(p *Plan) error {
 	if err := sameCalls(p.Steps, d.Steps); err != nil {
 		return err
 	}
-	return sameDerived(p, d, false)
+	if err := sameDerived(p, d, false); err != nil {
+		return err
+	}
+	// After the comparisons, which name what an edit changed more plainly;
+	// the rules hold the ids, the order and the state-only steps too.
+	return checkRules(p)
+}
+
+// CheckMade holds a plan the planner made to the rules apply holds every
+// plan to (checkRules), before anyone sees it: so plan never shows or saves
+// a plan its own apply would refuse, and an error is a bug in neonform. The
+// rest of what apply checks, that the plan's steps, summary and drift are
+// what its changes derive, holds by construction (Build derives them with
+// derive, as Verify does), and the tests check it, through the plan file,
+// for every plan they make; doing it again here would cost a large plan
+// half as much time again (docs/PERFORMANCE.md).
+func CheckMade(p *Plan) error {
+	return checkRules(p)
+}
+
+// checkRules is what every plan must be, whoever made it: what plan checks
+// of the plans it makes (CheckMade), and show and apply of every plan they
+// are given (Check, Verify). Its steps are calls apply carries out safely
+// (checkSteps), and its state-only steps are counted (stateOnlyCounted).
+func checkRules(p *Plan) error {
+	if err := checkSteps(p); err != nil {
+		return err
+	}
+	return stateOnlyCounted(p)
+}
+
+// stateOnlyCounted refuses a plan whose state-only steps are not as many as
+// its summary says, or fewer than its changes need: a no-op change that
+// adopts an endpoint or takes it from another address (a moved block)
+// changes the state alone, in a step of its own.
+func stateOnlyCounted(p *Plan) error {
+	n := stateOnlySteps(p.Steps)
+	if n != p.Summary.StateOnly {
+		return fmt.Errorf("the plan file has %s, but its summary counts %d", plural(n, "state-only step", "state-only steps"), p.Summary.StateOnly)
+	}
+	need := 0
+	for _, ch := range p.Changes {
+		if ch.Action == NoOp && (ch.Adopt || ch.MovedFrom != "") {
+			need++
+		}
+	}
+	if n < need {
+		return fmt.Errorf("the plan file has %s, but its changes adopt or rename %s without a call, a state-only step each",
+			plural(n, "state-only step", "state-only steps"), plural(need, "compute", "computes"))
+	}
+	return nil
 }
 
 // call is what of a step the service sees.
@@ -257,7 +320,11 @@ func sameDerived(file, derived *Plan, withState bool) error {
 			return fmt.Errorf("change %s is not what its attributes make: its %s is %s in the file, but %s from the attributes", got.Address, field, g, w)
 		}
 	}
-	if got, want := mustJSON(file.Summary), mustJSON(derived.Summary); string(got) != string(want) {
+	want := derived.Summary
+	if !withState {
+		want.StateOnly = file.Summary.StateOnly // without the state, they are not derived (Check counts them)
+	}
+	if got, want := mustJSON(file.Summary), mustJSON(want); string(got) != string(want) {
 		return fmt.Errorf("the summary is %s, but the changes make %s", got, want)
 	}
 	if !withState {

@@ -136,7 +136,34 @@ func summaryLine(s Summary) string {
 	if len(extra) > 0 {
 		update += " (" + strings.Join(extra, ", ") + ")"
 	}
-	return fmt.Sprintf("%d to create, %s, %d to replace, %d to delete", s.Create, update, s.Replace, s.Delete)
+	line := fmt.Sprintf("%d to create, %s, %d to replace, %d to delete", s.Create, update, s.Replace, s.Delete)
+	if s.StateOnly > 0 {
+		line += "; " + plural(s.StateOnly, "change", "changes") + " to the state alone"
+	}
+	return line
+}
+
+// ShortSummary is the summary that apply prints before it starts: only
+// what the plan does, state-only steps counted like calls, and its steps:
+// "2 to create, 1 to update, 1 change to the state alone; 4 steps."
+func ShortSummary(p *Plan) string {
+	s := p.Summary
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		verb string
+	}{{s.Create, "create"}, {s.Update, "update"}, {s.Replace, "replace"}, {s.Delete, "delete"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d to %s", c.n, c.verb))
+		}
+	}
+	if s.StateOnly > 0 {
+		parts = append(parts, plural(s.StateOnly, "change", "changes")+" to the state alone")
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no changes")
+	}
+	return strings.Join(parts, ", ") + "; " + plural(len(p.Steps), "step", "steps") + "."
 }
 
 func plural(n int, one, many string) string {

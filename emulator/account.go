@@ -20,7 +20,7 @@ func notForOrgKeys(c *call) error {
 	return errorf(http.StatusNotFound, codeNotFound, "%s is not allowed for organization API keys: it answers for the user of a personal API key", c.route.name)
 }
 
-// getCurrentUser answers GET /users/me. Limits follow the user's plan (seed section 1:
+// getCurrentUser answers GET /users/me. Limits follow the user's plan (docs/service.md, Sizes:
 // up to 2 CU on the free plan, autoscaling up to 16 CU on paid plans).
 func (e *Emulator) getCurrentUser(c *call) (int, any, error) {
 	if err := notForOrgKeys(c); err != nil {

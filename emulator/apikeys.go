@@ -7,7 +7,7 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// API keys (seed sections 2.1 and 5, FACTS.md section 8). Kinds are chosen by path:
+// API keys (docs/service.md, Authentication and API keys). Kinds are chosen by path:
 //   - POST /api_keys makes a personal key of the calling user (personal keys only).
 //   - POST /organizations/{org_id}/api_keys makes an organization key (only an admin of
 //     the organization, with a personal key), or with "project_id" a project-scoped key

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Who may do what (seed sections 2.1 and 5):
+// Who may do what (docs/service.md, Authentication and API keys):
 //   - A personal key acts as its user: the user's personal projects and the projects of
 //     every organization the user is a member of now (leaving ends the access).
 //   - An organization key acts on all projects of its organization, admin-level.

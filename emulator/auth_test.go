@@ -11,7 +11,7 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// The authentication rules of seed sections 2.1 and 5, on a world of three people:
+// The authentication rules of docs/service.md (Authentication and API keys), on a world of three people:
 // alice administers organization acme, bob is a member of it, carol is in no
 // organization. acme has two projects; alice and carol each have a personal one.
 const (

@@ -10,7 +10,7 @@ import (
 // Scale to zero. When an active compute has had no activity for its suspend timeout,
 // the service's control plane suspends it with a suspend_compute operation like any
 // other: it runs for OpDelay, the project answers 423 meanwhile, and the compute shows
-// active pending idle until it finishes (DESIGN.md section 7).
+// active pending idle until it finishes (docs/service.md, States and operations).
 //
 // Nothing ticks in the emulator, so these operations are recorded when the project is
 // next looked at (catchUp), dated when the timeout passed. Every path that reads or

@@ -1,6 +1,6 @@
 // Package emulator is a local, in-process server of the service API (Neon API v2) for
 // compute endpoints: projects, branches, endpoints, operations and API keys, served over
-// real HTTP under /api/v2, with the service's rules (seed document and DESIGN.md section 7).
+// real HTTP under /api/v2, with the service's rules (docs/service.md).
 // Tests, examples, benchmarks and the embedded sandbox run against it.
 //
 // What it models:

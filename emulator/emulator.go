@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -82,8 +83,10 @@ func New(opts Options) (*Emulator, error) {
 	now := e.clock.Now()
 	var err error
 	if opts.DataFile != "" {
-		if err := removeTemps(opts.DataFile); err != nil {
-			return nil, err
+		// Temporary files of writes that a killed emulator left behind; those
+		// of a running one (another run sharing a sandbox) are left alone.
+		if err := atomicfile.RemoveStale(opts.DataFile); err != nil {
+			return nil, fmt.Errorf("emulator: %w", err)
 		}
 		e.w, err = loadWorldFile(opts.DataFile, now)
 		if err != nil {

@@ -9,14 +9,14 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// What a PATCH does to a compute (DESIGN.md section 4, seed section 3). Every accepted
+// What a PATCH does to a compute (docs/service.md, States and operations). Every accepted
 // PATCH starts an apply_config operation. Then:
 //   - branch_id to another branch, or disabled false -> true, suspends it: a
 //     suspend_compute operation (scheduling) follows, and the answer shows current and
 //     pending state idle. It stays idle until started (a disabled one until enabled).
 //   - on an idle compute, any accepted change does the same: the compute becomes active
 //     for a short time to apply it and the control plane suspends it again (the
-//     OpenAPI description of the call, its example answer, and seed section 3).
+//     OpenAPI description of the call, its example answer).
 //   - a new size (min or max CU), new pg_settings, preload_libraries or provisioner
 //     restart an active compute: current active, pending active until apply_config
 //     finishes; connections drop.
@@ -232,7 +232,7 @@ func (e *Emulator) suspendEndpoint(c *call) (int, any, error) {
 }
 
 // restartEndpoint restarts an active compute (suspend_compute then start_compute);
-// connections drop. It works only on an active compute (seed section 4.6).
+// connections drop. It works only on an active compute (docs/service.md, States and operations).
 func (e *Emulator) restartEndpoint(c *call) (int, any, error) {
 	return e.endpointAction(c, func(p *project, ep *endpoint, now time.Time) ([]*operation, error) {
 		if cur := ep.view(now, false).current; cur != api.EndpointStateActive {

@@ -6,7 +6,7 @@ import (
 )
 
 // Error codes in the GeneralError body. The service does not document its codes; these
-// follow the control-plane reasons seen in the wild (FACTS.md section 5), so a client can
+// follow the control-plane reasons seen in the wild (docs/service.md, Errors), so a client can
 // tell the cases apart without parsing messages.
 const (
 	codeBadRequest       = "BAD_REQUEST"

@@ -14,7 +14,10 @@ import (
 type Faults struct {
 	ServerError float64 // answer 503 before processing
 	RateLimited float64 // answer 429 with Retry-After before processing
-	Locked      float64 // answer 423 (running operations) before processing
+	// RetryAfter is the Retry-After a 429 fault sends (0: 1 second), so that
+	// a test can ask a client to wait longer than it should.
+	RetryAfter time.Duration
+	Locked     float64 // answer 423 (running operations) before processing
 	// Drop processes the request, then closes the connection without an answer: the
 	// case that tempts a client to send a create twice.
 	Drop         float64
@@ -34,7 +37,7 @@ const (
 
 // ParseFaults reads a fault spec such as
 // "5xx=0.05,429=0.05,423=0.05,drop=0.05,latency=0.1:200ms,seed=7". Rates are between 0
-// and 1; 5xx, 429, 423 and drop exclude each other, so their sum must not pass 1.
+// and 1; 429 may name its Retry-After after the rate ("429=1:24h", default 1s); 5xx, 429, 423 and drop exclude each other, so their sum must not pass 1.
 // An empty spec means no faults.
 func ParseFaults(spec string) (Faults, error) {
 	var f Faults
@@ -52,7 +55,13 @@ func ParseFaults(spec string) (Faults, error) {
 		case "5xx":
 			f.ServerError, err = parseRate(name, value)
 		case "429":
-			f.RateLimited, err = parseRate(name, value)
+			rate, after, found := strings.Cut(value, ":")
+			if f.RateLimited, err = parseRate(name, rate); err == nil && found {
+				f.RetryAfter, err = time.ParseDuration(after)
+				if err != nil || f.RetryAfter < time.Second {
+					err = fmt.Errorf("429's Retry-After %q is not a duration of a second or more, such as 60s or 24h", after)
+				}
+			}
 		case "423":
 			f.Locked, err = parseRate(name, value)
 		case "drop":
@@ -88,7 +97,7 @@ func ParseFaults(spec string) (Faults, error) {
 
 func parseRate(name, value string) (float64, error) {
 	r, err := strconv.ParseFloat(value, 64)
-	if err != nil || r < 0 || r > 1 {
+	if err != nil || !(r >= 0 && r <= 1) { // so written, NaN is refused too
 		return 0, fmt.Errorf("rate of %s is %q; write a number from 0 to 1, e.g. %s=0.05", name, value, name)
 	}
 	return r, nil
@@ -104,6 +113,9 @@ func (f Faults) String() string {
 	}
 	add("5xx", f.ServerError)
 	add("429", f.RateLimited)
+	if f.RateLimited > 0 && f.RetryAfter > 0 {
+		parts[len(parts)-1] += ":" + f.RetryAfter.String()
+	}
 	add("423", f.Locked)
 	add("drop", f.Drop)
 	if f.Latency > 0 {

@@ -21,6 +21,13 @@ func TestParseFaults(t *testing.T) {
 	if back, err := ParseFaults(f.String()); err != nil || back != f {
 		t.Errorf("String() %q does not parse back: %+v, %v", f.String(), back, err)
 	}
+	slow, err := ParseFaults("429=1:24h")
+	if err != nil || slow.RateLimited != 1 || slow.RetryAfter != 24*time.Hour {
+		t.Errorf("429=1:24h: %+v, %v; want every request answered 429 with Retry-After 24h", slow, err)
+	}
+	if back, err := ParseFaults(slow.String()); err != nil || back != slow {
+		t.Errorf("String() %q does not parse back: %+v, %v", slow.String(), back, err)
+	}
 	if f, err := ParseFaults(""); err != nil || f.any() {
 		t.Errorf("an empty spec: %+v, %v; want no faults", f, err)
 	}
@@ -31,8 +38,14 @@ func TestParseFaults(t *testing.T) {
 		"latency=0.1":       "a rate and a delay",
 		"latency=0.1:fast":  "not a duration",
 		"seed=-1":           "not a whole number",
+		"429=1:soon":        "not a duration",
+		"429=1:10ms":        "a second or more",
 		"5xx=0.6,drop=0.6":  "add up to 1.2",
 		"429=0.5,,423=0.25": "has no value",
+		"5xx=NaN":           `rate of 5xx is "NaN"; write a number from 0 to 1`,
+		"drop=nan":          "from 0 to 1",
+		"423=+Inf":          "from 0 to 1",
+		"latency=NaN:1s":    "from 0 to 1",
 	} {
 		if _, err := ParseFaults(spec); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseFaults(%q) = %v, want an error saying %q", spec, err, want)
@@ -51,13 +64,14 @@ func TestInjectedFaultsAnswerBeforeProcessing(t *testing.T) {
 	}{
 		{"5xx=1", 503, codeUnavailable},
 		{"429=1", 429, codeRateLimited},
+		{"429=1:24h", 429, codeRateLimited},
 		{"423=1", 423, codeLocked},
 	} {
 		s.emu.SetFaults(must2(t, ParseFaults)(tc.spec))
 		r := s.createEndpoint(p.Project.ID, body)
 		wantCode(t, r, tc.status, tc.code)
-		if tc.status == 429 && r.header.Get("Retry-After") == "" {
-			t.Errorf("%s: no Retry-After", tc.spec)
+		if want := map[string]string{"429=1": "1", "429=1:24h": "86400"}[tc.spec]; r.header.Get("Retry-After") != want {
+			t.Errorf("%s: Retry-After %q, want %q", tc.spec, r.header.Get("Retry-After"), want)
 		}
 	}
 	s.emu.SetFaults(Faults{})
@@ -68,8 +82,12 @@ func TestInjectedFaultsAnswerBeforeProcessing(t *testing.T) {
 	}
 	st := s.emu.Stats()
 	for _, kind := range []string{fault5xx, fault429, fault423} {
-		if st.Faults[kind] != 1 {
-			t.Errorf("stats count %d faults %s, want 1", st.Faults[kind], kind)
+		want := int64(1)
+		if kind == fault429 {
+			want = 2 // with its own Retry-After, and without
+		}
+		if st.Faults[kind] != want {
+			t.Errorf("stats count %d faults %s, want %d", st.Faults[kind], kind, want)
 		}
 	}
 }

@@ -22,14 +22,14 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// The specs are verbatim extracts of the service's OpenAPI description, kept here so
-// the tests need nothing outside the repository: specFile is a copy of
-// /work/shared/api/neon-openapi-v2-computes.json (what neonform manages), sandboxSpecFile
+// The specs are verbatim extracts of the service's OpenAPI description, kept in the
+// repository so the tests need nothing outside it: specFile is the one copy of the
+// part neonform manages (package api's tests read it too), sandboxSpecFile
 // the paths served so that the official CLI works beside it (current user, shared
 // projects, roles, databases, connection URI), taken from neon-openapi-v2.json with
 // every component they reference (its info.x-note says so).
 const (
-	specFile        = "testdata/neon-openapi-v2-computes.json"
+	specFile        = "../api/testdata/neon-openapi-v2-computes.json"
 	sandboxSpecFile = "testdata/neon-openapi-v2-sandbox.json"
 )
 

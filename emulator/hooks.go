@@ -130,7 +130,7 @@ func (e *Emulator) hookFaults(w http.ResponseWriter, r *http.Request) {
 }
 
 // hookLeave removes a user from an organization: their personal keys lose access to its
-// projects at once (seed section 2.1).
+// projects at once (docs/service.md, Authentication and API keys).
 func (e *Emulator) hookLeave(w http.ResponseWriter, r *http.Request) {
 	orgID, userID := r.PathValue("org_id"), r.PathValue("user_id")
 	e.w.mu.Lock()
@@ -151,7 +151,7 @@ func (e *Emulator) hookLeave(w http.ResponseWriter, r *http.Request) {
 
 // hookTransferOut moves a project out of its organization into its owner's personal
 // account: the organization's keys, and project-scoped keys for it, stop working on it
-// at once (seed section 2.1).
+// at once (docs/service.md, Authentication and API keys).
 func (e *Emulator) hookTransferOut(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("project_id")
 	e.w.mu.Lock()

@@ -8,7 +8,7 @@ import (
 	"sync"
 )
 
-// Identifiers look like the service's (FACTS.md section 9): projects
+// Identifiers look like the service's (docs/service.md, Identifiers and hosts): projects
 // "dark-sun-46453911", branches "br-withered-paper-a5o7qhfg", endpoints
 // "ep-shrill-boat-a5ez4tdt", organizations "org-morning-bread-81040908", operations and
 // users UUIDs, API key secrets "napi_" + 64 lowercase letters and digits.

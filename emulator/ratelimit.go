@@ -6,7 +6,7 @@ import (
 )
 
 // The service allows 700 requests a minute for the whole account, with bursts of up
-// to 40 requests a second per route (FACTS.md section 6). The emulator counts both,
+// to 40 requests a second per route (docs/service.md, Rate limits and waiting). The emulator counts both,
 // per account, over sliding windows: at most perMinute requests in any 60 seconds on
 // all routes together, and at most burst in any second on one route. Every key of an
 // account draws on the same budget: a personal key's account is its user, an

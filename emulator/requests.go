@@ -9,7 +9,7 @@ import (
 
 // The request bodies of endpoint calls, decoded with pointers so that an attribute left
 // out and an attribute set to its zero value differ. Checks follow the constraints of
-// the OpenAPI file (EndpointCreateRequest, EndpointUpdateRequest) and FACTS.md.
+// the OpenAPI file (EndpointCreateRequest, EndpointUpdateRequest) and docs/service.md (Requests and defaults).
 
 // settingsBody is EndpointSettingsData. Each of its parts is optional: on update, a
 // part left out keeps what the compute has.
@@ -115,7 +115,7 @@ type computeSpec struct {
 }
 
 // defaultCompute is what the service gives a compute when the request says nothing:
-// 1 CU fixed, default suspend timeout, no settings, enabled (seed section 4.2).
+// 1 CU fixed, default suspend timeout, no settings, enabled (docs/service.md, Requests and defaults).
 func defaultCompute() computeSpec {
 	return computeSpec{minCU: 1, maxCU: 1, poolerMode: "transaction", passwordless: true, provisioner: "k8s-neonvm"}
 }
@@ -156,8 +156,8 @@ func (f *endpointFields) spec(d *api.DefaultEndpointSettings) (computeSpec, erro
 	if f.Type == nil {
 		return computeSpec{}, badRequest(`endpoint.type is required: read_write (the branch's primary) or read_only`)
 	}
-	// The service refuses a new compute's settings without pg_settings (FACTS.md
-	// section 5); an update may leave them out to keep the compute's own.
+	// The service refuses a new compute's settings without pg_settings (docs/service.md,
+	// Requests and defaults); an update may leave them out to keep the compute's own.
 	if f.Settings != nil && f.Settings.PgSettings == nil {
 		return computeSpec{}, badRequest(`settings must not be nil: send "settings": {"pg_settings": {...}} ({} for none)`)
 	}

@@ -120,7 +120,7 @@ func matchSegs(pattern, segs []string, p *pathParams) bool {
 }
 
 // routes lists the API the emulator serves. Paths are those of the OpenAPI file, plus
-// the organization API key paths of the full service description (FACTS.md section 8)
+// the organization API key paths of the full service description (docs/service.md, Authentication and API keys)
 // and the paths of testdata/neon-openapi-v2-sandbox.json.
 func (e *Emulator) routes() *router {
 	rt := newRouter()

@@ -10,7 +10,7 @@ import (
 	"github.com/neonform/neonform/sizing"
 )
 
-// The rules of seed sections 2.5, 3, 4 and 8 that refuse a request.
+// The rules of docs/service.md that refuse a request.
 
 // actions lists the actions and statuses of a call's operations.
 func actions(ops []api.Operation) string {
@@ -263,7 +263,7 @@ func TestMutationWhileOperationsRunIs423(t *testing.T) {
 	}
 }
 
-// The rate limit is the service's (FACTS.md section 6): a budget a minute for the
+// The rate limit is the service's (docs/service.md, Rate limits and waiting): a budget a minute for the
 // whole account, all keys and routes together, and bursts a second per route. Past
 // either, 429 with Retry-After and a message that says which.
 func TestRateLimitIsPerAccountWithBurstsPerRoute(t *testing.T) {

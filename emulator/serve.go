@@ -96,7 +96,7 @@ func (e *Emulator) answer(c *call, fault string, allowed []string) int {
 		return c.fail(errorf(http.StatusServiceUnavailable, codeUnavailable, "service temporarily unavailable (fault injected by the emulator); safe to retry"))
 	case fault429:
 		return c.fail(&apiError{status: http.StatusTooManyRequests, code: codeRateLimited,
-			message: "too many requests (fault injected by the emulator); retry after the Retry-After delay", retryAfter: 1})
+			message: "too many requests (fault injected by the emulator); retry after the Retry-After delay", retryAfter: retryAfterSeconds(e.dice.Load().faults.RetryAfter)})
 	case fault423:
 		return c.fail(locked())
 	}

@@ -22,7 +22,7 @@ func settingsOf(t *testing.T, r reply) string {
 
 // The Terraform provider sends back the "settings": {} it read with every update. On
 // update, settings without pg_settings keep the Postgres settings as they are; on
-// create, the service's "settings must not be nil" stands (FACTS.md section 5).
+// create, the service's "settings must not be nil" stands (docs/service.md, Requests and defaults).
 func TestUpdateWithEmptySettingsKeepsThem(t *testing.T) {
 	s := newService(t, Options{OpDelay: -1})
 	p := s.newProject("shop")

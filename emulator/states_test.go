@@ -8,7 +8,7 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// The state table of seed section 3, one rule per test.
+// The states of docs/service.md (States and operations), one rule per test.
 
 func TestCreateProjectMakesDefaultBranchAndPrimary(t *testing.T) {
 	s := newService(t, Options{})
@@ -63,7 +63,7 @@ func TestNewEndpointIsInitUntilItsOperationFinishes(t *testing.T) {
 	if got := s.endpoint(p.Project.ID, ep.ID); got.CurrentState != "init" || got.PendingState != "active" {
 		t.Errorf("after 9s of a 10s operation: %s pending %q, want init pending active", got.CurrentState, got.PendingState)
 	}
-	// The list leaves pending_state out, as the service's does (seed section 2.3).
+	// The list leaves pending_state out, as the service's does (docs/service.md, States and operations).
 	list := s.call("GET", "/projects/"+p.Project.ID+"/endpoints", nil).want(t, 200)
 	if strings.Contains(string(list.body), "pending_state") {
 		t.Errorf("the list shows pending_state: %s", list.body)
@@ -144,7 +144,7 @@ func TestActivityKeepsComputeActiveAndWakesIt(t *testing.T) {
 	}
 }
 
-// Scale to zero is the control plane's suspend_compute operation (DESIGN.md section 7):
+// Scale to zero is the control plane's suspend_compute operation (docs/service.md, States and operations):
 // dated when the timeout passed, running for OpDelay, locking the project meanwhile,
 // with the compute active pending idle until it finishes.
 func TestScaleToZeroIsASuspendOperation(t *testing.T) {
@@ -276,7 +276,7 @@ func TestSuspendMakesActiveComputeIdle(t *testing.T) {
 
 // An accepted PATCH of an idle compute wakes it for a short time to apply the change,
 // and the control plane suspends it again: apply_config running, then suspend_compute
-// (the OpenAPI description of the call and its example, seed section 3). The project
+// (the OpenAPI description of the call and its example; docs/service.md, States and operations). The project
 // is busy until both are over.
 func TestPatchOfIdleComputeAppliesThenSuspends(t *testing.T) {
 	s := newService(t, Options{OpDelay: 10 * time.Second})

@@ -9,7 +9,7 @@ import (
 	"github.com/neonform/neonform/sizing"
 )
 
-// Defaults of the service for new projects (FACTS.md and the OpenAPI examples).
+// Defaults of the service for new projects (docs/service.md, Requests and defaults).
 const (
 	defaultRegion    = "aws-us-east-2"
 	defaultPgVersion = 17

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/bounded"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -156,11 +156,19 @@ func sortedKeys[K string | int64, V any](m map[K]V) []K {
 	return keys
 }
 
+// MaxWorldFileSize bounds what is read of a world file, so that a -data
+// pointing at /dev/zero or a huge file cannot exhaust memory: a world of
+// 10,000 endpoints is a few megabytes.
+const MaxWorldFileSize = 256 << 20
+
 // loadWorldFile reads a world file; (nil, nil) when there is none yet.
 func loadWorldFile(path string, now time.Time) (*world, error) {
-	b, err := os.ReadFile(path)
+	b, err := bounded.Read(path, MaxWorldFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if bounded.Refused(err) {
+		return nil, fmt.Errorf("emulator: reading the world file: %w; a world file is a regular file of at most %s: choose another file for -data", err, bounded.MiB(MaxWorldFileSize))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("emulator: reading the world file: %w", err)

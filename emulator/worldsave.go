@@ -3,13 +3,10 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
+
+	"github.com/neonform/neonform/internal/atomicfile"
 )
 
 // saver lets concurrent changes share a write of the data file: a change is on
@@ -134,63 +131,18 @@ func writeRecords[T any](b *bytes.Buffer, indent, name string, items []T, sep st
 	return nil
 }
 
-// writeFileAtomic writes a file so that a crash leaves either the old or the new
-// content: a temporary file in the same directory, fsync, rename, fsync of the
-// directory. Mode 0600: the file holds key hashes.
+// writeFileAtomic writes the world file so that a crash leaves either the old
+// or the new content (internal/atomicfile), mode 0600: the file holds key
+// hashes. A device, a named pipe or a link to one at path is refused, not
+// replaced.
 func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
-	if err != nil {
-		return fmt.Errorf("emulator: writing %s: %w", path, err)
-	}
-	clean := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("emulator: writing %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		return clean(err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return clean(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return clean(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return clean(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("emulator: writing %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
+	if err := atomicfile.WriteBytes(path, data, worldFileOptions); err != nil {
+		return fmt.Errorf("emulator: writing the world file: %w", err)
 	}
 	return nil
 }
 
-// tempPrefix starts the names of the temporary files writeFileAtomic makes for path:
-// .world.json.tmp-123456 for world.json.
-func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
-
-// removeTemps removes the temporary files that writes of path left behind: a write
-// removes its own when it fails, but not when the process is killed before the rename.
-// Called at start, before anything writes path.
-func removeTemps(path string) error {
-	dir, prefix := filepath.Dir(path), tempPrefix(path)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil // no directory yet: nothing left behind, and the first write says why it fails
-	}
-	for _, entry := range entries {
-		if !entry.Type().IsRegular() || !strings.HasPrefix(entry.Name(), prefix) {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, entry.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("emulator: removing %s, left behind by an interrupted write of %s: %w", entry.Name(), path, err)
-		}
-	}
-	return nil
-}
+// worldFileOptions: the world is kept only in a regular file; the emulator
+// read it (or found none) before it writes it, so any regular file may be
+// replaced.
+var worldFileOptions = atomicfile.Options{Rule: "the emulator keeps its world only in a regular file: choose another file for -data"}

@@ -2,7 +2,7 @@ package sizing
 
 import "fmt"
 
-// maxConnections is the seed's table of Postgres max_connections by size (section 8);
+// maxConnections is the service's table of Postgres max_connections by size (docs/service.md, Sizes);
 // from 9 to 38 CU it is 4000. Above 38 CU the service does not say.
 var maxConnections = map[CU]int{
 	0.25: 112, 0.5: 225, 1: 450, 2: 901, 3: 1351, 4: 1802, 5: 2253, 6: 2703, 7: 3154, 8: 3604,

@@ -1,4 +1,4 @@
-// Package sizing holds the compute-size rules of the service (seed sections 1, 2.5 and 8):
+// Package sizing holds the compute-size rules of the service (docs/service.md, Sizes):
 // which sizes exist, the autoscaling range, the free-tier cap, and what a size gives a
 // person: vCPU, RAM, LFC, temporary disk and max_connections.
 //

@@ -63,6 +63,9 @@
 //     host (optional) is the endpoint's host name as the service last
 //     reported it, for people; nothing compares it. An older neonform, which
 //     does not know the field, refuses such a state rather than drop it.
+//     sensitive (optional, format 3) lists the attributes whose applied value
+//     came from a variable declared sensitive ("pg_settings", "max_cu"):
+//     apply needs the values, state show hides them.
 //
 // # Local backend
 //

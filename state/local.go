@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 
+	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
 )
 
@@ -104,7 +104,7 @@ func (l *Local) Write(ctx context.Context, s *State) error {
 	if err != nil {
 		return err
 	}
-	old, err := os.ReadFile(path)
+	old, err := bounded.Read(path, MaxFileSize)
 	exists := err == nil
 	var stored *State
 	switch {
@@ -121,9 +121,13 @@ func (l *Local) Write(ctx context.Context, s *State) error {
 		return c
 	}
 
+	serial, err := s.nextSerial()
+	if err != nil {
+		return fmt.Errorf("refusing to write %s: %w", l.Describe(), err)
+	}
 	next := *s // shallow: encode only reads it
 	next.FormatVersion = FormatVersion
-	next.Serial = s.Serial + 1
+	next.Serial = serial
 	data, err := encode(&next)
 	if err != nil {
 		return err
@@ -141,49 +145,21 @@ func (l *Local) Write(ctx context.Context, s *State) error {
 	return nil
 }
 
-// writeAtomic replaces target with data: temp file in the same directory (so
-// the rename stays on one file system), write, fsync, chmod 0600, rename,
-// fsync the directory (so the rename itself survives a crash).
-func (l *Local) writeAtomic(target string, data []byte) (err error) {
-	dir := filepath.Dir(target)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w; check that the directory exists and is writable (the previous file is unchanged)", target, err)
-	}
-	tmp := f.Name()
-	renamed := false
-	defer func() {
-		if !renamed {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	fail := func(err error) error {
+// writeAtomic replaces target with data (internal/atomicfile): a crash at
+// any point leaves the old file or the new one. A state or a backup is kept
+// only in a regular file: a device, a named pipe or a link to one in its
+// place is refused, not replaced.
+func (l *Local) writeAtomic(target string, data []byte) error {
+	err := atomicfile.WriteBytes(target, data, atomicfile.Options{
+		Rule:         "neonform keeps the state and its backup only in regular files: move it away, or set state_path to another file",
+		BeforeRename: l.beforeRename,
+	})
+	var refused *atomicfile.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return fmt.Errorf("refusing to write the state: %w", err)
+	case err != nil:
 		return fmt.Errorf("writing %s: %w (the previous file is unchanged)", target, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Chmod(0o600); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return fail(err)
-	}
-	if l.beforeRename != nil {
-		if err := l.beforeRename(target); err != nil {
-			return fail(err)
-		}
-	}
-	if err := os.Rename(tmp, target); err != nil {
-		return fail(err)
-	}
-	renamed = true
-	if err := syncDir(dir); err != nil {
-		return fmt.Errorf("wrote %s but could not sync its directory, so a crash now could lose the write: %w", target, err)
 	}
 	return nil
 }

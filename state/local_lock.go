@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/internal/process"
 )
 
 // Lock creates LockPath with O_EXCL, holding this process's LockInfo as JSON.
@@ -40,7 +42,7 @@ func (l *Local) Lock(ctx context.Context, who string) (unlock func() error, err 
 	// Two tries: the holder may release the lock between our failed create
 	// and our read of its file; then the lock is free and we try again.
 	for range 2 {
-		err := createExclusive(l.LockPath(), data)
+		err := atomicfile.CreateNew(l.LockPath(), data)
 		if errors.Is(err, fs.ErrExist) {
 			locked, gone := l.lockedError()
 			if gone {
@@ -54,6 +56,7 @@ func (l *Local) Lock(ctx context.Context, who string) (unlock func() error, err 
 		l.mu.Lock()
 		l.heldID = info.ID
 		l.mu.Unlock()
+		l.removeStaleTemps()
 		var once sync.Once
 		var unlockErr error
 		return func() error {
@@ -64,27 +67,14 @@ func (l *Local) Lock(ctx context.Context, who string) (unlock func() error, err 
 	return nil, fmt.Errorf("the state lock %s was taken and released by others while this run tried to take it; try again", l.LockPath())
 }
 
-// createExclusive writes data to a new file at path, failing with fs.ErrExist
-// if it exists. A half-written file is removed so it does not block others.
-func createExclusive(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = syncDir(filepath.Dir(path))
-	}
-	if err != nil {
-		os.Remove(path)
-	}
-	return err
+// removeStaleTemps removes the temporary files of writes of the state and
+// its backup that a killed run left behind (.neonform.state.json.tmp-*,
+// .neonform.state.json.backup.tmp-*). Under the lock no other run writes
+// them; the files of a process that still runs are left alone all the same.
+// A file that cannot be removed is harmless, and stays.
+func (l *Local) removeStaleTemps() {
+	_ = atomicfile.RemoveStale(l.stateFile())
+	_ = atomicfile.RemoveStale(l.BackupPath())
 }
 
 // lockedError describes the current holder of the lock file; gone is true if
@@ -103,7 +93,7 @@ func (l *Local) lockedError() (locked *LockedError, gone bool) {
 	e.Info = info
 	e.Remove = fmt.Sprintf("run `neonform force-unlock %s` or delete %s", info.ID, lp)
 	if host, _ := os.Hostname(); host != "" && host == info.Host {
-		alive, known := processAlive(info.PID)
+		alive, known := process.Alive(info.PID)
 		e.Stale = known && !alive
 	}
 	return e, false
@@ -188,5 +178,5 @@ func (l *Local) ForceUnlock(id string) error {
 	if err := os.Remove(lp); err != nil {
 		return fmt.Errorf("removing the lock %s: %w", lp, err)
 	}
-	return syncDir(filepath.Dir(lp))
+	return atomicfile.SyncDir(filepath.Dir(lp))
 }

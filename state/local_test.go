@@ -80,7 +80,7 @@ func TestLocalFileFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{
-  "format_version": 2,
+  "format_version": 3,
   "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60",
   "serial": 1,
   "computes": {
@@ -299,7 +299,7 @@ func TestLocalUnreadableFileIsAnErrorAndLeftAlone(t *testing.T) {
 	}{
 		{"corrupt", "{\n  \"format_version\": 1,\n  \"lineage\": oops\n}\n", []string{"not valid JSON", "line 3"}},
 		{"empty", "", []string{"not valid JSON"}},
-		{"newer format", `{"format_version": 3, "lineage": "x", "serial": 3, "computes": {}, "outputs": {}}`, []string{"format_version 3", "newer neonform", "upgrade"}},
+		{"newer format", `{"format_version": 4, "lineage": "x", "serial": 3, "computes": {}, "outputs": {}}`, []string{"format_version 4", "newer neonform", "upgrade"}},
 		{"no format version", `{"lineage": "x", "serial": 3}`, []string{"no format_version"}},
 		{"unknown field", `{"format_version": 1, "lineage": "x", "serial": 3, "computes": {}, "extra": 1}`, []string{`"extra"`}},
 		{"wrong type", `{"format_version": 1, "lineage": "x", "serial": "three", "computes": {}}`, []string{"serial"}},

@@ -195,9 +195,13 @@ func (p *Postgres) Write(ctx context.Context, s *State) error {
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("refusing to write %s: %w", p.Describe(), err)
 	}
+	serial, err := s.nextSerial()
+	if err != nil {
+		return fmt.Errorf("refusing to write %s: %w", p.Describe(), err)
+	}
 	next := *s // shallow: encode only reads it
 	next.FormatVersion = FormatVersion
-	next.Serial = s.Serial + 1
+	next.Serial = serial
 	data, err := encode(&next)
 	if err != nil {
 		return err

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/neonform/neonform/internal/process"
 )
 
 // heldLock is a lock this process holds: the advisory lock lives as long as conn.
@@ -126,7 +128,7 @@ func (p *Postgres) lockedError(ctx context.Context, conn *pgx.Conn) (*LockedErro
 	e.Info = info
 	e.Remove = fmt.Sprintf("run `neonform force-unlock %s`, which ends that database session (pid %d)", info.ID, backendPID)
 	if host, _ := os.Hostname(); host != "" && host == info.Host {
-		alive, known := processAlive(info.PID)
+		alive, known := process.Alive(info.PID)
 		e.Stale = known && !alive
 	}
 	return e, nil

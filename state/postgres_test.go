@@ -191,7 +191,7 @@ func TestPostgresFailedWriteLeavesOldState(t *testing.T) {
 func TestPostgresUnreadableStateIsAnErrorAndLeftAlone(t *testing.T) {
 	ctx := context.Background()
 	cases := map[string]struct{ data, want string }{
-		"newer format":     {`{"format_version": 3, "lineage": "l", "serial": 1, "computes": {}}`, "newer neonform"},
+		"newer format":     {`{"format_version": 4, "lineage": "l", "serial": 1, "computes": {}}`, "newer neonform"},
 		"unknown field":    {`{"format_version": 1, "lineage": "l", "serial": 1, "computes": {}, "x": 1}`, `"x"`},
 		"columns disagree": {`{"format_version": 1, "lineage": "l", "serial": 9, "computes": {}}`, "inconsistent"},
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -18,7 +19,12 @@ import (
 // 2: a compute records its branch_name and host. A version-1 state reads as
 // is (both are optional) and is written back as version 2, which a neonform
 // that reads version 1 only refuses as newer rather than as misshapen.
-const FormatVersion = 2
+//
+// 3: a compute records which of its values came from a variable declared
+// sensitive (sensitive), so that state show hides them. A version-1 or -2
+// state reads as is (no entry says so until the next plan records it) and
+// is written back as version 3.
+const FormatVersion = 3
 
 // State maps each compute address (<project>.<branch>.<compute>) to the
 // endpoint it manages and to what was last applied to it.
@@ -47,6 +53,12 @@ type Compute struct {
 	// recorded, until the next apply that touches the endpoint.
 	Host    string     `json:"host,omitempty"`
 	Applied Attributes `json:"applied"`
+	// Sensitive names the attributes whose applied value came from a
+	// variable declared sensitive ("pg_settings", "max_cu", ...; the plan's
+	// attribute names): apply needs the values, people never see them
+	// (README.md, Variables). Absent in entries written before it was
+	// recorded, until the next plan records it.
+	Sensitive []string `json:"sensitive,omitempty"`
 }
 
 // Attributes are what neonform last applied, in the service's own terms (so
@@ -96,6 +108,7 @@ func (s *State) Clone() *State {
 		}
 		cc := *comp
 		cc.Applied.PgSettings = maps.Clone(comp.Applied.PgSettings)
+		cc.Sensitive = slices.Clone(comp.Sensitive)
 		c.Computes[addr] = &cc
 	}
 	return &c
@@ -190,4 +203,15 @@ func Deposed(addr string) (base, endpointID string, ok bool) {
 		return "", "", false
 	}
 	return base, endpointID, true
+}
+
+// nextSerial is the serial the next write of s stores. A serial at the
+// largest int64 has no next: adding one would wrap it negative, and a
+// negative serial breaks the comparison that tells two writers apart.
+func (s *State) nextSerial() (int64, error) {
+	if s.Serial == math.MaxInt64 {
+		return 0, fmt.Errorf("its serial is %d, the largest a serial can be, so no write can follow it; nothing was written. "+
+			"Lower \"serial\" in the stored state by hand (to 1, say): neonform only compares it with the serial it read", s.Serial)
+	}
+	return s.Serial + 1, nil
 }

@@ -109,3 +109,35 @@ func TestDeposedAddressesOfKeyedComputes(t *testing.T) {
 		}
 	}
 }
+
+// Which values are sensitive is kept through the file; an entry without any
+// writes no "sensitive" (so a state without sensitive variables changes
+// only in its format_version), and a format-2 state, which has none, reads.
+func TestSensitiveIsKeptAndOptional(t *testing.T) {
+	s := New()
+	s.Computes["shop.main.primary"] = &Compute{EndpointID: "ep-a", ProjectID: "p", BranchID: "br", Type: "read_write",
+		Applied: Attributes{PgSettings: map[string]string{"work_mem": "TOPSECRET"}}, Sensitive: []string{"pg_settings"}}
+	s.Computes["shop.main.reports"] = &Compute{EndpointID: "ep-b", ProjectID: "p", BranchID: "br", Type: "read_only"}
+	data, err := encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), `"sensitive"`); n != 1 {
+		t.Errorf("%d entries say which values are sensitive, want 1:\n%s", n, data)
+	}
+	back, err := decode(data, "test", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Computes["shop.main.primary"].Sensitive; !slices.Equal(got, []string{"pg_settings"}) {
+		t.Errorf("read back sensitive %q", got)
+	}
+	if c := s.Clone(); &c.Computes["shop.main.primary"].Sensitive[0] == &s.Computes["shop.main.primary"].Sensitive[0] {
+		t.Error("a clone shares the list")
+	}
+	old := strings.Replace(string(data), `"format_version": 3`, `"format_version": 2`, 1)
+	old = strings.Replace(old, ",\n      \"sensitive\": [\n        \"pg_settings\"\n      ]", "", 1)
+	if v2, err := decode([]byte(old), "test", ""); err != nil || v2.Computes["shop.main.primary"].Sensitive != nil {
+		t.Errorf("a format-2 state: %v, %+v", err, v2)
+	}
+}

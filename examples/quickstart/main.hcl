@@ -21,9 +21,9 @@ project "shop" {
     # The branch's read-write compute: the one your application writes to.
     compute "primary" {
       type            = "read_write"
-      min_cu          = 0.25 # scales to zero when idle ...
-      max_cu          = 2    # ... and up to 2 CU (8 GB RAM) under load
-      suspend_timeout = "5m" # idle this long before it suspends
+      min_cu          = 0.25 # autoscales from 0.25 CU (1 GB RAM) when the load is light ...
+      max_cu          = 2    # ... up to 2 CU (8 GB RAM) under load
+      suspend_timeout = "5m" # and scales to zero after 5 minutes without activity
 
       lifecycle {
         prevent_destroy = true # a plan that would delete or recreate it fails

@@ -46,20 +46,11 @@ func (e *TooLargeError) Error() string {
 // most limit bytes. Other errors are those of opening and reading the file
 // (*fs.PathError).
 func Read(path string, limit int) ([]byte, error) {
-	// Non-blocking, so that opening a named pipe does not wait for a writer;
-	// it changes nothing for a regular file.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, info, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &NotRegularError{Path: path, Mode: info.Mode()}
-	}
 	// Read one byte past the limit: the size Stat gives can be wrong (files
 	// in /proc say 0) or change while the file is read. It is still the
 	// likely size: room for it and for the read that finds the end (ReadFrom
@@ -75,6 +66,28 @@ func Read(path string, limit int) ([]byte, error) {
 		return nil, &TooLargeError{Path: path, Limit: limit, Size: info.Size()}
 	}
 	return data, nil
+}
+
+// Open opens the regular file at path for reading, and returns what Stat
+// says of the file opened: a *NotRegularError for anything else, checked on
+// the open file, so a path swapped after a check is caught too. The open is
+// non-blocking, so that opening a named pipe does not wait for a writer; it
+// changes nothing for a regular file. The caller bounds what it reads.
+func Open(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &NotRegularError{Path: path, Mode: info.Mode()}
+	}
+	return f, info, nil
 }
 
 // Refused reports whether err is a file that Read refused for what it is

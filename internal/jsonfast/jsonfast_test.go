@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/jsonfast"
 	"github.com/neonform/neonform/state"
 )
@@ -27,7 +28,11 @@ func seeds(tb testing.TB) [][]byte {
 		tb.Fatalf("no state seeds: %v", err)
 	}
 	var out [][]byte
-	for _, p := range paths {
+	plans, err := filepath.Glob("../../diff/testdata/planfiles/*.json")
+	if err != nil || len(plans) == 0 {
+		tb.Fatalf("no plan seeds: %v", err)
+	}
+	for _, p := range append(paths, plans...) {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			tb.Fatal(err)
@@ -53,6 +58,7 @@ func seeds(tb testing.TB) [][]byte {
 func targets() []func() any {
 	return []func() any{
 		func() any { return new(state.State) },
+		func() any { return new(diff.Plan) },
 		func() any {
 			return new(struct {
 				Endpoints []api.EndpointSummary `json:"endpoints"`
@@ -81,6 +87,14 @@ func TestDecodeReadsAsEncodingJSON(t *testing.T) {
 	}
 	if !jsonfast.Decode([]byte(ordinaryAnswer), &list, false) || len(list.Endpoints) != 1 || list.Endpoints[0].Settings.PgSettings["work_mem"] != "64MB" {
 		t.Errorf("the fast path did not read an ordinary answer: %+v", list)
+	}
+	plan, err := os.ReadFile("../../diff/testdata/planfiles/update.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p diff.Plan
+	if !jsonfast.Decode(plan, &p, false) || len(p.Steps) == 0 || len(p.Steps[0].Body) == 0 {
+		t.Errorf("the fast path did not read a plan file: %+v", p)
 	}
 	var dup struct {
 		Endpoints []api.EndpointSummary `json:"endpoints"`

@@ -1,0 +1,101 @@
+package diff
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// checkSteps makes sure every step of p is a call apply knows how to carry
+// out safely, on a project whose live endpoints it checks first: apply sends
+// the plan's own method, path and body, so a step must not be able to reach
+// anything else; and a create names its endpoint, so that an answer lost on
+// the way can be recovered without creating it twice. It is one of the rules
+// every plan is held to (checkRules): a file show or apply reads, and the
+// plan the planner makes, before it shows or saves it (CheckMade).
+func checkSteps(p *Plan) error {
+	planned := map[string]bool{}
+	for _, proj := range p.Projects {
+		planned[proj.ID] = true
+	}
+	seen := map[int]string{} // step id -> project
+	for i := range p.Steps {
+		s := &p.Steps[i]
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("step %d (%s): %s", s.ID, s.Address, fmt.Sprintf(format, args...))
+		}
+		if s.ID <= 0 {
+			return bad("its id must be a positive number")
+		}
+		if _, dup := seen[s.ID]; dup {
+			return bad("another step has the same id")
+		}
+		if !planned[s.ProjectID] {
+			return bad("its project %q is not among the plan's projects, whose endpoints apply checks first", s.ProjectID)
+		}
+		for _, dep := range s.After {
+			proj, ok := seen[dep]
+			if !ok {
+				return bad("it waits for step %d, which does not come before it", dep)
+			}
+			if proj != s.ProjectID {
+				return bad("it waits for step %d of another project", dep)
+			}
+		}
+		seen[s.ID] = s.ProjectID
+		if s.Address == "" {
+			return bad("it has no address")
+		}
+		if err := checkCall(s); err != "" {
+			return bad("%s", err)
+		}
+	}
+	return nil
+}
+
+// checkCall checks that a step's call matches its kind.
+func checkCall(s *Step) string {
+	collection := endpointsPath(s.ProjectID, "")
+	one := collection + "/" + url.PathEscape(s.EndpointID)
+	switch s.Kind {
+	case StepState:
+		if s.Method != "" || s.Path != "" {
+			return "a state-only step must not call the API"
+		}
+		if s.Record != nil && s.Record.EndpointID == "" {
+			return "it records a compute without an endpoint id"
+		}
+		return ""
+	case StepCreate:
+		switch {
+		case s.Method != "POST" || s.Path != collection:
+			return fmt.Sprintf("a create must be POST %s, not %s %s", collection, s.Method, s.Path)
+		case s.Record == nil:
+			return "a create must say what to record in the state"
+		case s.Name == "":
+			return "a create must name the endpoint, so that an answer lost on the way can be recovered without creating it twice"
+		}
+		return ""
+	case StepUpdate:
+		switch {
+		case s.EndpointID == "" || strings.ContainsAny(s.EndpointID, "/?#"):
+			return fmt.Sprintf("an update needs a valid endpoint id, not %q", s.EndpointID)
+		case s.Method != "PATCH" || s.Path != one:
+			return fmt.Sprintf("an update must be PATCH %s, not %s %s", one, s.Method, s.Path)
+		case s.Record == nil:
+			return "an update must say what to record in the state"
+		}
+		return ""
+	case StepDelete:
+		switch {
+		case s.EndpointID == "" || strings.ContainsAny(s.EndpointID, "/?#"):
+			return fmt.Sprintf("a delete needs a valid endpoint id, not %q", s.EndpointID)
+		case s.Method != "DELETE" || s.Path != one:
+			return fmt.Sprintf("a delete must be DELETE %s, not %s %s", one, s.Method, s.Path)
+		case len(s.Body) > 0:
+			return "a delete has no body"
+		}
+		return ""
+	}
+	return fmt.Sprintf("unknown kind of step %v", s.Kind)
+}

@@ -1,0 +1,187 @@
+package diff
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/neonform/neonform/api"
+)
+
+// Edits of a plan file that only one check catches, each refused with what
+// that check says: a value that is not what its field holds, an attribute
+// that changes nothing, an update of what only a new endpoint can have.
+// Each is refused by show (ReadFile) and by apply (Verify).
+func TestEditedAttributesAreRefused(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(t *testing.T, p *Plan)
+		want string
+	}{
+		{"a fraction in a whole number", func(t *testing.T, p *Plan) {
+			attributeOf(t, changeAt(t, p, "shop.main.new"), "suspend_timeout").After = 90.5
+		}, "change shop.main.new: suspend_timeout: 90.5 is not a whole number"},
+		{"an attribute listed that changes nothing", func(t *testing.T, p *Plan) {
+			ch := changeAt(t, p, "shop.main.primary")
+			ch.Attributes = append(ch.Attributes, Attribute{Name: "disabled", Before: false, After: false, Effect: None})
+		}, "change shop.main.primary: it lists 3 attributes, but its values differ from what is live in 2"},
+		{"an update that changes the type", func(t *testing.T, p *Plan) {
+			ch := changeAt(t, p, "shop.main.reports")
+			ch.Attributes = append([]Attribute{{Name: "type", Before: "read_only", After: "read_write", Effect: Recreate}}, ch.Attributes...)
+		}, "change shop.main.reports: an update changes attributes that an update can change, and only those"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, st, live := busyScenario(false)
+			p := mustBuild(t, cfg, st, live)
+			tt.edit(t, p)
+			if _, err := Verify(p, st); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Verify: %v\nwant it to say: %s", err, tt.want)
+			}
+			path := filepath.Join(t.TempDir(), "plan.json")
+			if err := WriteFile(path, p); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ReadFile: %v\nwant it to say: %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func attributeOf(t *testing.T, ch *Change, name string) *Attribute {
+	t.Helper()
+	for i := range ch.Attributes {
+		if ch.Attributes[i].Name == name {
+			return &ch.Attributes[i]
+		}
+	}
+	t.Fatalf("change %s has no attribute %s", ch.Address, name)
+	return nil
+}
+
+// An update's request is derived from the values it changes: values that
+// only a new endpoint can have (a type) are refused, never dropped from the
+// request.
+func TestUpdateOfARecreateAttributeIsRefused(t *testing.T) {
+	live := &LiveEndpoint{ID: "ep-reports", Values: LiveValues(ptr(endpoint("ep-reports", brMain, ro, epName("reports"))))}
+	want := live.Values
+	want.Type = rw
+	d := &deriver{project: proj, holders: map[string]string{}}
+	err := d.addUpdate(&Change{Address: "shop.main.reports", ProjectID: proj}, live, want, "")
+	if err == nil || err.Error() != "an update cannot change type, which only a new endpoint can have" {
+		t.Errorf("addUpdate: %v", err)
+	}
+	if len(d.ops) != 0 {
+		t.Errorf("addUpdate planned %d steps for an update it refused", len(d.ops))
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Two changes acting on one endpoint: show refuses the file, though
+// without the state neither makes a step (a no-op).
+func TestTwoChangesOfOneEndpointAreRefused(t *testing.T) {
+	ep := endpoint("ep-primary", brMain, rw, epName("primary"))
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"))))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": ep})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep)))
+	twin := p.Changes[0]
+	twin.Address = "shop.main.twin"
+	p.Changes = append(p.Changes, twin)
+	p.Summary.NoOp++
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	want := "changes shop.main.primary and shop.main.twin both act on endpoint ep-primary"
+	if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ReadFile: %v\nwant it to say: %s", err, want)
+	}
+}
+
+// A Postgres setting set to "" is not an unset one: the service passes it
+// to Postgres as written. Either way round, the plan changes it.
+func TestAnEmptySettingIsNotAnUnsetOne(t *testing.T) {
+	for _, tt := range []struct {
+		name          string
+		live          api.Endpoint
+		config        []opt
+		before, after any
+	}{
+		{"set to empty live, unset in the configuration", endpoint("ep-reports", brMain, ro, epName("reports"), epPg("search_path", "")),
+			[]opt{readOnly}, "", nil},
+		{"unset live, set to empty in the configuration", endpoint("ep-reports", brMain, ro, epName("reports")),
+			[]opt{readOnly, pg("search_path", "")}, nil, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", tt.config...))))
+			st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": tt.live})
+			p := mustBuild(t, cfg, st, liveOf(liveProject(proj, tt.live)))
+			ch := changeAt(t, p, "shop.main.reports")
+			want := []Attribute{{Name: "pg_settings.search_path", Before: tt.before, After: tt.after, Effect: Restart}}
+			if ch.Action != Update || !cmp.Equal(ch.Attributes, want) {
+				t.Errorf("change: %v %+v, want an update of %+v", ch.Action, ch.Attributes, want)
+			}
+		})
+	}
+}
+
+// A compute whose only change is lifecycle.prevent_destroy needs no call,
+// but the state records it (destroy and replacements read it there): a
+// state-only step.
+func TestPreventDestroyAloneIsRecorded(t *testing.T) {
+	ep := endpoint("ep-reports", brMain, ro, epName("reports"))
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", readOnly, preventDestroy))))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": ep})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep)))
+	if got, want := stepLines(p), []string{"STATE shop.main.reports"}; !cmp.Equal(got, want) {
+		t.Fatalf("steps = %v, want %v", got, want)
+	}
+	if rec := p.Steps[0].Record; rec == nil || !rec.PreventDestroy || rec.EndpointID != "ep-reports" {
+		t.Errorf("record = %+v, want ep-reports with prevent_destroy", rec)
+	}
+	if p.Summary.StateOnly != 1 {
+		t.Errorf("summary = %+v, want 1 state-only step", p.Summary)
+	}
+	// Recorded, the plan after has nothing to do.
+	st.Computes["shop.main.reports"].PreventDestroy = true
+	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep))); p.HasChanges() {
+		t.Errorf("once recorded, the plan still has steps: %v", stepLines(p))
+	}
+}
+
+// A step that ends a branch's time without a read_write compute runs as
+// soon as it can, before steps that come first by address: here the new
+// primary (shop.main.writer) is created right after the old one's delete,
+// before the read replica (shop.main.replica).
+func TestTheEndOfDowntimeComesFirst(t *testing.T) {
+	old := endpoint("ep-old", brMain, rw, epName("old"))
+	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("writer"), compute("replica", readOnly))))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.old": old})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, old)))
+	want := []string{"DELETE shop.main.old", "POST shop.main.writer after 1", "POST shop.main.replica"}
+	if got := stepLines(p); !cmp.Equal(got, want) {
+		t.Errorf("steps = %v, want %v", got, want)
+	}
+}
+
+// The planner holds every plan it makes to the rules apply holds plans to
+// (CheckMade): one whose create names no endpoint is refused, with what is
+// wrong.
+func TestCheckMadeRefusesWhatApplyWouldRefuse(t *testing.T) {
+	cfg, st, live := busyScenario(false)
+	p := mustBuild(t, cfg, st, live) // which CheckMade accepts (checkVerifies)
+	// A planner that lost the name of a create, as it once did replacing
+	// an endpoint kept without one: the steps derive from its changes.
+	attributeOf(t, changeAt(t, p, "shop.main.new"), "name").After = ""
+	if _, err := derive(p, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	normalize(p)
+	want := "(shop.main.new): a create must name the endpoint"
+	if err := CheckMade(p); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("CheckMade: %v\nwant it to say: %s", err, want)
+	}
+}

@@ -1,0 +1,269 @@
+// Package command is neonform's command-line interface: urfave/cli commands
+// and flags, one file per command (cmd_<name>.go), the plumbing they share
+// (running a command, its exit code, the configuration it was given) and the
+// terminal views. Each command is an options struct and a run function, so
+// tests can call it without a terminal; the work itself lives in the other
+// packages. Only this package and the root's main.go import urfave/cli.
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/signal"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/neonform/neonform/internal/textsafe"
+)
+
+// exitError carries a specific exit code (for example 2 for plan
+// -detailed-exitcode with changes, 3 for fmt -check) without printing anything more.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// Run runs the neonform command line args (args[0] is the program's name)
+// and returns the exit code: main without os.Exit.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(args, stdin, stdout, stderr)
+}
+
+// run is Run; the tests and testscript call it.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	// A write to a closed standard output returns an error instead of killing
+	// the process: an apply piped into head must finish its step and release
+	// the lock, not die between two API calls.
+	signal.Ignore(syscall.SIGPIPE)
+
+	app := newApp(stdin, stdout, stderr)
+	err := app.RunContext(ctx, interspersed(shapesOf(app.Commands), args))
+	if err == nil {
+		if app.Metadata["failed"] == true {
+			return 1
+		}
+		return 0
+	}
+	// The command's suggestions point at the configuration it was given.
+	cfgArgs, _ := app.Metadata[configArgsKey].(configArgs)
+	// An error may quote a name, an id, a file's text or the service's
+	// message: shown escaped, on its lines (internal/textsafe).
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, textsafe.TerminalText(cfgArgs.complete(ee.msg)))
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "Error: %s\n", textsafe.TerminalText(cfgArgs.complete(err.Error())))
+	return 1
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:      "neonform",
+		Usage:     "manage hosted-Postgres compute endpoints as code",
+		UsageText: "neonform COMMAND [ARGUMENTS] [FLAGS]",
+		Description: `neonform reads HCL files that say which computes each branch should have,
+compares them with the live endpoints, and shows exactly what would change,
+marking every change that restarts, suspends, recreates or deletes a compute.
+
+Try it offline, against the built-in emulator:
+   neonform apply -auto-approve examples/quickstart
+
+Flags go before or after a command's arguments; after --, every word is an
+argument, even one that starts with "-". Every command takes -no-color.
+
+Environment:
+   NEON_API_KEY         the API key (never printed, logged or saved)
+   NEON_API_URL         overrides api_url ("embedded" = the built-in sandbox)
+   NEONFORM_VAR_<name>  a value for variable <name>
+   NEONFORM_LOG=debug   one line per API call on standard error (as -debug)
+   NO_COLOR             no colour in any output, as -no-color`,
+		Version:              version,
+		Metadata:             map[string]any{},
+		Reader:               stdin,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		HideHelpCommand:      true,
+		EnableBashCompletion: false,
+		// A -var value is one value: urfave/cli would split "-var 'zones=[\"a\", \"b\"]'"
+		// and "-var label=a,b" on their commas. Repeat the flag for several.
+		DisableSliceFlagSeparator: true,
+		// Errors are printed once, by run, with the right exit code.
+		ExitErrHandler: func(*cli.Context, error) {},
+		Commands:       commands(),
+		Flags:          []cli.Flag{noColorFlag(), debugFlag()},
+		OnUsageError:   usageError,
+	}
+	// An unknown command (or state subcommand): a suggestion and a short usage
+	// line, not the whole help. The root's metadata makes the exit code 1,
+	// for a subcommand's too (urfave/cli runs those as apps of their own).
+	app.CommandNotFound = func(c *cli.Context, name string) {
+		fmt.Fprintln(c.App.ErrWriter, unknownCommand(c, name))
+		app.Metadata["failed"] = true
+	}
+	return app
+}
+
+// commands lists the subcommands in the order --help shows them. Every one
+// takes -no-color and answers a mistyped flag with usageError.
+func commands() []*cli.Command {
+	cmds := []*cli.Command{
+		validateCommand(),
+		fmtCommand(),
+		planCommand(),
+		showCommand(),
+		applyCommand(), destroyCommand(), importCommand(), stateCommand(), forceUnlockCommand(),
+		generateCommand(),
+		emulatorCommand(),
+		versionCommand(),
+		completionCommand(), completeCommand(),
+	}
+	var each func([]*cli.Command)
+	each = func(cs []*cli.Command) {
+		for _, c := range cs {
+			c.OnUsageError = usageError
+			if len(c.Subcommands) > 0 {
+				each(c.Subcommands)
+				continue
+			}
+			c.Flags = append(c.Flags, noColorFlag())
+		}
+	}
+	each(cmds)
+	return cmds
+}
+
+// shapesOf is what interspersed needs to know of the commands.
+func shapesOf(cmds []*cli.Command) []commandShape {
+	out := make([]commandShape, 0, len(cmds))
+	for _, c := range cmds {
+		if c.SkipFlagParsing {
+			continue // its words go to it as they are (__complete: the line being typed)
+		}
+		sh := commandShape{names: c.Names(), valued: map[string]bool{}, subs: shapesOf(c.Subcommands)}
+		for _, f := range c.Flags {
+			_, isBool := f.(*cli.BoolFlag)
+			for _, n := range f.Names() {
+				sh.valued[n] = !isBool
+			}
+		}
+		out = append(out, sh)
+	}
+	return out
+}
+
+func noColorFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-color", Usage: "no colour in the output (as NO_COLOR=1)"}
+}
+
+// remember records the configuration of the command being run, for run to
+// complete the suggestions of the error it returns (suggest.go).
+func remember(c *cli.Context, in planInputs) {
+	c.App.Metadata[configArgsKey] = configArgsOf(in)
+}
+
+// usageError answers a mistyped flag or a bad flag value: what is wrong, the
+// nearest flag when there is one, and the command's usage line, instead of
+// urfave/cli's answer (the whole help text on standard output).
+func usageError(c *cli.Context, err error, _ bool) error {
+	name, usage := "neonform", c.App.UsageText
+	var flags []cli.Flag = c.App.Flags
+	if isCommand(c) {
+		name, usage, flags = commandPath(c), c.Command.UsageText, c.Command.Flags
+	}
+	var names []string
+	for _, f := range flags {
+		if n := f.Names()[0]; n != "help" {
+			names = append(names, n)
+		}
+	}
+	usage, _, _ = strings.Cut(usage, "\n")
+	help := fmt.Sprintf("\nUsage: %s\nRun '%s --help' for its flags and examples.", usage, name)
+	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+		// urfave/cli says only "parse error": say what the flag takes.
+		return fmt.Errorf("-%s %q: give %s.%s", m[2], m[1], flagTakes(flags, m[2]), help)
+	}
+	flag, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return errors.New(err.Error() + "." + help)
+	}
+	if near := closest(strings.TrimLeft(flag, "-"), names); near != "" {
+		return fmt.Errorf("%s has no flag %s. Did you mean -%s?%s", name, flag, near, help)
+	}
+	return fmt.Errorf("%s has no flag %s. An argument that starts with - goes after --, as in: %s -- %s%s", name, flag, name, flag, help)
+}
+
+// badValue is how urfave/cli reports a flag value it cannot parse.
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): parse error$`)
+
+// flagTakes says what kind of value the named flag takes.
+func flagTakes(flags []cli.Flag, name string) string {
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag:
+			return "a whole number"
+		case *cli.DurationFlag:
+			return "a duration, such as 30s or 2m"
+		case *cli.Float64Flag:
+			return "a number"
+		case *cli.BoolFlag:
+			return "true or false"
+		}
+	}
+	return "a value of the flag's kind"
+}
+
+// isCommand reports whether c is a command's context, not the app's (whose
+// Command urfave/cli names after the app).
+func isCommand(c *cli.Context) bool {
+	return c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name
+}
+
+// commandPath is "neonform state list": the commands from the root to c's.
+func commandPath(c *cli.Context) string {
+	var names []string
+	seen := map[*cli.Command]bool{}
+	for _, l := range c.Lineage() {
+		if isCommand(l) && !seen[l.Command] {
+			seen[l.Command] = true
+			names = append([]string{l.Command.Name}, names...)
+		}
+	}
+	return strings.Join(append([]string{"neonform"}, names...), " ")
+}
+
+// unknownCommand is the answer to a command neonform does not have: the
+// nearest one, and the commands there are.
+func unknownCommand(c *cli.Context, name string) string {
+	prefix, cmds := "neonform", c.App.Commands
+	if isCommand(c) {
+		prefix, cmds = commandPath(c), c.Command.Subcommands
+	}
+	var names []string
+	for _, cmd := range cmds {
+		if !cmd.Hidden && cmd.Name != "help" {
+			names = append(names, cmd.Name)
+		}
+	}
+	msg := fmt.Sprintf("%s: unknown command %q.", prefix, name)
+	if near := closest(name, names); near != "" {
+		msg += fmt.Sprintf(" Did you mean %q?", near)
+	}
+	return msg + fmt.Sprintf("\nUsage: %s %s [ARGUMENTS] [FLAGS]\nRun '%s --help' for more.",
+		prefix, strings.Join(names, "|"), prefix)
+}

@@ -1,0 +1,181 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/neonform/neonform/diff"
+)
+
+// Exit codes of plan -detailed-exitcode, as Terraform's.
+const exitChanges = 2
+
+// markdownLimit keeps a pull-request comment under GitHub's 65,535 characters.
+const markdownLimit = diff.DefaultMarkdownLimit
+
+type planOptions struct {
+	planInputs
+	Out              string
+	Format           string
+	DetailedExitCode bool
+	Verbose          bool
+	Env              environment
+	Stdout, Stderr   io.Writer
+	Color            bool
+}
+
+func planCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "plan",
+		Usage:     "show what would change, and what each change does to running computes",
+		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-verbose] [-wait-timeout DURATION]",
+		Description: `Reads the configuration in DIR (default: the current directory), the state, and
+the live endpoints, and shows every change that apply would make. Each change is
+marked with what it does to running clients: restart (drops connections),
+suspend, recreate (new host: connection strings change) or delete, and whether
+the compute is active now or idle. Nothing is changed in the service or the state.
+
+With -out the plan is saved; "neonform apply FILE" then carries out exactly that
+plan, or refuses it if the state or the live endpoints changed since.
+
+-target ADDR plans only the computes ADDR covers (a project, project.branch, or
+a compute; without ["key"], every instance), reading only their projects: the
+plan says it is partial. -replace ADDR plans that compute as a replacement (new
+endpoint and host) even if nothing in it changed. -destroy plans the deletion
+of every compute the state manages ("neonform destroy" applies that).
+
+It needs NEON_API_KEY, unless api_url = "embedded" (or NEON_API_URL=embedded):
+then it runs against the built-in sandbox, no account or network needed.
+
+Examples:
+   neonform plan
+   neonform plan -out plan.json infra/
+   neonform plan -format markdown > comment.md      # for a pull-request comment
+   neonform plan -detailed-exitcode                 # exit 2 when there are changes
+   neonform plan -target shop.main                  # only the computes of one branch
+   neonform plan -replace shop.main.reports -out plan.json
+   neonform plan -destroy -out plan.json
+
+Exit status: 0 success, 1 error, 2 changes present (with -detailed-exitcode).`,
+		Flags: append(planFlags(),
+			&cli.StringFlag{Name: "out", Usage: "save the plan to `FILE` (JSON, mode 0600) for apply"},
+			formatFlag(),
+			&cli.BoolFlag{Name: "detailed-exitcode", Usage: "exit 2 when the plan has changes, 0 when it has none"},
+			&cli.BoolFlag{Name: "verbose", Usage: "also list the computes that do not change"},
+		),
+		Action: func(c *cli.Context) error {
+			in, err := planInputsFrom(c)
+			if err != nil {
+				return err
+			}
+			o := planOptions{
+				planInputs:       in,
+				Out:              c.String("out"),
+				Format:           c.String("format"),
+				DetailedExitCode: c.Bool("detailed-exitcode"),
+				Verbose:          c.Bool("verbose"),
+				Env:              environmentOf(c),
+				Stdout:           c.App.Writer,
+				Stderr:           c.App.ErrWriter,
+				Color:            environmentOf(c).color(c.App.Writer),
+			}
+			return runPlan(c.Context, o)
+		},
+	}
+}
+
+// planFlags are the flags shared by plan and apply.
+func planFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
+		&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
+		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once"},
+		&cli.BoolFlag{Name: "refresh-branches", Usage: "list every project's branches, so that each branch block is found by its name again rather than as the state records it"},
+		debugFlag(),
+		waitTimeoutFlag(),
+		&cli.StringSliceFlag{Name: "target", Usage: "plan only the computes of `ADDR`: a project, project.branch or a compute address (repeatable); the plan is partial"},
+		&cli.StringSliceFlag{Name: "replace", Usage: "plan the compute at `ADDR` as a replacement (new endpoint, new host) even if nothing in it changed (repeatable)"},
+		&cli.BoolFlag{Name: "destroy", Usage: "plan the deletion of every compute the state manages"},
+	}
+}
+
+func planInputsFrom(c *cli.Context) (planInputs, error) {
+	if c.NArg() > 1 {
+		return planInputs{}, fmt.Errorf("too many arguments: %s takes one directory (got %s)", c.Command.Name, strings.Join(c.Args().Slice(), " "))
+	}
+	dir := c.Args().First()
+	if dir == "" {
+		dir = "."
+	}
+	if c.Int("parallelism") < 1 {
+		return planInputs{}, fmt.Errorf("-parallelism must be at least 1")
+	}
+	in := planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
+		RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)}
+	remember(c, in)
+	var err error
+	if in.WaitTimeout, err = waitTimeoutOf(c); err != nil {
+		return planInputs{}, err
+	}
+	in.Scope, err = scopeFrom(c)
+	return in, err
+}
+
+func runPlan(ctx context.Context, o planOptions) error {
+	if err := checkFormat(o.Format); err != nil {
+		return err
+	}
+	if o.Out != "" {
+		// Before any call: a plan that cannot be saved is not worth making.
+		if err := diff.CheckWritable(o.Out); err != nil {
+			return err
+		}
+	}
+	p, err := makePlan(ctx, o.planInputs, o.Env, o.Stderr)
+	if err != nil {
+		return err
+	}
+	defer p.Close(o.Stderr)
+	if o.Out != "" {
+		if err := diff.WriteFile(o.Out, p.plan); err != nil {
+			return err
+		}
+	}
+	if err := renderPlan(o.Stdout, p, o.Format, o.Color, o.Verbose, o.Out, configArgsOf(o.planInputs)); err != nil {
+		return err
+	}
+	if o.DetailedExitCode && p.plan.HasChanges() {
+		return &exitError{code: exitChanges}
+	}
+	return nil
+}
+
+// renderPlan prints the plan; savedTo is where it was saved, if it was, and
+// args the configuration it was made from, which the commands it suggests
+// (how to apply the saved plan, the warnings' advice) must point at.
+func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, savedTo string, args configArgs) error {
+	switch format {
+	case "json":
+		return diff.RenderJSON(w, p.plan)
+	case "markdown":
+		return diff.RenderMarkdown(w, p.plan, markdownLimit)
+	}
+	applyWith := ""
+	if savedTo != "" {
+		savedTo = filepath.ToSlash(savedTo)
+		applyWith = args.command("apply", savedTo)
+	}
+	cw := args.completing(w)
+	if err := diff.RenderHuman(cw, p.plan, diff.HumanOptions{
+		Color: color, Verbose: verbose, SavedTo: savedTo, ApplyWith: applyWith,
+		Stats: plural(p.reads, "API read", "API reads"),
+	}); err != nil {
+		return err
+	}
+	return cw.Flush()
+}

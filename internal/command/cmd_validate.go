@@ -1,0 +1,233 @@
+package command
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/urfave/cli/v2"
+
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/sizing"
+)
+
+func validateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check the configuration without touching the service",
+		UsageText: "neonform validate [-json] [-var NAME=VALUE]... [-var-file FILE]... [DIR]",
+		Description: `Reads every *.hcl file in DIR (default: the current directory) and runs every
+check that needs no network: syntax, unknown attributes and blocks, types,
+variables and functions, compute sizes (allowed values, autoscaling range,
+free-plan cap), one read_write compute per branch, unique names, durations,
+and moved blocks. It never calls the API and needs no API key.
+
+On success it prints a summary and, for each compute, its address, type and
+what its size gives (CU, RAM, connections). Errors show the file, line and
+column, the offending line, and how to fix it. Exit code 0 when valid, 1 if not.
+
+Variables get their values as in plan, the first of these that gives one:
+-var, then -var-file, then the environment (NEONFORM_VAR_<name>), then the
+variable's default.
+
+Flags may come before or after DIR; a DIR whose name starts with "-" goes
+after --.
+
+-json prints the result for editors and CI instead:
+   {"valid": false, "error_count": 1, "warning_count": 0,
+    "diagnostics": [{"severity": "error", "summary": "...", "detail": "...",
+                     "range": {"filename": "main.hcl",
+                               "start": {"line": 9, "column": 14, "byte": 170},
+                               "end": {"line": 9, "column": 17, "byte": 173}}}]}
+
+Examples:
+   neonform validate
+   neonform validate examples/multi-branch
+   neonform validate -var-file prod.vars -var replica_cu=2
+   neonform validate -json > validate.json`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON on standard output"},
+			&cli.StringSliceFlag{Name: "var", Usage: "set a variable: -var NAME=VALUE (repeatable)"},
+			&cli.StringSliceFlag{Name: "var-file", Usage: "read variable values from a file (repeatable)"},
+		},
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) > 1 {
+				return fmt.Errorf("validate checks one directory; got %d arguments. Example: neonform validate examples/quickstart", len(args))
+			}
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			return runValidate(validateOptions{
+				Dir:      dir,
+				JSON:     c.Bool("json"),
+				Vars:     c.StringSlice("var"),
+				VarFiles: c.StringSlice("var-file"),
+				Env:      environmentOf(c),
+				Stdout:   c.App.Writer,
+				Stderr:   c.App.ErrWriter,
+			})
+		},
+	}
+}
+
+// validateOptions are the inputs of neonform validate.
+type validateOptions struct {
+	Dir            string
+	JSON           bool
+	Vars, VarFiles []string
+	// Env is the process environment (NEONFORM_VAR_<name>, env(), NO_COLOR)
+	// and -no-color.
+	Env            environment
+	Stdout, Stderr io.Writer
+}
+
+func runValidate(o validateOptions) error {
+	cfg, diags := config.Load(o.Dir, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list})
+	if o.JSON {
+		if err := writeValidateJSON(o.Stdout, diags); err != nil {
+			return err
+		}
+		if diags.HasErrors() {
+			return &exitError{code: 1}
+		}
+		return nil
+	}
+
+	var files map[string]*hcl.File
+	if cfg != nil {
+		files = cfg.Files
+	}
+	printDiagnostics(o.Stderr, diags, files, o.Env)
+	if diags.HasErrors() || cfg == nil {
+		return &exitError{code: 1, msg: fmt.Sprintf("The configuration is not valid: %s.", countDiags(diags))}
+	}
+	return writeValidSummary(o.Stdout, cfg)
+}
+
+// writeValidSummary prints the success line and each compute's size as a person reads it.
+func writeValidSummary(w io.Writer, cfg *config.Config) error {
+	branches, rules, computes := 0, 0, 0
+	for _, p := range cfg.Projects {
+		branches += len(p.Branches)
+		rules += len(p.Rules)
+		for _, b := range p.Branches {
+			computes += len(b.Computes)
+		}
+	}
+	counts := plural(branches, "branch", "branches")
+	if rules > 0 {
+		counts += ", " + plural(rules, "branch rule", "branch rules")
+	}
+	computes += len(cfg.AllRuleComputes()) // each stands for every branch its rule matches, known at plan time
+	fmt.Fprintf(w, "Success! The configuration is valid: %s, %s, %s.\n",
+		plural(len(cfg.Projects), "project", "projects"), counts,
+		plural(computes, "compute", "computes"))
+	if computes == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, p := range cfg.Projects {
+		blocks := slices.Clone(p.Branches)
+		for _, r := range p.Rules { // a rule's computes, as <project>.<rule>[*].<compute>
+			blocks = append(blocks, &config.Branch{Computes: r.Computes})
+		}
+		for _, b := range blocks {
+			for _, c := range b.Computes {
+				size := sizing.Describe(sizing.Size{Min: c.MinCU, Max: c.MaxCU}).String()
+				if c.Sensitive["size"] || c.Sensitive["min_cu"] || c.Sensitive["max_cu"] {
+					size = "size from a sensitive variable"
+				}
+				if c.Disabled {
+					size += " (disabled)"
+				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Address, c.Type, size)
+			}
+		}
+	}
+	return tw.Flush()
+}
+
+// countDiags says "2 errors, 1 warning".
+func countDiags(diags hcl.Diagnostics) string {
+	errs, warns := 0, 0
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	s := plural(errs, "error", "errors")
+	if warns > 0 {
+		s += ", " + plural(warns, "warning", "warnings")
+	}
+	return s
+}
+
+// The -json shape follows terraform validate -json, so editors and CI tools
+// that read one can read the other.
+type validateJSON struct {
+	FormatVersion string           `json:"format_version"`
+	Valid         bool             `json:"valid"`
+	ErrorCount    int              `json:"error_count"`
+	WarningCount  int              `json:"warning_count"`
+	Diagnostics   []diagnosticJSON `json:"diagnostics"`
+	// DiagnosticsOmitted counts those left out past the first maxDiagnostics.
+	DiagnosticsOmitted int `json:"diagnostics_omitted,omitempty"`
+}
+
+type diagnosticJSON struct {
+	Severity string     `json:"severity"` // "error" or "warning"
+	Summary  string     `json:"summary"`
+	Detail   string     `json:"detail,omitempty"`
+	Range    *rangeJSON `json:"range,omitempty"`
+}
+
+type rangeJSON struct {
+	Filename string  `json:"filename"`
+	Start    posJSON `json:"start"`
+	End      posJSON `json:"end"`
+}
+
+type posJSON struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+func writeValidateJSON(w io.Writer, diags hcl.Diagnostics) error {
+	out := validateJSON{FormatVersion: "1.0", Diagnostics: []diagnosticJSON{}}
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning {
+			out.WarningCount++
+		} else {
+			out.ErrorCount++
+		}
+	}
+	shown, moreErrors, moreWarnings := firstDiagnostics(diags)
+	out.DiagnosticsOmitted = moreErrors + moreWarnings
+	for _, d := range shown {
+		j := diagnosticJSON{Severity: "error", Summary: clip(d.Summary, maxSummary), Detail: clip(d.Detail, maxDetail)}
+		if d.Severity == hcl.DiagWarning {
+			j.Severity = "warning"
+		}
+		if r := d.Subject; r != nil {
+			j.Range = &rangeJSON{
+				Filename: r.Filename,
+				Start:    posJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
+				End:      posJSON{r.End.Line, r.End.Column, r.End.Byte},
+			}
+		}
+		out.Diagnostics = append(out.Diagnostics, j)
+	}
+	out.Valid = out.ErrorCount == 0
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

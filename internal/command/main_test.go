@@ -1,0 +1,30 @@
+package command
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/planschema"
+)
+
+// TestMain lets the test binary act as the neonform command inside testscript
+// scripts. Every plan made here, by the tests and by the neonform of the CLI
+// scenarios (this binary too), is checked against the plan file's schema.
+func TestMain(m *testing.M) {
+	if !planschema.Benchmarking() {
+		diff.SchemaCheck = planschema.MustChecker(diff.PlanSchema)
+	}
+	testscript.Main(m, map[string]func(){
+		"neonform": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScript runs every testdata/script/*.txtar: each is a shell session with its
+// input files inline and golden outputs; reading them is reading the manual.
+// Run with -update to rewrite the golden outputs from what the commands print.
+func TestScript(t *testing.T) {
+	testscript.Run(t, scriptParams(t))
+}

@@ -1,0 +1,236 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/textsafe"
+	"github.com/neonform/neonform/state"
+)
+
+// planInputs are what plan and apply (with a directory) need to make a plan.
+type planInputs struct {
+	Dir         string
+	Vars        []string
+	VarFiles    []string
+	Parallelism int
+	// SettingsOnly: read only the neonform block (applying a saved plan needs
+	// the service and the state, not the projects).
+	SettingsOnly bool
+	// RefreshBranches: list every project's branches, so that every branch
+	// block is found by its name again, not as the state records it.
+	RefreshBranches bool
+	// LiveProgress: stderr is a terminal, where the progress of a long read
+	// is a status line rather than a line every 10 seconds.
+	LiveProgress bool
+	// Lock: take the state lock before reading the state or the service, and
+	// hold it until Close (apply DIR: nobody changes the state between the
+	// plan it shows and the apply, and a locked state is refused before any
+	// call or any output).
+	Lock bool
+	// LockTimeout is how long to wait for a state lock another run holds
+	// (-lock-timeout): 0 = fail at once.
+	LockTimeout time.Duration
+	// WaitTimeout is how long the run may wait for the service in all
+	// (-wait-timeout): 0 = NEONFORM_WAIT_TIMEOUT, or the default.
+	WaitTimeout time.Duration
+	// Scope: -target, -replace, -destroy (scope.go).
+	Scope diff.Scope
+	// Secrets learns, once the configuration is read, which variables are
+	// sensitive, so that their -var values are never repeated in a
+	// suggestion. Shared by the copies of a planInputs; nil: nothing learnt.
+	Secrets *sensitiveVars
+}
+
+// planned is a plan and everything it was made from, for the command to show,
+// save or apply it.
+type planned struct {
+	conn    *connection
+	backend state.Backend
+	state   *state.State
+	plan    *diff.Plan
+	reads   int // API reads made to plan
+	// unlock releases the state lock when planInputs.Lock took it.
+	unlock func() error
+}
+
+// Close releases the state lock, if it was taken, and what the plan held
+// open; a lock that could not be released cleanly is a warning on w.
+func (p *planned) Close(w io.Writer) {
+	if p.unlock != nil {
+		if err := p.unlock(); err != nil {
+			fmt.Fprintf(w, "Warning: %s\n", textsafe.TerminalText(err.Error()))
+		}
+	}
+	if p.conn != nil {
+		p.conn.Close()
+	}
+	if p.backend != nil {
+		closeBackend(p.backend)
+	}
+}
+
+// errReported means the error was already printed (as diagnostics) and the
+// command only has to exit 1.
+var errReported = &exitError{code: 1}
+
+// loadConfig reads and checks the configuration, printing its diagnostics. A
+// configuration with errors stops here: no API call is made.
+func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Config, error) {
+	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list, SettingsOnly: in.SettingsOnly})
+	var files map[string]*hcl.File
+	if cfg != nil {
+		files = cfg.Files
+	}
+	if cfg != nil {
+		in.Secrets.learn(cfg.SensitiveVariables)
+	}
+	if len(diags) > 0 {
+		configArgsOf(in).completeDiagnostics(diags)
+		printDiagnostics(stderr, diags, files, env)
+	}
+	if diags.HasErrors() {
+		return nil, errReported
+	}
+	return cfg, nil
+}
+
+// makePlan loads the configuration, reads the state and the live endpoints, and
+// builds the plan. Notes (what the sandbox created) and diagnostics go to
+// stderr: standard output holds the plan alone, in every format, so that a
+// Markdown comment or a JSON plan piped from it has nothing else in it.
+func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Writer) (*planned, error) {
+	cfg, err := loadConfig(in, env, stderr)
+	if err != nil {
+		return nil, err
+	}
+	// The configuration is not kept: with thousands of projects it is the
+	// most memory a plan holds, and nothing after Build needs it.
+	out := &planned{}
+	ok := false
+	defer func() {
+		if !ok {
+			out.Close(stderr)
+		}
+	}()
+	if out.backend, err = openState(ctx, cfg, env); err != nil {
+		return nil, err
+	}
+	if in.Lock {
+		if out.unlock, err = lockState(ctx, out.backend, "apply", in.LockTimeout, stderr); err != nil {
+			return nil, err
+		}
+	}
+	if out.state, err = out.backend.Read(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkScope(in.Scope, cfg, out.state); err != nil {
+		return nil, err
+	}
+	if out.conn, err = connect(cfg, env, stderr, in.WaitTimeout); err != nil {
+		return nil, err
+	}
+	counted := &countingReader{Reader: out.conn.client}
+	progress := startReadProgress(stderr, in.LiveProgress)
+	live, diags := diff.Fetch(ctx, counted, cfg, out.state, diff.FetchOptions{
+		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update, Scope: in.Scope})
+	progress.finish()
+	if diags.HasErrors() {
+		configArgsOf(in).completeDiagnostics(diags)
+		printDiagnostics(stderr, diags, cfg.Files, env)
+		return nil, errReported
+	}
+	sources := sourcesOf(cfg)
+	// Nothing after Build reads cfg but its files, for diagnostics: Build
+	// lets the rest go before it derives the steps (a third of what a plan
+	// of 100,000 computes holds), as long as nothing here holds it.
+	files := cfg.Files
+	plan, bdiags := diff.Build(cfg, out.state, live, diff.Options{
+		ToolVersion:  version,
+		APIURL:       out.conn.apiURL,
+		Now:          time.Now().UTC(),
+		ConfigDigest: diff.ConfigDigest(sources),
+		ConfigFiles:  diff.FileDigests(sources),
+		Scope:        in.Scope,
+	})
+	diags = append(diags, bdiags...)
+	if len(diags) > 0 {
+		configArgsOf(in).completeDiagnostics(diags)
+		printDiagnostics(stderr, diags, files, env)
+	}
+	if diags.HasErrors() {
+		return nil, errReported
+	}
+	// Held to the rules apply holds every plan to, before it is shown, saved
+	// or applied: a plan that fails is the planner's mistake, never a file
+	// apply refuses later.
+	if err := diff.CheckMade(plan); err != nil {
+		return nil, fmt.Errorf("neonform made a plan it cannot apply: %v. Nothing was saved or changed. "+
+			"This is a bug in neonform: please report it, with the configuration if you can.", err)
+	}
+	out.plan = plan
+	out.reads = int(counted.calls.Load())
+	ok = true
+	return out, nil
+}
+
+// sourcesOf is the configuration's files by their path within the
+// directory, so the digest does not depend on where neonform was run from.
+// Variable files are left out: apply PLANFILE is not given them (the plan
+// holds every value they made), so they would always look changed.
+func sourcesOf(cfg *config.Config) map[string][]byte {
+	m := make(map[string][]byte, len(cfg.Files))
+	for name, f := range cfg.Files {
+		if cfg.VarFiles[name] {
+			continue
+		}
+		if rel, err := filepath.Rel(cfg.Dir, name); err == nil {
+			name = filepath.ToSlash(rel)
+		}
+		m[name] = f.Bytes
+	}
+	return m
+}
+
+// openState opens the state backend the configuration names: a local file, or
+// a Postgres database when state is a postgres:// URL.
+func openState(ctx context.Context, cfg *config.Config, env environment) (state.Backend, error) {
+	if p := cfg.Settings.StatePath; postgresState(p) {
+		b, err := state.NewPostgres(ctx, p, stateName(env))
+		if err != nil {
+			return nil, fmt.Errorf("state: %w", err)
+		}
+		return b, nil
+	}
+	return state.NewLocal(statePath(cfg)), nil
+}
+
+// postgresState reports whether the state setting is a Postgres connection
+// URL rather than a file path.
+func postgresState(setting string) bool {
+	return strings.HasPrefix(setting, "postgres://") || strings.HasPrefix(setting, "postgresql://")
+}
+
+// stateName tells apart several configurations that keep their state in one
+// Postgres database: NEONFORM_STATE_NAME, or "default".
+func stateName(env environment) string {
+	if n := env.get("NEONFORM_STATE_NAME"); n != "" {
+		return n
+	}
+	return "default"
+}
+
+// closeBackend releases what a state backend holds open (the Postgres connection).
+func closeBackend(b state.Backend) {
+	if c, ok := b.(interface{ Close(context.Context) error }); ok {
+		c.Close(context.Background())
+	}
+}

@@ -1,0 +1,126 @@
+package command
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// cmdSuggested runs a command that neonform suggested, exactly as printed,
+// the way a person pastes it:
+//
+//	suggested stdout|stderr [TEXT]
+//
+// finds, in the last command's stdout or stderr, the first neonform command
+// it suggests that contains TEXT (in backticks, after "with: ", or alone on
+// a line), splits it as a POSIX shell would, and runs it. Its output is
+// then the last command's, for the checks that follow; "! suggested" expects
+// it to fail.
+func cmdSuggested(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 || len(args) > 2 || (args[0] != "stdout" && args[0] != "stderr") {
+		ts.Fatalf("usage: suggested stdout|stderr [TEXT]")
+	}
+	out := ts.ReadFile(args[0])
+	want := ""
+	if len(args) == 2 {
+		want = args[1]
+	}
+	var cmd string
+	for _, c := range suggestedCommands(out) {
+		if strings.Contains(c, want) {
+			cmd = c
+			break
+		}
+	}
+	if cmd == "" {
+		ts.Fatalf("no neonform command containing %q is suggested in %s:\n%s", want, args[0], out)
+	}
+	words, err := shellSplit(cmd)
+	ts.Check(err)
+	ts.Logf("pasting: %s", cmd)
+	err = ts.Exec(words[0], words[1:]...)
+	if (err != nil) != neg {
+		if err != nil {
+			ts.Fatalf("the suggested command failed: %s: %v", cmd, err)
+		}
+		ts.Fatalf("the suggested command succeeded, want it to fail: %s", cmd)
+	}
+}
+
+var (
+	backticked = regexp.MustCompile("`(neonform [^`\n]*)`")
+	afterWith  = regexp.MustCompile(`with: (neonform [^\n]*)`)
+	// A line that is a command alone; not a heading of neonform's output
+	// ("neonform plan: 2 projects", "neonform will:").
+	ownLine = regexp.MustCompile(`(?m)^\s*(neonform [a-z-]+(?: [^\n]*)?)$`)
+)
+
+// suggestedCommands are the neonform commands text suggests, in the order
+// they appear.
+func suggestedCommands(text string) []string {
+	type found struct {
+		at  int
+		cmd string
+	}
+	var all []found
+	for _, re := range []*regexp.Regexp{backticked, afterWith, ownLine} {
+		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+			all = append(all, found{m[2], strings.TrimSpace(text[m[2]:m[3]])})
+		}
+	}
+	var out []string
+	for len(all) > 0 {
+		first := 0
+		for i := range all {
+			if all[i].at < all[first].at {
+				first = i
+			}
+		}
+		out = append(out, all[first].cmd)
+		all = append(all[:first], all[first+1:]...)
+	}
+	return out
+}
+
+// shellSplit splits a command line into words as a POSIX shell does, for
+// what neonform writes: plain words, single-quoted ones, and a backslash
+// before a character that stands for itself (a quote inside a quoted word
+// closes it, adds an escaped quote, and opens it again).
+func shellSplit(line string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	inWord, quoted, escaped := false, false, false
+	for _, r := range line {
+		switch {
+		case escaped:
+			w.WriteRune(r)
+			escaped = false
+		case quoted && r == '\'':
+			quoted = false
+		case quoted:
+			w.WriteRune(r)
+		case r == '\'':
+			quoted, inWord = true, true
+		case r == '\\':
+			escaped, inWord = true, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted || escaped {
+		return nil, fmt.Errorf("cannot split as a shell would (an unclosed quote or escape): %s", line)
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, nil
+}

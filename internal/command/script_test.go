@@ -1,0 +1,28 @@
+package command
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var updateScripts = flag.Bool("update", false, "rewrite the golden files of testdata/script from actual output")
+
+// scriptParams are the settings every CLI scenario runs with: a clean
+// environment without colour, and the custom commands of scriptCommands.
+func scriptParams(t *testing.T) testscript.Params {
+	return testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       *updateScripts,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv("NEON_API_KEY", "")
+			env.Setenv("NEON_API_URL", "")
+			env.Setenv("NEONFORM_RATE_LIMIT", "")
+			return nil
+		},
+		Cmds: scriptCommands(),
+	}
+}
