@@ -58,13 +58,6 @@ func (mw *modelWalk) addressOf(endpointID string) string {
 	return ""
 }
 
-// unnamed reports whether the state records an endpoint without a name at
-// address.
-func (mw *modelWalk) unnamed(address string) bool {
-	c := mw.readState().Computes[address]
-	return c != nil && c.Applied.Name == ""
-}
-
 // foreignPrimary reports whether a read_write endpoint the state does not
 // record stands on the branch.
 func (mw *modelWalk) foreignPrimary(p *modelProject, branch string) bool {
@@ -290,7 +283,7 @@ func (mw *modelWalk) checkCalls(p *diff.Plan, sent []modelCall, st emulator.Stat
 }
 
 // checkOrder checks that every call was sent after the calls of the steps
-// the plan says it waits for (README, the order of the calls).
+// the plan says it waits for (docs/plans.md, the order of the calls).
 func (mw *modelWalk) checkOrder(p *diff.Plan, sent []modelCall) {
 	at := map[string]int{}
 	for i, c := range sent {
@@ -420,7 +413,7 @@ func (mw *modelWalk) checkConfigured(now modelSnapshot) map[string]bool {
 }
 
 // differs says how a live endpoint differs from its compute block ("" when
-// it does not): by the README's rules, an omitted attribute is the service's
+// it does not): by docs/configuration.md, an omitted attribute is the service's
 // default (1 CU, suspend timeout 0 = 300 s, no settings, enabled).
 func (mw *modelWalk) differs(p *modelProject, b *modelBranch, c *modelCompute, ep *api.Endpoint) string {
 	var d []string

@@ -65,7 +65,7 @@ var (
 	modelSuspends = []modelSuspend{{"", 0}, {`"5m"`, 300}, {`"300s"`, 300}, {`"60s"`, 60}, {`"90s"`, 90}, {`"1h"`, 3600},
 		{`"168h"`, 604800}, {`"never"`, -1}}
 	// modelSettings are the values of each setting, as HCL writes them:
-	// numbers and bools become strings (README, the compute block).
+	// numbers and bools become strings (docs/configuration.md, the compute block).
 	modelSettings = map[string][]string{
 		"work_mem":                   {`"4MB"`, `"64MB"`},
 		"statement_timeout":          {`"0"`, `"30s"`, `0`},
@@ -82,17 +82,9 @@ var (
 // modelGenerator makes and changes configurations.
 type modelGenerator struct {
 	rng *rand.Rand
-	// unnamedTypeFlip lets the generator flip the type of a compute whose
-	// endpoint has no name and whose block writes none (an adopted first
-	// primary turned into a replica while another compute takes over): issue
-	// 19's first case, whose plans apply refuses until it is fixed.
-	unnamedTypeFlip bool
-	// unnamed reports whether the endpoint the state records at an address
-	// has no name.
-	unnamed func(address string) bool
 	// foreignPrimary reports whether a read_write endpoint that neonform
 	// does not manage stands on a branch: a read_write compute moved or
-	// turned there is refused by design (README, the order of the calls),
+	// turned there is refused by design (docs/plans.md, the order of the calls),
 	// so the generator does not ask for it. A new one adopts it.
 	foreignPrimary func(p *modelProject, branch string) bool
 	// foreignReplicas lists the names of the read replicas on a branch that
@@ -284,9 +276,6 @@ func (g *modelGenerator) flipType(p *modelProject, b *modelBranch, c *modelCompu
 	if c == nil || (!c.rw && (b.primary() != nil || g.foreignPrimary(p, b.label))) {
 		return ""
 	}
-	if !g.unnamedTypeFlip && c.name == "" && g.unnamed(addr(b, c)) {
-		return ""
-	}
 	c.rw = !c.rw
 	what := fmt.Sprintf("type of %s: read_write %v", addr(b, c), c.rw)
 	if c.rw || g.rng.IntN(2) == 0 {
@@ -294,7 +283,7 @@ func (g *modelGenerator) flipType(p *modelProject, b *modelBranch, c *modelCompu
 	}
 	var replicas []*modelCompute
 	for _, r := range b.computes {
-		if r != c && !(!g.unnamedTypeFlip && r.name == "" && g.unnamed(addr(b, r))) {
+		if r != c {
 			replicas = append(replicas, r)
 		}
 	}
@@ -403,7 +392,7 @@ func (m *modelConfig) hcl() string {
 
 // wantName is the name the compute's endpoint must have, given the name it
 // has: the written name, else the label, except that an endpoint without a
-// name keeps none while the block writes none (README, the compute block).
+// name keeps none while the block writes none (docs/configuration.md, the compute block).
 func (c *modelCompute) wantName(live string) string {
 	if c.name != "" {
 		return c.name

@@ -18,7 +18,7 @@ import (
 
 // The model test walks random configurations and random changes made
 // outside neonform, and after every step checks the promises of a plan and
-// its apply (README, Development). A fixed set of seeds runs with the other
+// its apply (docs/development.md). A fixed set of seeds runs with the other
 // tests; -walks runs more, -seed replays one:
 //
 //	go test ./apply/ -run 'TestModel$' -walks 500
@@ -67,13 +67,10 @@ func runModel(t *testing.T, name string, fixed int, walk func(*modelWalk)) {
 			seeds = append(seeds, uint64(i+1))
 		}
 	}
-	// The fixed seeds leave out what is known to fail and not yet fixed
-	// (modelGenerator); -walks and -seed walk everything.
-	everything := *modelSeed != 0 || *modelWalks > 0
 	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			t.Parallel()
-			mw := newModelWalk(t, seed, everything)
+			mw := newModelWalk(t, seed)
 			mw.replay = fmt.Sprintf("go test ./apply/ -run '%s' -seed %d", name, seed)
 			walk(mw)
 		})
@@ -115,7 +112,7 @@ type modelStepRecord struct {
 
 var modelProjects = []string{"dark-sun-46453911", "hidden-river-50598307"}
 
-func newModelWalk(t testing.TB, seed uint64, everything bool) *modelWalk {
+func newModelWalk(t testing.TB, seed uint64) *modelWalk {
 	clock := emulator.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
 	w := newWorld(t, worldOptions{projects: modelProjects, clock: clock})
 	mw := &modelWalk{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x6d6f64656c)), w: w, clock: clock,
@@ -134,7 +131,7 @@ func newModelWalk(t testing.TB, seed uint64, everything bool) *modelWalk {
 			mw.branchIDs[id][b.Name] = b.ID
 		}
 	}
-	mw.gen = &modelGenerator{rng: mw.rng, unnamedTypeFlip: everything, unnamed: mw.unnamed, foreignPrimary: mw.foreignPrimary,
+	mw.gen = &modelGenerator{rng: mw.rng, foreignPrimary: mw.foreignPrimary,
 		foreignReplicas: mw.foreignReplicas}
 	mw.cfg = mw.gen.newConfig(modelProjects)
 	return mw
