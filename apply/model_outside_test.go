@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/neonform/neonform/api"
@@ -171,11 +172,17 @@ func modelFaults(seed uint64) emulator.Faults {
 // where the client cannot know whether its change was made. And it fails a
 // few changes outright.
 func (w *world) lostAnswers(rng *rand.Rand) {
+	var mu sync.Mutex
+	draw := func() float64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return rng.Float64()
+	}
 	w.setTamper(func(req *http.Request, forward func() (*http.Response, error)) (*http.Response, error) {
 		if req.Method == "GET" {
 			return forward()
 		}
-		switch u := rng.Float64(); {
+		switch u := draw(); {
 		case u < 0.08:
 			resp, err := forward()
 			if err == nil {
