@@ -3,6 +3,7 @@ package apply
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -129,14 +130,20 @@ func (w *world) refuse(method, pathPart string, status int, message string) {
 		if req.Method != method || !strings.Contains(req.URL.Path, pathPart) {
 			return forward()
 		}
-		if req.Body != nil {
-			io.Copy(io.Discard, req.Body)
-			req.Body.Close()
-		}
-		body := `{"code":"REFUSED","message":"` + message + `"}`
-		return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}},
-			Body: io.NopCloser(strings.NewReader(body)), Request: req}, nil
+		return refusal(req, status, message), nil
 	})
+}
+
+// refusal is an answer of status and message to req, made in the service's
+// place.
+func refusal(req *http.Request, status int, message string) *http.Response {
+	if req.Body != nil {
+		io.Copy(io.Discard, req.Body)
+		req.Body.Close()
+	}
+	body := `{"code":"REFUSED","message":"` + message + `"}`
+	return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(body)), Request: req}
 }
 
 // loseBeforeArrival makes the first request of method look sent to the
@@ -149,11 +156,20 @@ func (w *world) loseBeforeArrival(method string) {
 			return forward()
 		}
 		lost = true
-		if tr := httptrace.ContextClientTrace(req.Context()); tr != nil && tr.WroteRequest != nil {
-			tr.WroteRequest(httptrace.WroteRequestInfo{})
-		}
-		return nil, errConnectionLost
+		return loseOnTheWay(req)
 	})
+}
+
+// loseOnTheWay makes req look sent to the client, then fails it before the
+// service sees it.
+func loseOnTheWay(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+	if tr := httptrace.ContextClientTrace(req.Context()); tr != nil && tr.WroteRequest != nil {
+		tr.WroteRequest(httptrace.WroteRequestInfo{})
+	}
+	return nil, errConnectionLost
 }
 
 var errConnectionLost = &lostError{}
@@ -166,25 +182,34 @@ func (*lostError) Error() string { return "connection reset by peer (lost by the
 // plan does.
 func (w *world) plan(src string) *diff.Plan {
 	w.t.Helper()
-	files := map[string][]byte{"main.hcl": []byte(src)}
-	cfg, diags := config.LoadSources(w.dir, files, config.Options{})
-	if diags.HasErrors() {
-		w.t.Fatalf("config: %v", diags)
-	}
-	st, err := w.state.Read(context.Background())
+	p, err := w.tryPlan(src)
 	if err != nil {
 		w.t.Fatal(err)
 	}
+	return p
+}
+
+// tryPlan is plan, which says why it made no plan instead of failing the test.
+func (w *world) tryPlan(src string) (*diff.Plan, error) {
+	files := map[string][]byte{"main.hcl": []byte(src)}
+	cfg, diags := config.LoadSources(w.dir, files, config.Options{})
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("config: %v", diags)
+	}
+	st, err := w.state.Read(context.Background())
+	if err != nil {
+		return nil, err
+	}
 	live, diags := diff.Fetch(context.Background(), w.c, cfg, st, diff.FetchOptions{Parallelism: 4})
 	if diags.HasErrors() {
-		w.t.Fatalf("fetch: %v", diags)
+		return nil, fmt.Errorf("fetch: %v", diags)
 	}
 	p, diags := diff.Build(cfg, st, live, diff.Options{ToolVersion: "test", APIURL: w.srv.URL, Now: time.Now(),
 		ConfigDigest: diff.ConfigDigest(files), ConfigFiles: diff.FileDigests(files)})
 	if diags.HasErrors() {
-		w.t.Fatalf("plan: %v", diags)
+		return nil, fmt.Errorf("plan: %v", diags)
 	}
-	return p
+	return p, nil
 }
 
 // apply applies p with the world's client and state; progress goes to out.
