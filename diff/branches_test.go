@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/state"
@@ -16,16 +18,16 @@ import (
 // by the name "main", and the reader that serves it: endpoints live on
 // br-main and a branch list in which "main" is br-main.
 func recordedShop(mainName string) (*config.Config, *state.State, *fakeReader) {
-	cfg := cfgOf(project("shop", proj, branchNamed("main", mainName, compute("primary"), compute("reports", readOnly))))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchNamed("main", mainName, difftest.Compute("primary"), difftest.Compute("reports", difftest.ReadOnly))))
 	st := stateWith(proj, map[string]api.Endpoint{
-		"shop.main.primary": endpoint("ep-primary", "br-main", rw, epName("primary")),
-		"shop.main.reports": endpoint("ep-reports", "br-main", ro, epName("reports")),
+		"shop.main.primary": difftest.Endpoint("ep-primary", "br-main", difftest.RW, difftest.EpName("primary")),
+		"shop.main.reports": difftest.Endpoint("ep-reports", "br-main", difftest.RO, difftest.EpName("reports")),
 	})
 	for _, c := range st.Computes {
 		c.BranchName = "main"
 	}
 	f := &fakeReader{
-		endpoints: map[string][]api.Endpoint{proj: {endpoint("ep-primary", "br-main", rw, epName("primary")), endpoint("ep-reports", "br-main", ro, epName("reports"))}},
+		endpoints: map[string][]api.Endpoint{proj: {difftest.Endpoint("ep-primary", "br-main", difftest.RW, difftest.EpName("primary")), difftest.Endpoint("ep-reports", "br-main", difftest.RO, difftest.EpName("reports"))}},
 		branches:  map[string][]api.Branch{proj: {{ID: "br-main", Name: "main"}, {ID: "br-dev", Name: "dev"}}},
 	}
 	return cfg, st, f
@@ -73,7 +75,7 @@ func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
 		{"asked to", func(*config.Config, *state.State, *fakeReader) {}, FetchOptions{RefreshBranches: true}},
 		{"no state", func(_ *config.Config, st *state.State, _ *fakeReader) { st.Computes = nil }, FetchOptions{}},
 		{"a new branch block", func(cfg *config.Config, _ *state.State, _ *fakeReader) {
-			b := branchNamed("dev", "dev", compute("primary"))
+			b := difftest.BranchNamed("dev", "dev", difftest.Compute("primary"))
 			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, b)
 		}, FetchOptions{}},
 		{"the recorded branch has no live endpoint (deleted?)", func(_ *config.Config, _ *state.State, f *fakeReader) {
@@ -83,12 +85,12 @@ func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
 			st.Computes["shop.main.reports"].BranchID = "br-dev"
 		}, FetchOptions{}},
 		{"two blocks recorded on one branch (state mv)", func(cfg *config.Config, st *state.State, _ *fakeReader) {
-			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, branchNamed("dev", "dev", compute("other")))
+			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, difftest.BranchNamed("dev", "dev", difftest.Compute("other")))
 			c := *st.Computes["shop.main.reports"]
 			st.Computes["shop.dev.other"] = &c
 		}, FetchOptions{}},
 		{"another block pins the recorded branch", func(cfg *config.Config, _ *state.State, _ *fakeReader) {
-			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, branchID("pinned", "br-main"))
+			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, difftest.BranchID("pinned", "br-main"))
 		}, FetchOptions{}},
 		{"the project block has another id now", func(_ *config.Config, st *state.State, _ *fakeReader) {
 			for _, c := range st.Computes {
@@ -177,10 +179,10 @@ func TestARenamedBranchKeepsItsComputesUntilRefreshed(t *testing.T) {
 func TestFetchTellsItsProgress(t *testing.T) {
 	var projects []*config.Project
 	for i := range 12 {
-		projects = append(projects, project(fmt.Sprintf("p%d", i), fmt.Sprintf("proj-%02d", i), branchID("main", "br-x")))
+		projects = append(projects, difftest.Project(fmt.Sprintf("p%d", i), fmt.Sprintf("proj-%02d", i), difftest.BranchID("main", "br-x")))
 	}
 	var calls, last atomic.Int32
-	_, diags := Fetch(context.Background(), &fakeReader{}, cfgOf(projects...), nil, FetchOptions{Parallelism: 3, Progress: func(done, total int) {
+	_, diags := Fetch(context.Background(), &fakeReader{}, difftest.CfgOf(projects...), nil, FetchOptions{Parallelism: 3, Progress: func(done, total int) {
 		calls.Add(1)
 		if total != 12 {
 			t.Errorf("total %d, want 12", total)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
@@ -65,9 +67,9 @@ func attributeOf(t *testing.T, ch *Change, name string) *Attribute {
 // only a new endpoint can have (a type) are refused, never dropped from the
 // request.
 func TestUpdateOfARecreateAttributeIsRefused(t *testing.T) {
-	live := &LiveEndpoint{ID: "ep-reports", Values: LiveValues(ptr(endpoint("ep-reports", brMain, ro, epName("reports"))))}
+	live := &LiveEndpoint{ID: "ep-reports", Values: LiveValues(ptr(difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports"))))}
 	want := live.Values
-	want.Type = rw
+	want.Type = difftest.RW
 	d := &deriver{project: proj, holders: map[string]string{}}
 	err := d.addUpdate(&Change{Address: "shop.main.reports", ProjectID: proj}, live, want, "")
 	if err == nil || err.Error() != "an update cannot change type, which only a new endpoint can have" {
@@ -83,8 +85,8 @@ func ptr[T any](v T) *T { return &v }
 // Two changes acting on one endpoint: show refuses the file, though
 // without the state neither makes a step (a no-op).
 func TestTwoChangesOfOneEndpointAreRefused(t *testing.T) {
-	ep := endpoint("ep-primary", brMain, rw, epName("primary"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"))))
+	ep := difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary"))))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": ep})
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep)))
 	twin := p.Changes[0]
@@ -107,16 +109,16 @@ func TestAnEmptySettingIsNotAnUnsetOne(t *testing.T) {
 	for _, tt := range []struct {
 		name          string
 		live          api.Endpoint
-		config        []opt
+		config        []difftest.Opt
 		before, after any
 	}{
-		{"set to empty live, unset in the configuration", endpoint("ep-reports", brMain, ro, epName("reports"), epPg("search_path", "")),
-			[]opt{readOnly}, "", nil},
-		{"unset live, set to empty in the configuration", endpoint("ep-reports", brMain, ro, epName("reports")),
-			[]opt{readOnly, pg("search_path", "")}, nil, ""},
+		{"set to empty live, unset in the configuration", difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports"), difftest.EpPG("search_path", "")),
+			[]difftest.Opt{difftest.ReadOnly}, "", nil},
+		{"unset live, set to empty in the configuration", difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports")),
+			[]difftest.Opt{difftest.ReadOnly, difftest.PG("search_path", "")}, nil, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", tt.config...))))
+			cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("reports", tt.config...))))
 			st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": tt.live})
 			p := mustBuild(t, cfg, st, liveOf(liveProject(proj, tt.live)))
 			ch := changeAt(t, p, "shop.main.reports")
@@ -132,8 +134,8 @@ func TestAnEmptySettingIsNotAnUnsetOne(t *testing.T) {
 // but the state records it (destroy and replacements read it there): a
 // state-only step.
 func TestPreventDestroyAloneIsRecorded(t *testing.T) {
-	ep := endpoint("ep-reports", brMain, ro, epName("reports"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", readOnly, preventDestroy))))
+	ep := difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports"))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("reports", difftest.ReadOnly, difftest.PreventDestroy))))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": ep})
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep)))
 	if got, want := stepLines(p), []string{"STATE shop.main.reports"}; !cmp.Equal(got, want) {
@@ -157,8 +159,8 @@ func TestPreventDestroyAloneIsRecorded(t *testing.T) {
 // primary (shop.main.writer) is created right after the old one's delete,
 // before the read replica (shop.main.replica).
 func TestTheEndOfDowntimeComesFirst(t *testing.T) {
-	old := endpoint("ep-old", brMain, rw, epName("old"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("writer"), compute("replica", readOnly))))
+	old := difftest.Endpoint("ep-old", brMain, difftest.RW, difftest.EpName("old"))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("writer"), difftest.Compute("replica", difftest.ReadOnly))))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.old": old})
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, old)))
 	want := []string{"DELETE shop.main.old", "POST shop.main.writer after 1", "POST shop.main.replica"}

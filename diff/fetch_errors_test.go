@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/neonform/neonform/api"
 )
 
@@ -15,7 +17,7 @@ import (
 // naming every project they stopped, and not at any project's block.
 func TestFetchSaysServiceWideFailuresOnce(t *testing.T) {
 	const other = "cold-lake-12345678"
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain)), project("warehouse", other, branchID("main", "br-x")))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain)), difftest.Project("warehouse", other, difftest.BranchID("main", "br-x")))
 
 	refused := func(id string) error {
 		return &api.Error{StatusCode: http.StatusUnauthorized, Message: "invalid API key", Method: "GET", Path: "/projects/" + id + "/endpoints"}

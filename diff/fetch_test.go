@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 )
@@ -77,13 +79,13 @@ func (f *fakeReader) ListBranches(ctx context.Context, projectID string) ([]api.
 // One list-endpoints call per project, and one list-branches call only for a
 // project with a branch found by name.
 func TestFetchMakesTheFewestCalls(t *testing.T) {
-	cfg := cfgOf(
-		project("pinned", "p-pinned", branchID("main", "br-1", compute("primary")), branchID("dev", "br-2")),
-		project("named", "p-named", branchID("main", "br-3", compute("primary")), branchNamed("dev", "dev")),
-		project("empty", "p-empty"),
+	cfg := difftest.CfgOf(
+		difftest.Project("pinned", "p-pinned", difftest.BranchID("main", "br-1", difftest.Compute("primary")), difftest.BranchID("dev", "br-2")),
+		difftest.Project("named", "p-named", difftest.BranchID("main", "br-3", difftest.Compute("primary")), difftest.BranchNamed("dev", "dev")),
+		difftest.Project("empty", "p-empty"),
 	)
 	f := &fakeReader{
-		endpoints: map[string][]api.Endpoint{"p-pinned": {endpoint("ep-1", "br-1", rw)}},
+		endpoints: map[string][]api.Endpoint{"p-pinned": {difftest.Endpoint("ep-1", "br-1", difftest.RW)}},
 		branches:  map[string][]api.Branch{"p-named": {{ID: "br-4", Name: "dev"}}},
 	}
 	live, diags := Fetch(context.Background(), f, cfg, nil, FetchOptions{Parallelism: 4})
@@ -102,7 +104,7 @@ func TestFetchMakesTheFewestCalls(t *testing.T) {
 	}
 	// A project whose branch list is empty: fetched and empty, not "not fetched".
 	f.branches = nil
-	live, _ = Fetch(context.Background(), f, cfgOf(project("named", "p-named", branchNamed("dev", "dev"))), nil, FetchOptions{Parallelism: 1})
+	live, _ = Fetch(context.Background(), f, difftest.CfgOf(difftest.Project("named", "p-named", difftest.BranchNamed("dev", "dev"))), nil, FetchOptions{Parallelism: 1})
 	if lp := live.Projects["p-named"]; lp.Branches == nil {
 		t.Errorf("an empty branch list reads as not fetched")
 	}
@@ -112,11 +114,11 @@ func TestFetchMakesTheFewestCalls(t *testing.T) {
 func TestFetchIsBoundedByParallelism(t *testing.T) {
 	var projects []*config.Project
 	for i := range 24 {
-		projects = append(projects, project(fmt.Sprintf("p%d", i), fmt.Sprintf("proj-%02d", i), branchID("main", "br-x")))
+		projects = append(projects, difftest.Project(fmt.Sprintf("p%d", i), fmt.Sprintf("proj-%02d", i), difftest.BranchID("main", "br-x")))
 	}
 	for _, n := range []int{1, 3, 8} {
 		f := &fakeReader{delay: 5 * time.Millisecond}
-		if _, diags := Fetch(context.Background(), f, cfgOf(projects...), nil, FetchOptions{Parallelism: n}); diags.HasErrors() {
+		if _, diags := Fetch(context.Background(), f, difftest.CfgOf(projects...), nil, FetchOptions{Parallelism: n}); diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
 		if got := int(f.maxSeen.Load()); got > n || (n > 1 && got < 2) {
@@ -128,8 +130,8 @@ func TestFetchIsBoundedByParallelism(t *testing.T) {
 // A project that does not exist, or that the key cannot see, is an error
 // naming the project's label and id and pointing at its block.
 func TestFetchProjectNotFound(t *testing.T) {
-	missing := project("warehouse", "cold-lake-12345678", branchID("main", "br-x"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain)), missing)
+	missing := difftest.Project("warehouse", "cold-lake-12345678", difftest.BranchID("main", "br-x"))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain)), missing)
 	for _, tt := range []struct {
 		status  int
 		summary string
@@ -159,7 +161,7 @@ func TestFetchProjectNotFound(t *testing.T) {
 		}
 	}
 	f := &fakeReader{errs: map[string]error{proj: errors.New("connection refused")}}
-	_, diags := Fetch(context.Background(), f, cfgOf(project("shop", proj, branchNamed("main", "main"))), nil, FetchOptions{Parallelism: 1})
+	_, diags := Fetch(context.Background(), f, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchNamed("main", "main"))), nil, FetchOptions{Parallelism: 1})
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "connection refused") {
 		t.Errorf("a network error: %v", diags)
 	}
@@ -168,9 +170,9 @@ func TestFetchProjectNotFound(t *testing.T) {
 // Branches found by name resolve through the fetched list; a missing or
 // ambiguous name is an error at the branch block.
 func TestBranchResolution(t *testing.T) {
-	b := branchNamed("feature", "feature/x", compute("primary"))
-	cfg := cfgOf(project("shop", proj, b))
-	live := liveOf(withBranches(liveProject(proj, endpoint("ep-f", "br-f", rw)), "feature/x", "br-f"))
+	b := difftest.BranchNamed("feature", "feature/x", difftest.Compute("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, b))
+	live := liveOf(withBranches(liveProject(proj, difftest.Endpoint("ep-f", "br-f", difftest.RW)), "feature/x", "br-f"))
 	p := mustBuild(t, cfg, nil, live)
 	if ch := changeAt(t, p, "shop.feature.primary"); ch.EndpointID != "ep-f" || ch.BranchID != "br-f" {
 		t.Errorf("change = %+v, want ep-f on br-f", ch)

@@ -14,81 +14,9 @@ import (
 	"github.com/neonform/neonform/state"
 )
 
-// A small builder of configurations, live endpoints and states, so each test
-// reads as the situation it sets up.
+// What the model's tests build beyond difftest's configurations and
+// endpoints: live projects, states and plans.
 
-var line = 0
-
-// at gives every block its own line in a pretend main.hcl, so a test can check
-// which block a diagnostic points at.
-func at() hcl.Range {
-	line++
-	return hcl.Range{Filename: "main.hcl", Start: hcl.Pos{Line: line, Column: 1}, End: hcl.Pos{Line: line, Column: 10}}
-}
-
-func cfgOf(projects ...*config.Project) *config.Config {
-	return &config.Config{Dir: ".", Projects: projects, Files: map[string]*hcl.File{}}
-}
-
-func withMoves(cfg *config.Config, pairs ...string) *config.Config {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		cfg.Moves = append(cfg.Moves, &config.Move{From: pairs[i], To: pairs[i+1], DeclRange: at()})
-	}
-	return cfg
-}
-
-func project(label, id string, branches ...*config.Branch) *config.Project {
-	p := &config.Project{Label: label, ID: id, Branches: branches, DeclRange: at()}
-	for _, b := range branches {
-		for _, c := range b.Computes {
-			c.ProjectLabel, c.BranchLabel = label, b.Label
-			c.Address = label + "." + b.Label + "." + c.Label
-		}
-	}
-	return p
-}
-
-// branchID is a branch pinned by id; branchNamed is found by name.
-func branchID(label, id string, computes ...*config.Compute) *config.Branch {
-	return &config.Branch{Label: label, Name: label, ID: id, Computes: computes, DeclRange: at()}
-}
-
-func branchNamed(label, name string, computes ...*config.Compute) *config.Branch {
-	return &config.Branch{Label: label, Name: name, Computes: computes, DeclRange: at()}
-}
-
-func exclusive(b *config.Branch) *config.Branch { b.Exclusive = true; return b }
-
-type opt func(*config.Compute)
-
-// compute is a block with the defaults config applies: read_write, 1 CU fixed,
-// default suspend timeout, no settings, enabled, name = label.
-func compute(label string, opts ...opt) *config.Compute {
-	c := &config.Compute{
-		Label: label, Type: config.ReadWrite, MinCU: 1, MaxCU: 1, PgSettings: map[string]string{},
-		Name: label, AllowRestart: true, DeclRange: at(),
-	}
-	for _, o := range opts {
-		o(c)
-	}
-	return c
-}
-
-func readOnly(c *config.Compute) { c.Type = config.ReadOnly }
-func cu(min, max float64) opt    { return func(c *config.Compute) { c.MinCU, c.MaxCU = min, max } }
-func pg(k, v string) opt         { return func(c *config.Compute) { c.PgSettings[k] = v } }
-func suspendAfter(s int64) opt   { return func(c *config.Compute) { c.SuspendTimeoutSeconds = s } }
-func disabled(c *config.Compute) { c.Disabled = true }
-func named(n string) opt         { return func(c *config.Compute) { c.Name = n; c.Ranges.Set("name", at()) } }
-func preventDestroy(c *config.Compute) {
-	c.PreventDestroy = true
-	c.Ranges.Set("lifecycle.prevent_destroy", at())
-}
-func noRestart(c *config.Compute) {
-	c.AllowRestart = false
-	c.Ranges.Set("lifecycle.allow_restart", at())
-}
-func withType(t config.ComputeType) opt     { return func(c *config.Compute) { c.Type = t } }
 func liveOf(projects ...*LiveProject) *Live { return &Live{Projects: indexLive(projects)} }
 
 func indexLive(projects []*LiveProject) map[string]*LiveProject {
@@ -113,36 +41,6 @@ func withBranches(lp *LiveProject, nameToID ...string) *LiveProject {
 	}
 	return lp
 }
-
-type epOpt func(*api.Endpoint)
-
-// endpoint is a live endpoint as the service lists it: 1 CU fixed, default
-// suspend, no settings, enabled, idle unless told.
-func endpoint(id, branch string, t api.EndpointType, opts ...epOpt) api.Endpoint {
-	e := api.Endpoint{
-		ID: id, BranchID: branch, Type: t, AutoscalingLimitMinCU: 1, AutoscalingLimitMaxCU: 1,
-		CurrentState: api.EndpointStateIdle, Host: id + ".us-east-2.aws.neon.tech", RegionID: "aws-us-east-2",
-		Settings: api.EndpointSettings{PgSettings: map[string]string{}},
-	}
-	for _, o := range opts {
-		o(&e)
-	}
-	return e
-}
-
-func active(e *api.Endpoint) { e.CurrentState = api.EndpointStateActive }
-func epName(n string) epOpt  { return func(e *api.Endpoint) { e.Name = n } }
-func epCU(min, max float64) epOpt {
-	return func(e *api.Endpoint) { e.AutoscalingLimitMinCU, e.AutoscalingLimitMaxCU = min, max }
-}
-func epPg(k, v string) epOpt     { return func(e *api.Endpoint) { e.Settings.PgSettings[k] = v } }
-func epSuspend(s int64) epOpt    { return func(e *api.Endpoint) { e.SuspendTimeoutSeconds = s } }
-func epDisabled(e *api.Endpoint) { e.Disabled = true }
-
-const (
-	rw = api.EndpointTypeReadWrite
-	ro = api.EndpointTypeReadOnly
-)
 
 // stateWith records endpoints at addresses as a previous apply would have: what
 // is live now is what was applied.

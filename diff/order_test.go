@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
@@ -12,8 +14,8 @@ import (
 // A replacement creates the new compute first and deletes the old one after,
 // so the gap is as short as it can be.
 func TestReplacementCreatesFirst(t *testing.T) {
-	live := endpoint("ep-old", brMain, rw, epName("c")) // read_write, now configured read_only
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("c", readOnly))))
+	live := difftest.Endpoint("ep-old", brMain, difftest.RW, difftest.EpName("c")) // read_write, now configured read_only
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("c", difftest.ReadOnly))))
 	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
 	if got, want := stepLines(p), []string{"POST shop.main.c", "DELETE shop.main.c after 1"}; !cmp.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
@@ -26,7 +28,7 @@ func TestReplacementCreatesFirst(t *testing.T) {
 	if del.Forget != "shop.main.c" || del.EndpointID != "ep-old" || del.Record != nil {
 		t.Errorf("delete = %+v, want it to forget shop.main.c only while it still points at ep-old", del)
 	}
-	if create := p.Steps[0]; create.Record == nil || create.Record.EndpointID != "" || create.Record.Type != ro {
+	if create := p.Steps[0]; create.Record == nil || create.Record.EndpointID != "" || create.Record.Type != difftest.RO {
 		t.Errorf("create record = %+v, want a read_only record whose id comes from the response", create.Record)
 	}
 }
@@ -35,8 +37,8 @@ func TestReplacementCreatesFirst(t *testing.T) {
 // one is deleted first (a branch holds one), and the plan says there is
 // downtime, and how a moved block would avoid it.
 func TestNewPrimaryReplacingTheOldDeletesFirst(t *testing.T) {
-	old := endpoint("ep-old", brMain, rw, epName("primary"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("db"))))
+	old := difftest.Endpoint("ep-old", brMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("db"))))
 	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": old}), liveOf(liveProject(proj, old)))
 	if got, want := stepLines(p), []string{"DELETE shop.main.primary", "POST shop.main.db after 1"}; !cmp.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
@@ -58,9 +60,9 @@ func TestNewPrimaryReplacingTheOldDeletesFirst(t *testing.T) {
 // removed: the replacement's create waits for that delete (downtime), and
 // the old replica is deleted after the create.
 func TestReplacementOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
-	oldRW := endpoint("ep-rw", brMain, rw, epName("primary"))
-	oldRO := endpoint("ep-ro", brMain, ro, epName("c"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("c"))))
+	oldRW := difftest.Endpoint("ep-rw", brMain, difftest.RW, difftest.EpName("primary"))
+	oldRO := difftest.Endpoint("ep-ro", brMain, difftest.RO, difftest.EpName("c"))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("c"))))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": oldRW, "shop.main.c": oldRO})
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, oldRW, oldRO)))
 	if got, want := stepLines(p), []string{"DELETE shop.main.primary", "POST shop.main.c after 1", "DELETE shop.main.c after 2"}; !cmp.Equal(got, want) {
@@ -74,11 +76,11 @@ func TestReplacementOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
 // A primary moved (moved block) onto a branch whose primary is removed: the
 // delete goes first, then the PATCH branch_id.
 func TestPrimaryMovedOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
-	devPrimary := endpoint("ep-dev", brDev, rw, epName("primary"))
-	mainPrimary := endpoint("ep-main", brMain, rw, epName("primary"))
-	cfg := withMoves(cfgOf(project("shop", proj,
-		branchID("main", brMain, compute("primary")),
-		branchID("dev", brDev))),
+	devPrimary := difftest.Endpoint("ep-dev", brDev, difftest.RW, difftest.EpName("primary"))
+	mainPrimary := difftest.Endpoint("ep-main", brMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", proj,
+		difftest.BranchID("main", brMain, difftest.Compute("primary")),
+		difftest.BranchID("dev", brDev))),
 		"shop.dev.primary", "shop.main.primary")
 	// State: shop.dev.primary = ep-dev moves to main; main's current primary
 	// is recorded at another address that the configuration no longer has.
@@ -99,11 +101,11 @@ func TestPrimaryMovedOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
 // Two primaries swapping branches cannot be ordered: each needs the other
 // to leave first. The error says why and what to do instead.
 func TestTwoPrimariesSwappingIsAnError(t *testing.T) {
-	a := endpoint("ep-a", brMain, rw, epName("a"))
-	b := endpoint("ep-b", brDev, rw, epName("b"))
-	cfg := withMoves(cfgOf(project("shop", proj,
-		branchID("main", brMain, compute("b")),
-		branchID("dev", brDev, compute("a")))),
+	a := difftest.Endpoint("ep-a", brMain, difftest.RW, difftest.EpName("a"))
+	b := difftest.Endpoint("ep-b", brDev, difftest.RW, difftest.EpName("b"))
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", proj,
+		difftest.BranchID("main", brMain, difftest.Compute("b")),
+		difftest.BranchID("dev", brDev, difftest.Compute("a")))),
 		"shop.main.a", "shop.dev.a", "shop.dev.b", "shop.main.b")
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.a": a, "shop.dev.b": b})
 	d := buildErr(t, cfg, st, liveOf(liveProject(proj, a, b)))
@@ -128,9 +130,9 @@ func TestTwoPrimariesSwappingIsAnError(t *testing.T) {
 // says how to resolve it (here: a moved read_write whose target branch keeps
 // an unmanaged primary).
 func TestReadWriteOntoAnOccupiedBranchIsAnError(t *testing.T) {
-	moving := endpoint("ep-a", brDev, rw, epName("a"))
-	stays := endpoint("ep-unmanaged", brMain, rw)
-	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute("a")), branchID("dev", brDev))),
+	moving := difftest.Endpoint("ep-a", brDev, difftest.RW, difftest.EpName("a"))
+	stays := difftest.Endpoint("ep-unmanaged", brMain, difftest.RW)
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("a")), difftest.BranchID("dev", brDev))),
 		"shop.dev.a", "shop.main.a")
 	d := buildErr(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.dev.a": moving}), liveOf(liveProject(proj, moving, stays)))
 	if d.Summary != "Branch already has a read_write compute" || !strings.Contains(d.Detail, "ep-unmanaged (not managed by neonform) already is its read_write compute") ||
@@ -143,12 +145,12 @@ func TestReadWriteOntoAnOccupiedBranchIsAnError(t *testing.T) {
 // then by address; steps only wait for steps of their own project.
 func TestStepsAreNumberedPerProjectInOrder(t *testing.T) {
 	const proj2 = "hidden-river-50598307"
-	liveA := endpoint("ep-a", brMain, rw, epName("primary"))
-	cfg := cfgOf(
-		project("web", proj2, branchID("main", "br-web-main", compute("primary"), compute("zeta", readOnly))),
-		project("shop", proj, branchID("main", brMain, compute("primary", cu(1, 2)), compute("alpha", readOnly))),
+	liveA := difftest.Endpoint("ep-a", brMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(
+		difftest.Project("web", proj2, difftest.BranchID("main", "br-web-main", difftest.Compute("primary"), difftest.Compute("zeta", difftest.ReadOnly))),
+		difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary", difftest.CU(1, 2)), difftest.Compute("alpha", difftest.ReadOnly))),
 	)
-	live := liveOf(liveProject(proj, liveA), liveProject(proj2, endpoint("ep-w", "br-web-main", rw, epName("primary"))))
+	live := liveOf(liveProject(proj, liveA), liveProject(proj2, difftest.Endpoint("ep-w", "br-web-main", difftest.RW, difftest.EpName("primary"))))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": liveA})
 	p := mustBuild(t, cfg, st, live)
 	want := []string{

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -23,34 +25,34 @@ import (
 func busyScenario(reverse bool) (*config.Config, *state.State, *Live) {
 	const proj2 = "hidden-river-50598307"
 	eps := []api.Endpoint{
-		endpoint("ep-primary", brMain, rw, epName("primary"), epCU(0.25, 2), active),
-		endpoint("ep-reports", brMain, ro, epName("reports")),
-		endpoint("ep-old", brMain, ro, epName("old")),
-		endpoint("ep-dev-app", brDev, ro, epName("app")),
-		endpoint("ep-stray", brDev, ro, epName("stray")),
+		difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 2), difftest.Active),
+		difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports")),
+		difftest.Endpoint("ep-old", brMain, difftest.RO, difftest.EpName("old")),
+		difftest.Endpoint("ep-dev-app", brDev, difftest.RO, difftest.EpName("app")),
+		difftest.Endpoint("ep-stray", brDev, difftest.RO, difftest.EpName("stray")),
 	}
-	eps2 := []api.Endpoint{endpoint("ep-web", "br-web-main", rw, epName("primary"), epPg("work_mem", "4MB"))}
+	eps2 := []api.Endpoint{difftest.Endpoint("ep-web", "br-web-main", difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "4MB"))}
 	st := stateWith(proj, map[string]api.Endpoint{
-		"shop.main.primary":  endpoint("ep-primary", brMain, rw, epName("primary"), epCU(0.25, 1)), // drifted
+		"shop.main.primary":  difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 1)), // drifted
 		"shop.main.reports":  eps[1],
 		"shop.main.old":      eps[2],
 		"shop.dev.app":       eps[3],
-		"shop.main.vanished": endpoint("ep-vanished", brMain, ro),
+		"shop.main.vanished": difftest.Endpoint("ep-vanished", brMain, difftest.RO),
 	})
 	for addr, c := range stateWith(proj2, map[string]api.Endpoint{"web.main.primary": eps2[0]}).Computes {
 		st.Computes[addr] = c
 	}
 	projects := []*config.Project{
-		project("shop", proj,
-			branchID("main", brMain, compute("primary", cu(0.25, 4), pg("work_mem", "64MB")), compute("reports", readOnly, cu(2, 2)), compute("new", readOnly)),
-			branchID("dev", brDev, compute("app"))), // read_only -> read_write: replace
-		project("web", proj2, branchID("main", "br-web-main", compute("primary", named("primary")))),
+		difftest.Project("shop", proj,
+			difftest.BranchID("main", brMain, difftest.Compute("primary", difftest.CU(0.25, 4), difftest.PG("work_mem", "64MB")), difftest.Compute("reports", difftest.ReadOnly, difftest.CU(2, 2)), difftest.Compute("new", difftest.ReadOnly)),
+			difftest.BranchID("dev", brDev, difftest.Compute("app"))), // read_only -> read_write: replace
+		difftest.Project("web", proj2, difftest.BranchID("main", "br-web-main", difftest.Compute("primary", difftest.Named("primary")))),
 	}
 	if reverse {
 		slices.Reverse(eps)
 		slices.Reverse(projects)
 	}
-	cfg := cfgOf(projects...)
+	cfg := difftest.CfgOf(projects...)
 	return cfg, st, liveOf(liveProject(proj, eps...), liveProject(proj2, eps2...))
 }
 
@@ -147,7 +149,7 @@ func TestPlanFileRoundTrip(t *testing.T) {
 			t.Errorf("plan file has no %q", key)
 		}
 	}
-	empty := mustBuild(t, cfgOf(), nil, liveOf())
+	empty := mustBuild(t, difftest.CfgOf(), nil, liveOf())
 	var buf bytes.Buffer
 	if err := RenderJSON(&buf, empty); err != nil {
 		t.Fatal(err)
@@ -162,12 +164,12 @@ func TestPlanFileRoundTrip(t *testing.T) {
 // records its lineage and serial.
 func TestPlanRecordsTheState(t *testing.T) {
 	fresh := state.New()
-	p := mustBuild(t, cfgOf(), fresh, liveOf())
+	p := mustBuild(t, difftest.CfgOf(), fresh, liveOf())
 	if p.State != (StateRef{}) {
 		t.Errorf("state = %+v, want none for a state never written", p.State)
 	}
 	st := stateWith(proj, nil)
-	p = mustBuild(t, cfgOf(), st, liveOf())
+	p = mustBuild(t, difftest.CfgOf(), st, liveOf())
 	if p.State != (StateRef{Lineage: st.Lineage, Serial: 7}) {
 		t.Errorf("state = %+v, want lineage %s serial 7", p.State, st.Lineage)
 	}
@@ -204,8 +206,8 @@ func TestReadFileErrors(t *testing.T) {
 // The live digest depends on what a plan depends on, not on the order the
 // service lists endpoints in, nor on whether a compute is active or idle.
 func TestLiveDigest(t *testing.T) {
-	a := endpoint("ep-a", brMain, rw, epName("a"))
-	b := endpoint("ep-b", brMain, ro, epName("b"), epPg("work_mem", "4MB"))
+	a := difftest.Endpoint("ep-a", brMain, difftest.RW, difftest.EpName("a"))
+	b := difftest.Endpoint("ep-b", brMain, difftest.RO, difftest.EpName("b"), difftest.EpPG("work_mem", "4MB"))
 	base := LiveDigest([]api.Endpoint{a, b})
 	if !strings.HasPrefix(base, "sha256:") || len(base) != len("sha256:")+64 {
 		t.Fatalf("digest = %q", base)
@@ -227,7 +229,7 @@ func TestLiveDigest(t *testing.T) {
 		"disabled":    func(e *api.Endpoint) { e.Disabled = true },
 		"suspend":     func(e *api.Endpoint) { e.SuspendTimeoutSeconds = 60 },
 		"pg_settings": func(e *api.Endpoint) { e.Settings.PgSettings = map[string]string{"jit": "on"} },
-		"type":        func(e *api.Endpoint) { e.Type = ro },
+		"type":        func(e *api.Endpoint) { e.Type = difftest.RO },
 	} {
 		c := a
 		change(&c)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/neonform/neonform/api"
 )
 
@@ -39,14 +41,14 @@ func TestMarkdownCalloutsAreOneListItemALine(t *testing.T) {
 // the table say it is active. Drift that the plan reverts is a callout too:
 // approving the plan discards what someone changed in the console.
 func TestMarkdownCallsOutActiveDeletesAndRevertedDrift(t *testing.T) {
-	primary := endpoint("ep-primary", brMain, rw, epName("primary"), epCU(2, 4))
-	old := endpoint("ep-old", brMain, ro, epName("old"), active)
+	primary := difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(2, 4))
+	old := difftest.Endpoint("ep-old", brMain, difftest.RO, difftest.EpName("old"), difftest.Active)
 	st := stateWith(proj, map[string]api.Endpoint{
-		"shop.main.primary": endpoint("ep-primary", brMain, rw, epName("primary"), epCU(2, 2)), // live is 2-4: drift
+		"shop.main.primary": difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(2, 2)), // live is 2-4: drift
 		"shop.main.old":     old,
-		"shop.main.gone":    endpoint("ep-gone", brMain, ro, epName("gone")), // deleted outside neonform
+		"shop.main.gone":    difftest.Endpoint("ep-gone", brMain, difftest.RO, difftest.EpName("gone")), // deleted outside neonform
 	})
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", cu(2, 2)), compute("gone", readOnly))))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary", difftest.CU(2, 2)), difftest.Compute("gone", difftest.ReadOnly))))
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, primary, old)))
 	out := markdownOf(t, p, 0)
 	for _, want := range []string{

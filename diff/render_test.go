@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 )
@@ -76,8 +78,8 @@ func TestHumanView(t *testing.T) {
 
 // With nothing to do, the plan says so in one line.
 func TestHumanNoChanges(t *testing.T) {
-	live := endpoint("ep-x", brMain, rw, epName("primary"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"))))
+	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary"))))
 	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(proj, live)))
 	if got, want := humanOf(t, p, HumanOptions{Stats: "1 API read"}), "No changes: the live computes match the configuration (1 compute in 1 project, 1 API read).\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
@@ -92,9 +94,9 @@ func TestHumanNoChanges(t *testing.T) {
 func TestHumanUnmanagedAreCut(t *testing.T) {
 	var eps []api.Endpoint
 	for i := range 13 {
-		eps = append(eps, endpoint(fmt.Sprintf("ep-%02d", i), brDev, ro))
+		eps = append(eps, difftest.Endpoint(fmt.Sprintf("ep-%02d", i), brDev, difftest.RO))
 	}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain)))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain)))
 	p := mustBuild(t, cfg, nil, liveOf(liveProject(proj, eps...)))
 	out := humanOf(t, p, HumanOptions{})
 	if !strings.Contains(out, "ep-09 on branch "+brDev+" of shop (read_only); and 3 more (-verbose lists them)") || strings.Contains(out, "ep-10") {
@@ -152,14 +154,14 @@ func TestMarkdownStaysUnderTheCap(t *testing.T) {
 		for c := range 10 {
 			label := fmt.Sprintf("replica_%d", c)
 			name := fmt.Sprintf("analytics|reporting|%03d|%d", b, c)
-			ep := endpoint(fmt.Sprintf("ep-%03d-%d", b, c), brID, ro, epName(name), active)
+			ep := difftest.Endpoint(fmt.Sprintf("ep-%03d-%d", b, c), brID, difftest.RO, difftest.EpName(name), difftest.Active)
 			eps = append(eps, ep)
 			states[fmt.Sprintf("shop.b%03d.%s", b, label)] = ep
-			computes = append(computes, compute(label, readOnly, named(name), cu(1, 2), pg("work_mem", "64MB")))
+			computes = append(computes, difftest.Compute(label, difftest.ReadOnly, difftest.Named(name), difftest.CU(1, 2), difftest.PG("work_mem", "64MB")))
 		}
-		branches = append(branches, branchID(fmt.Sprintf("b%03d", b), brID, computes...))
+		branches = append(branches, difftest.BranchID(fmt.Sprintf("b%03d", b), brID, computes...))
 	}
-	cfg := cfgOf(project("shop", proj, branches...))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, branches...))
 	p := mustBuild(t, cfg, stateWith(proj, states), liveOf(liveProject(proj, eps...)))
 	if got := len(p.Changes); got != 2000 || p.Summary.Update != 2000 {
 		t.Fatalf("%d changes, summary %+v; want 2,000 updates", got, p.Summary)
@@ -196,8 +198,8 @@ func TestMarkdownStaysUnderTheCap(t *testing.T) {
 // keeps its room.
 func TestMarkdownClipsOverLongValues(t *testing.T) {
 	long := strings.Repeat("shared_preload_libraries_value,", 700) // 21,700 characters
-	live := endpoint("ep-x", brMain, rw, epName("primary"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", pg("search_path", long)), compute("reports", readOnly))))
+	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary", difftest.PG("search_path", long)), difftest.Compute("reports", difftest.ReadOnly))))
 	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(proj, live)))
 	out := markdownOf(t, p, 0)
 	var row string
@@ -222,7 +224,7 @@ func TestMarkdownClipsOverLongValues(t *testing.T) {
 
 // A plan with nothing to do is one short comment.
 func TestMarkdownNoChanges(t *testing.T) {
-	p := mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain))), nil, liveOf(liveProject(proj, endpoint("ep-x", brMain, rw))))
+	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain))), nil, liveOf(liveProject(proj, difftest.Endpoint("ep-x", brMain, difftest.RW))))
 	want := "### neonform plan: no changes\n\nThe live computes match the configuration.\n\n1 endpoint not in the configuration left alone.\n"
 	if got := markdownOf(t, p, 0); got != want {
 		t.Errorf("got %q, want %q", got, want)

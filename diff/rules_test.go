@@ -5,13 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 )
 
 // rule is a branches block with its computes, as config decodes it.
 func rule(label string, match, exclude []string, computes ...*config.Compute) *config.BranchRule {
-	return &config.BranchRule{Label: label, Match: match, Exclude: exclude, Computes: computes, DeclRange: at()}
+	return &config.BranchRule{Label: label, Match: match, Exclude: exclude, Computes: computes, DeclRange: difftest.At()}
 }
 
 func withRules(p *config.Project, rules ...*config.BranchRule) *config.Project {
@@ -31,14 +33,14 @@ const previewPR1 = `shop.previews["preview/pr-1"].primary`
 // an excluded one, not on one a branch block names (by name or by id), each
 // at its instance's address, adopting the branch's read_write compute.
 func TestRuleInstances(t *testing.T) {
-	cfg := cfgOf(withRules(
-		project("shop", proj, branchNamed("main", "main", compute("primary")), branchID("pinned", "br-pinned", compute("primary"))),
-		rule("previews", []string{"preview/*", "*"}, []string{"preview/keep-*"}, compute("primary", cu(0.25, 1)))))
+	cfg := difftest.CfgOf(withRules(
+		difftest.Project("shop", proj, difftest.BranchNamed("main", "main", difftest.Compute("primary")), difftest.BranchID("pinned", "br-pinned", difftest.Compute("primary"))),
+		rule("previews", []string{"preview/*", "*"}, []string{"preview/keep-*"}, difftest.Compute("primary", difftest.CU(0.25, 1)))))
 	live := liveOf(withBranches(liveProject(proj,
-		endpoint("ep-main", brMain, rw, epName("primary")),
-		endpoint("ep-pr1", "br-pr1", rw, epName("primary")),
-		endpoint("ep-keep", "br-keep", rw, epName("primary")),
-		endpoint("ep-pinned", "br-pinned", rw, epName("primary")),
+		difftest.Endpoint("ep-main", brMain, difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-pr1", "br-pr1", difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-keep", "br-keep", difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-pinned", "br-pinned", difftest.RW, difftest.EpName("primary")),
 	), "main", brMain, "preview/pr-1", "br-pr1", "preview/pr-2", "br-pr2", "preview/keep-me", "br-keep", "pinned-name", "br-pinned", "preview/a/b", "br-deep"))
 	p := mustBuild(t, cfg, nil, live)
 	want := []string{
@@ -62,9 +64,9 @@ func TestRuleInstances(t *testing.T) {
 
 // A branch two rules match is an error naming both rules and the branch.
 func TestRuleTwoRulesOneBranch(t *testing.T) {
-	cfg := cfgOf(withRules(project("shop", proj),
-		rule("previews", []string{"preview/*"}, nil, compute("primary")),
-		rule("prs", []string{"*/pr-*"}, nil, compute("primary"))))
+	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj),
+		rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary")),
+		rule("prs", []string{"*/pr-*"}, nil, difftest.Compute("primary"))))
 	live := liveOf(withBranches(liveProject(proj), "preview/pr-1", "br-pr1"))
 	d := buildErr(t, cfg, nil, live)
 	for _, want := range []string{`Branch "preview/pr-1" (br-pr1)`, `"previews" (main.hcl:`, `and "prs" (main.hcl:`} {
@@ -80,13 +82,13 @@ func TestRuleTwoRulesOneBranch(t *testing.T) {
 // exclusive = true on a rule deletes what its instances do not declare on
 // the matched branches, and only there.
 func TestRuleExclusive(t *testing.T) {
-	r := rule("previews", []string{"preview/*"}, nil, compute("primary"))
+	r := rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary"))
 	r.Exclusive = true
-	cfg := cfgOf(withRules(project("shop", proj), r))
+	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj), r))
 	live := liveOf(withBranches(liveProject(proj,
-		endpoint("ep-pr1", "br-pr1", rw, epName("primary")),
-		endpoint("ep-extra", "br-pr1", ro, epName("extra")),
-		endpoint("ep-other", brMain, ro, epName("extra")),
+		difftest.Endpoint("ep-pr1", "br-pr1", difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-extra", "br-pr1", difftest.RO, difftest.EpName("extra")),
+		difftest.Endpoint("ep-other", brMain, difftest.RO, difftest.EpName("extra")),
 	), "main", brMain, "preview/pr-1", "br-pr1"))
 	p := mustBuild(t, cfg, nil, live)
 	if c := changeAt(t, p, `shop.previews["preview/pr-1"][ep-extra]`); c.Action != Delete {
@@ -100,10 +102,10 @@ func TestRuleExclusive(t *testing.T) {
 // A matched branch deleted outside neonform takes its computes with it: the
 // plan forgets their entries, saying so, and calls nothing.
 func TestRuleBranchDeleted(t *testing.T) {
-	cfg := cfgOf(withRules(project("shop", proj), rule("previews", []string{"preview/*"}, nil, compute("primary"))))
-	st := stateWith(proj, map[string]api.Endpoint{previewPR1: endpoint("ep-pr1", "br-pr1", rw, epName("primary"))})
+	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj), rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary"))))
+	st := stateWith(proj, map[string]api.Endpoint{previewPR1: difftest.Endpoint("ep-pr1", "br-pr1", difftest.RW, difftest.EpName("primary"))})
 	st.Computes[previewPR1].BranchName = "preview/pr-1"
-	live := liveOf(withBranches(liveProject(proj, endpoint("ep-main", brMain, rw)), "main", brMain))
+	live := liveOf(withBranches(liveProject(proj, difftest.Endpoint("ep-main", brMain, difftest.RW)), "main", brMain))
 	p := mustBuild(t, cfg, st, live)
 	if len(p.Changes) != 0 || p.APICalls() != 0 || len(p.Steps) != 1 {
 		t.Fatalf("changes %v, %d calls, steps %v; want one state-only step", addresses(p), p.APICalls(), stepLines(p))
@@ -126,12 +128,12 @@ func TestRuleBranchDeleted(t *testing.T) {
 // The views summarise a fleet in one line and say a change that several
 // instances share once, naming every instance; the plan file lists each.
 func TestRuleFleetViews(t *testing.T) {
-	cfg := cfgOf(withRules(project("shop", proj), rule("previews", []string{"preview/*"}, nil, compute("primary", cu(0.25, 1)))))
+	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj), rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary", difftest.CU(0.25, 1)))))
 	live := liveOf(withBranches(liveProject(proj,
-		endpoint("ep-pr1", "br-pr1", rw, epName("primary"), active),
-		endpoint("ep-pr2", "br-pr2", rw, epName("primary")),
-		endpoint("ep-pr3", "br-pr3", rw, epName("primary"), epCU(0.25, 1)),
-		endpoint("ep-pr4", "br-pr4", rw, epName("primary"), epCU(0.5, 1)),
+		difftest.Endpoint("ep-pr1", "br-pr1", difftest.RW, difftest.EpName("primary"), difftest.Active),
+		difftest.Endpoint("ep-pr2", "br-pr2", difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-pr3", "br-pr3", difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 1)),
+		difftest.Endpoint("ep-pr4", "br-pr4", difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.5, 1)),
 	), "preview/pr-1", "br-pr1", "preview/pr-2", "br-pr2", "preview/pr-3", "br-pr3", "preview/pr-4", "br-pr4"))
 	st := stateWith(proj, map[string]api.Endpoint{})
 	for i, ep := range live.Projects[proj].Endpoints {
@@ -174,11 +176,11 @@ func TestRuleFleetViews(t *testing.T) {
 // Fetch lists the branches of a project with a rule even when the state
 // knows every branch block's branch: one list of branches, one of endpoints.
 func TestFetchListsBranchesForRule(t *testing.T) {
-	cfg := cfgOf(withRules(project("shop", proj, branchNamed("main", "main", compute("primary"))),
-		rule("previews", []string{"preview/*"}, nil, compute("primary"))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": endpoint("ep-main", brMain, rw)})
+	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj, difftest.BranchNamed("main", "main", difftest.Compute("primary"))),
+		rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary"))))
+	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": difftest.Endpoint("ep-main", brMain, difftest.RW)})
 	st.Computes["shop.main.primary"].BranchName = "main"
-	r := &fakeReader{endpoints: map[string][]api.Endpoint{proj: {endpoint("ep-main", brMain, rw)}},
+	r := &fakeReader{endpoints: map[string][]api.Endpoint{proj: {difftest.Endpoint("ep-main", brMain, difftest.RW)}},
 		branches: map[string][]api.Branch{proj: {{ID: brMain, Name: "main"}}}}
 	live, diags := Fetch(t.Context(), r, cfg, st, FetchOptions{})
 	if diags.HasErrors() {
@@ -192,7 +194,7 @@ func TestFetchListsBranchesForRule(t *testing.T) {
 // New instances that create alike are said once: each is on a branch of
 // its own, which does not make their changes different.
 func TestRuleFleetCreates(t *testing.T) {
-	cfg := cfgOf(withRules(project("shop", proj), rule("previews", []string{"preview/*"}, nil, compute("primary", cu(0.25, 1)))))
+	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj), rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary", difftest.CU(0.25, 1)))))
 	live := liveOf(withBranches(liveProject(proj), "preview/pr-1", "br-pr1", "preview/pr-2", "br-pr2"))
 	p := mustBuild(t, cfg, nil, live)
 	out := humanOf(t, p, HumanOptions{})

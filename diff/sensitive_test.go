@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neonform/neonform/diff/internal/difftest"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/state"
 )
@@ -16,11 +18,11 @@ import (
 // show can hide them; a state entry written before it kept the list gets it
 // from a state-only step, once.
 func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
-	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET"))
-	c := compute("primary", pg("work_mem", "TOPSECRET"))
+	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET"))
+	c := difftest.Compute("primary", difftest.PG("work_mem", "TOPSECRET"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
 	c.SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c)))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}) // an older state: no list
 
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
@@ -51,11 +53,11 @@ func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
 // A compute no longer configured is deleted; the state's record of which
 // of its values are sensitive hides their drift, and the change carries it.
 func TestDeletedComputeKeepsItsSensitivity(t *testing.T) {
-	applied := endpoint("ep-x", brMain, ro, epName("old"), epPg("work_mem", "TOPSECRET-1"))
-	live := endpoint("ep-x", brMain, ro, epName("old"), epPg("work_mem", "TOPSECRET-2"))
+	applied := difftest.Endpoint("ep-x", brMain, difftest.RO, difftest.EpName("old"), difftest.EpPG("work_mem", "TOPSECRET-1"))
+	live := difftest.Endpoint("ep-x", brMain, difftest.RO, difftest.EpName("old"), difftest.EpPG("work_mem", "TOPSECRET-2"))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.old": applied})
 	st.Computes["shop.main.old"].Sensitive = []string{"pg_settings"}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain)))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain)))
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
 
 	if ch := changeAt(t, p, "shop.main.old"); ch.Action != Delete || !slices.Equal(ch.Sensitive, []string{"pg_settings"}) {
@@ -80,14 +82,14 @@ func TestDeletedComputeKeepsItsSensitivity(t *testing.T) {
 // A replica is adopted by its name; when the name comes from a sensitive
 // variable, neither the reason nor the warning about namesakes repeats it.
 func TestAdoptionByASensitiveNameHidesIt(t *testing.T) {
-	c := compute("reports", readOnly, named("rep-TOPSECRET"))
+	c := difftest.Compute("reports", difftest.ReadOnly, difftest.Named("rep-TOPSECRET"))
 	c.Sensitive = map[string]bool{"name": true}
 	c.SensitiveFrom = map[string][]string{"name": {"replica_name"}}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"), c)))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary"), c)))
 	live := liveOf(liveProject(proj,
-		endpoint("ep-primary", brMain, rw, epName("primary")),
-		endpoint("ep-a", brMain, ro, epName("rep-TOPSECRET")),
-		endpoint("ep-b", brMain, ro, epName("rep-TOPSECRET")),
+		difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-a", brMain, difftest.RO, difftest.EpName("rep-TOPSECRET")),
+		difftest.Endpoint("ep-b", brMain, difftest.RO, difftest.EpName("rep-TOPSECRET")),
 	))
 	p, diags := Build(cfg, nil, live, testOpts)
 	if diags.HasErrors() {
@@ -103,7 +105,7 @@ func TestAdoptionByASensitiveNameHidesIt(t *testing.T) {
 // state show's rows hide what the entry records as sensitive, keeping a
 // setting's name, and name the variable when the entry records it.
 func TestRowsHidingSensitiveValues(t *testing.T) {
-	sc := &state.Compute{Type: rw, Applied: state.Attributes{Name: "n", MaxCU: 7, PgSettings: map[string]string{"work_mem": "TOPSECRET"}},
+	sc := &state.Compute{Type: difftest.RW, Applied: state.Attributes{Name: "n", MaxCU: 7, PgSettings: map[string]string{"work_mem": "TOPSECRET"}},
 		Sensitive: []string{"max_cu", "pg_settings"}, SensitiveFrom: map[string][]string{"pg_settings": {"db_tuning", "extra"}}}
 	got := map[string]string{}
 	for _, r := range AppliedValues(sc).RowsHiding(SecretsOf(sc)) {
@@ -117,11 +119,11 @@ func TestRowsHidingSensitiveValues(t *testing.T) {
 // secretUpdate is a plan that changes work_mem from TOPSECRET-1 to
 // TOPSECRET-2, a sensitive variable's value, and the state it was made with.
 func secretUpdate(t *testing.T) (*Plan, *state.State) {
-	live := endpoint("ep-x", brMain, rw, epName("c"), epPg("work_mem", "TOPSECRET-1"))
-	c := compute("c", pg("work_mem", "TOPSECRET-2"))
+	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpPG("work_mem", "TOPSECRET-1"))
+	c := difftest.Compute("c", difftest.PG("work_mem", "TOPSECRET-2"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
 	c.SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c)))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": live})
 	return mustBuild(t, cfg, st, liveOf(liveProject(proj, live))), st
 }
@@ -177,12 +179,12 @@ func TestEditedBodyIsRefusedWithoutTheSensitiveValues(t *testing.T) {
 // reconciles it: what was applied, and is live, came from it. The state
 // then learns that it is no longer sensitive.
 func TestDriftHidesWhatTheStateRecordsAsSensitive(t *testing.T) {
-	applied := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-1"))
-	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-2"))
+	applied := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-1"))
+	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-2"))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
 	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
 	st.Computes["shop.main.primary"].SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", pg("work_mem", "64MB")))))
+	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary", difftest.PG("work_mem", "64MB")))))
 	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
 	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 || !p.Drift[0].Attributes[0].Sensitive {
 		t.Errorf("drift: %+v", p.Drift)
@@ -302,15 +304,15 @@ func dropKey(v any, key string) {
 // Drift names the variable the state says the applied value came from; the
 // change, the configuration's; and the saved plan says the same once read.
 func TestDriftAndChangeNameTheirOwnVariables(t *testing.T) {
-	applied := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-1"))
-	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-2"))
+	applied := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-1"))
+	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-2"))
 	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
 	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
 	st.Computes["shop.main.primary"].SensitiveFrom = map[string][]string{"pg_settings": {"old_tuning"}}
-	c := compute("primary", pg("work_mem", "TOPSECRET-3"))
+	c := difftest.Compute("primary", difftest.PG("work_mem", "TOPSECRET-3"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
 	c.SensitiveFrom = map[string][]string{"pg_settings": {"new_tuning"}}
-	p := mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain, c))), st, liveOf(liveProject(proj, live)))
+	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c))), st, liveOf(liveProject(proj, live)))
 	path := filepath.Join(t.TempDir(), "plan.json")
 	if err := WriteFile(path, p); err != nil {
 		t.Fatal(err)
