@@ -6,10 +6,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -18,8 +17,8 @@ import (
 // by the name "main", and the reader that serves it: endpoints live on
 // br-main and a branch list in which "main" is br-main.
 func recordedShop(mainName string) (*config.Config, *state.State, *fakeReader) {
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchNamed("main", mainName, difftest.Compute("primary"), difftest.Compute("reports", difftest.ReadOnly))))
-	st := stateWith(proj, map[string]api.Endpoint{
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", mainName, difftest.Compute("primary"), difftest.Compute("reports", difftest.ReadOnly))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{
 		"shop.main.primary": difftest.Endpoint("ep-primary", "br-main", difftest.RW, difftest.EpName("primary")),
 		"shop.main.reports": difftest.Endpoint("ep-reports", "br-main", difftest.RO, difftest.EpName("reports")),
 	})
@@ -27,8 +26,8 @@ func recordedShop(mainName string) (*config.Config, *state.State, *fakeReader) {
 		c.BranchName = "main"
 	}
 	f := &fakeReader{
-		endpoints: map[string][]api.Endpoint{proj: {difftest.Endpoint("ep-primary", "br-main", difftest.RW, difftest.EpName("primary")), difftest.Endpoint("ep-reports", "br-main", difftest.RO, difftest.EpName("reports"))}},
-		branches:  map[string][]api.Branch{proj: {{ID: "br-main", Name: "main"}, {ID: "br-dev", Name: "dev"}}},
+		endpoints: map[string][]api.Endpoint{difftest.Proj: {difftest.Endpoint("ep-primary", "br-main", difftest.RW, difftest.EpName("primary")), difftest.Endpoint("ep-reports", "br-main", difftest.RO, difftest.EpName("reports"))}},
+		branches:  map[string][]api.Branch{difftest.Proj: {{ID: "br-main", Name: "main"}, {ID: "br-dev", Name: "dev"}}},
 	}
 	return cfg, st, f
 }
@@ -49,10 +48,10 @@ func fetchCalls(t *testing.T, f *fakeReader, cfg *config.Config, st *state.State
 func TestRecordedBranchNeedsNoList(t *testing.T) {
 	cfg, st, f := recordedShop("main")
 	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
-	if calls != "map[endpoints "+proj+":1]" {
+	if calls != "map[endpoints "+difftest.Proj+":1]" {
 		t.Errorf("calls %s: want one list of endpoints and nothing else", calls)
 	}
-	lp := live.Projects[proj]
+	lp := live.Projects[difftest.Proj]
 	if lp.Branches != nil || lp.Known["main"] != "br-main" {
 		t.Errorf("branches %v, known %v: want not listed, main known as br-main", lp.Branches, lp.Known)
 	}
@@ -79,7 +78,7 @@ func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
 			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, b)
 		}, FetchOptions{}},
 		{"the recorded branch has no live endpoint (deleted?)", func(_ *config.Config, _ *state.State, f *fakeReader) {
-			f.endpoints[proj] = nil
+			f.endpoints[difftest.Proj] = nil
 		}, FetchOptions{}},
 		{"recorded on two branches", func(_ *config.Config, st *state.State, _ *fakeReader) {
 			st.Computes["shop.main.reports"].BranchID = "br-dev"
@@ -116,10 +115,10 @@ func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
 			cfg, st, f := recordedShop("main")
 			tc.edit(cfg, st, f)
 			live, calls := fetchCalls(t, f, cfg, st, tc.opts)
-			if calls != "map[branches "+proj+":1 endpoints "+proj+":1]" {
+			if calls != "map[branches "+difftest.Proj+":1 endpoints "+difftest.Proj+":1]" {
 				t.Errorf("calls %s: want the endpoints and the branches", calls)
 			}
-			if live.Projects[proj].Branches == nil {
+			if live.Projects[difftest.Proj].Branches == nil {
 				t.Errorf("branches not kept")
 			}
 		})
@@ -133,7 +132,7 @@ func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
 func TestABlockWhoseNameChangedIsLookedUp(t *testing.T) {
 	cfg, st, f := recordedShop("dev")
 	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
-	if calls != "map[branches "+proj+":1 endpoints "+proj+":1]" {
+	if calls != "map[branches "+difftest.Proj+":1 endpoints "+difftest.Proj+":1]" {
 		t.Errorf("calls %s: want the endpoints and the branches", calls)
 	}
 	p := mustBuild(t, cfg, st, live)
@@ -149,10 +148,10 @@ func TestABlockNamedOtherThanItsLabelIsKnownFromTheState(t *testing.T) {
 	for _, c := range st.Computes {
 		c.BranchName = "production"
 	}
-	f.branches[proj] = []api.Branch{{ID: "br-main", Name: "production"}}
+	f.branches[difftest.Proj] = []api.Branch{{ID: "br-main", Name: "production"}}
 	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
-	if calls != "map[endpoints "+proj+":1]" || live.Projects[proj].Known["main"] != "br-main" {
-		t.Errorf("calls %s, known %v: want one list of endpoints, main known as br-main", calls, live.Projects[proj].Known)
+	if calls != "map[endpoints "+difftest.Proj+":1]" || live.Projects[difftest.Proj].Known["main"] != "br-main" {
+		t.Errorf("calls %s, known %v: want one list of endpoints, main known as br-main", calls, live.Projects[difftest.Proj].Known)
 	}
 	if p := mustBuild(t, cfg, st, live); p.HasChanges() {
 		t.Errorf("plan: %v", stepLines(p))
@@ -164,7 +163,7 @@ func TestABlockNamedOtherThanItsLabelIsKnownFromTheState(t *testing.T) {
 // the block means the branch that has its name now.
 func TestARenamedBranchKeepsItsComputesUntilRefreshed(t *testing.T) {
 	cfg, st, f := recordedShop("main")
-	f.branches[proj] = []api.Branch{{ID: "br-main", Name: "legacy"}, {ID: "br-dev", Name: "main"}}
+	f.branches[difftest.Proj] = []api.Branch{{ID: "br-main", Name: "legacy"}, {ID: "br-dev", Name: "main"}}
 	live, _ := fetchCalls(t, f, cfg, st, FetchOptions{})
 	if p := mustBuild(t, cfg, st, live); p.HasChanges() {
 		t.Errorf("a rename outside neonform changed the plan: %v", p.Changes)

@@ -5,11 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
 
 // Edits of a plan file that only one check catches, each refused with what
@@ -67,11 +66,11 @@ func attributeOf(t *testing.T, ch *Change, name string) *Attribute {
 // only a new endpoint can have (a type) are refused, never dropped from the
 // request.
 func TestUpdateOfARecreateAttributeIsRefused(t *testing.T) {
-	live := &LiveEndpoint{ID: "ep-reports", Values: LiveValues(ptr(difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports"))))}
+	live := &LiveEndpoint{ID: "ep-reports", Values: LiveValues(ptr(difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports"))))}
 	want := live.Values
 	want.Type = difftest.RW
-	d := &deriver{project: proj, holders: map[string]string{}}
-	err := d.addUpdate(&Change{Address: "shop.main.reports", ProjectID: proj}, live, want, "")
+	d := &deriver{project: difftest.Proj, holders: map[string]string{}}
+	err := d.addUpdate(&Change{Address: "shop.main.reports", ProjectID: difftest.Proj}, live, want, "")
 	if err == nil || err.Error() != "an update cannot change type, which only a new endpoint can have" {
 		t.Errorf("addUpdate: %v", err)
 	}
@@ -85,10 +84,10 @@ func ptr[T any](v T) *T { return &v }
 // Two changes acting on one endpoint: show refuses the file, though
 // without the state neither makes a step (a no-op).
 func TestTwoChangesOfOneEndpointAreRefused(t *testing.T) {
-	ep := difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"))
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary"))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": ep})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep)))
+	ep := difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": ep})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, ep)))
 	twin := p.Changes[0]
 	twin.Address = "shop.main.twin"
 	p.Changes = append(p.Changes, twin)
@@ -112,15 +111,15 @@ func TestAnEmptySettingIsNotAnUnsetOne(t *testing.T) {
 		config        []difftest.Opt
 		before, after any
 	}{
-		{"set to empty live, unset in the configuration", difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports"), difftest.EpPG("search_path", "")),
+		{"set to empty live, unset in the configuration", difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports"), difftest.EpPG("search_path", "")),
 			[]difftest.Opt{difftest.ReadOnly}, "", nil},
-		{"unset live, set to empty in the configuration", difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports")),
+		{"unset live, set to empty in the configuration", difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports")),
 			[]difftest.Opt{difftest.ReadOnly, difftest.PG("search_path", "")}, nil, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("reports", tt.config...))))
-			st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": tt.live})
-			p := mustBuild(t, cfg, st, liveOf(liveProject(proj, tt.live)))
+			cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("reports", tt.config...))))
+			st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.reports": tt.live})
+			p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, tt.live)))
 			ch := changeAt(t, p, "shop.main.reports")
 			want := []Attribute{{Name: "pg_settings.search_path", Before: tt.before, After: tt.after, Effect: Restart}}
 			if ch.Action != Update || !cmp.Equal(ch.Attributes, want) {
@@ -134,10 +133,10 @@ func TestAnEmptySettingIsNotAnUnsetOne(t *testing.T) {
 // but the state records it (destroy and replacements read it there): a
 // state-only step.
 func TestPreventDestroyAloneIsRecorded(t *testing.T) {
-	ep := difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports"))
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("reports", difftest.ReadOnly, difftest.PreventDestroy))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": ep})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep)))
+	ep := difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("reports", difftest.ReadOnly, difftest.PreventDestroy))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.reports": ep})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, ep)))
 	if got, want := stepLines(p), []string{"STATE shop.main.reports"}; !cmp.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
 	}
@@ -149,7 +148,7 @@ func TestPreventDestroyAloneIsRecorded(t *testing.T) {
 	}
 	// Recorded, the plan after has nothing to do.
 	st.Computes["shop.main.reports"].PreventDestroy = true
-	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep))); p.HasChanges() {
+	if p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, ep))); p.HasChanges() {
 		t.Errorf("once recorded, the plan still has steps: %v", stepLines(p))
 	}
 }
@@ -159,10 +158,10 @@ func TestPreventDestroyAloneIsRecorded(t *testing.T) {
 // primary (shop.main.writer) is created right after the old one's delete,
 // before the read replica (shop.main.replica).
 func TestTheEndOfDowntimeComesFirst(t *testing.T) {
-	old := difftest.Endpoint("ep-old", brMain, difftest.RW, difftest.EpName("old"))
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("writer"), difftest.Compute("replica", difftest.ReadOnly))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.old": old})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, old)))
+	old := difftest.Endpoint("ep-old", difftest.BrMain, difftest.RW, difftest.EpName("old"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("writer"), difftest.Compute("replica", difftest.ReadOnly))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.old": old})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, old)))
 	want := []string{"DELETE shop.main.old", "POST shop.main.writer after 1", "POST shop.main.replica"}
 	if got := stepLines(p); !cmp.Equal(got, want) {
 		t.Errorf("steps = %v, want %v", got, want)

@@ -8,12 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -31,89 +30,89 @@ func TestAttributeEffects(t *testing.T) {
 	}{
 		{
 			name:    "max_cu restarts",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(0.25, 2)),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(0.25, 2)),
 			compute: difftest.Compute("c", difftest.CU(0.25, 4)),
 			attrs:   []string{"max_cu:restart"}, action: Update, disruption: Restart,
 			body: `{"endpoint":{"autoscaling_limit_max_cu":4}}`,
 		},
 		{
 			name:    "min_cu restarts",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(0.25, 2)),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(0.25, 2)),
 			compute: difftest.Compute("c", difftest.CU(0.5, 2)),
 			attrs:   []string{"min_cu:restart"}, action: Update, disruption: Restart,
 			body: `{"endpoint":{"autoscaling_limit_min_cu":0.5}}`,
 		},
 		{
 			name:    "a fixed size sets both limits, in one PATCH",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c")),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c")),
 			compute: difftest.Compute("c", difftest.CU(2, 2)),
 			attrs:   []string{"min_cu:restart", "max_cu:restart"}, action: Update, disruption: Restart,
 			body: `{"endpoint":{"autoscaling_limit_min_cu":2,"autoscaling_limit_max_cu":2}}`,
 		},
 		{
 			name:    "pg_settings restart; the PATCH carries the whole map",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpPG("work_mem", "4MB"), difftest.EpPG("jit", "off")),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpPG("work_mem", "4MB"), difftest.EpPG("jit", "off")),
 			compute: difftest.Compute("c", difftest.PG("work_mem", "64MB"), difftest.PG("jit", "off")),
 			attrs:   []string{"pg_settings.work_mem:restart"}, action: Update, disruption: Restart,
 			body: `{"endpoint":{"settings":{"pg_settings":{"jit":"off","work_mem":"64MB"}}}}`,
 		},
 		{
 			name:    "removing every pg_setting sends an empty map, not null",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpPG("work_mem", "4MB")),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpPG("work_mem", "4MB")),
 			compute: difftest.Compute("c"),
 			attrs:   []string{"pg_settings.work_mem:restart"}, action: Update, disruption: Restart,
 			body: `{"endpoint":{"settings":{"pg_settings":{}}}}`,
 		},
 		{
 			name:    "suspend_timeout changes nothing running",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpSuspend(300)),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpSuspend(300)),
 			compute: difftest.Compute("c", difftest.SuspendAfter(900)),
 			attrs:   []string{"suspend_timeout:none"}, action: Update, disruption: None,
 			body: `{"endpoint":{"suspend_timeout_seconds":900}}`,
 		},
 		{
 			name:    "never suspend",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c")),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c")),
 			compute: difftest.Compute("c", difftest.SuspendAfter(config.SuspendNever)),
 			attrs:   []string{"suspend_timeout:none"}, action: Update, disruption: None,
 			body: `{"endpoint":{"suspend_timeout_seconds":-1}}`,
 		},
 		{
 			name:    "the service default is 300 seconds: no change",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpSuspend(300)),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpSuspend(300)),
 			compute: difftest.Compute("c", difftest.SuspendAfter(config.SuspendDefault)),
 			action:  NoOp, disruption: None,
 		},
 		{
 			name:    "name changes nothing running",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("old")),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("old")),
 			compute: difftest.Compute("c", difftest.Named("new")),
 			attrs:   []string{"name:none"}, action: Update, disruption: None,
 			body: `{"endpoint":{"name":"new"}}`,
 		},
 		{
 			name:    "disabling suspends",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c")),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c")),
 			compute: difftest.Compute("c", difftest.Disabled),
 			attrs:   []string{"disabled:suspend"}, action: Update, disruption: Suspend,
 			body: `{"endpoint":{"disabled":true}}`,
 		},
 		{
 			name:    "enabling interrupts nothing",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpDisabled),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpDisabled),
 			compute: difftest.Compute("c"),
 			attrs:   []string{"disabled:none"}, action: Update, disruption: None,
 			body: `{"endpoint":{"disabled":false}}`,
 		},
 		{
 			name:    "type cannot be patched: recreate",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RO, difftest.EpName("c")),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RO, difftest.EpName("c")),
 			compute: difftest.Compute("c"),
 			attrs:   []string{"type:recreate"}, action: Replace, disruption: Recreate,
 		},
 		{
 			name:    "every change of one compute goes into one PATCH; the worst effect wins",
-			live:    difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("old"), difftest.EpCU(1, 1), difftest.EpSuspend(300)),
+			live:    difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("old"), difftest.EpCU(1, 1), difftest.EpSuspend(300)),
 			compute: difftest.Compute("c", difftest.Named("c"), difftest.CU(1, 2), difftest.SuspendAfter(600), difftest.PG("work_mem", "8MB"), difftest.Disabled),
 			attrs:   []string{"max_cu:restart", "pg_settings.work_mem:restart", "suspend_timeout:none", "name:none", "disabled:suspend"},
 			action:  Update, disruption: Suspend,
@@ -122,9 +121,9 @@ func TestAttributeEffects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, tt.compute)))
-			st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": tt.live})
-			p := mustBuild(t, cfg, st, liveOf(liveProject(proj, tt.live)))
+			cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, tt.compute)))
+			st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": tt.live})
+			p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, tt.live)))
 			ch := changeAt(t, p, "shop.main.c")
 			var attrs []string
 			for _, a := range ch.Attributes {
@@ -157,7 +156,7 @@ func TestAttributeEffects(t *testing.T) {
 			if got := string(patches[0].Body); got != tt.body {
 				t.Errorf("PATCH body\n got %s\nwant %s", got, tt.body)
 			}
-			if want := "/projects/" + proj + "/endpoints/ep-x"; patches[0].Path != want || patches[0].EndpointID != "ep-x" {
+			if want := "/projects/" + difftest.Proj + "/endpoints/ep-x"; patches[0].Path != want || patches[0].EndpointID != "ep-x" {
 				t.Errorf("PATCH %s (endpoint %s), want %s", patches[0].Path, patches[0].EndpointID, want)
 			}
 		})
@@ -167,11 +166,11 @@ func TestAttributeEffects(t *testing.T) {
 // The attribute rows keep the live value before and the configured after,
 // and the state record is what the configuration says.
 func TestAttributeBeforeAfterAndRecord(t *testing.T) {
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(0.25, 2), difftest.EpPG("work_mem", "4MB"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(0.25, 2), difftest.EpPG("work_mem", "4MB"))
 	c := difftest.Compute("c", difftest.CU(0.25, 4), difftest.PG("work_mem", "64MB"), difftest.PG("jit", "off"))
 	c.PreventDestroy = true
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c)))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(difftest.Proj, live)))
 	ch := changeAt(t, p, "shop.main.c")
 	want := []Attribute{
 		{Name: "max_cu", Before: 2.0, After: 4.0, Effect: Restart},
@@ -188,7 +187,7 @@ func TestAttributeBeforeAfterAndRecord(t *testing.T) {
 		t.Errorf("size = %q, want the new size in words", ch.Size)
 	}
 	rec := p.Steps[0].Record
-	wantRec := &state.Compute{EndpointID: "ep-x", ProjectID: proj, BranchID: brMain, Type: difftest.RW, PreventDestroy: true,
+	wantRec := &state.Compute{EndpointID: "ep-x", ProjectID: difftest.Proj, BranchID: difftest.BrMain, Type: difftest.RW, PreventDestroy: true,
 		Applied: state.Attributes{Name: "c", MinCU: 0.25, MaxCU: 4, PgSettings: map[string]string{"jit": "off", "work_mem": "64MB"}}}
 	if !cmp.Equal(rec, wantRec) {
 		t.Errorf("record:\n%s", cmp.Diff(wantRec, rec))
@@ -199,13 +198,13 @@ func TestAttributeBeforeAfterAndRecord(t *testing.T) {
 // a compute it may have made by it after an ambiguous failure).
 func TestCreateBody(t *testing.T) {
 	c := difftest.Compute("reports", difftest.ReadOnly, difftest.CU(0.5, 2), difftest.SuspendAfter(600), difftest.PG("work_mem", "8MB"))
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c)))
-	p := mustBuild(t, cfg, nil, liveOf(liveProject(proj)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	p := mustBuild(t, cfg, nil, liveOf(liveProject(difftest.Proj)))
 	if len(p.Steps) != 1 {
 		t.Fatalf("steps = %v", stepLines(p))
 	}
 	s := p.Steps[0]
-	if s.Method != "POST" || s.Path != "/projects/"+proj+"/endpoints" || s.Kind != StepCreate || s.Name != "reports" || s.EndpointID != "" {
+	if s.Method != "POST" || s.Path != "/projects/"+difftest.Proj+"/endpoints" || s.Kind != StepCreate || s.Name != "reports" || s.EndpointID != "" {
 		t.Errorf("step = %+v", s)
 	}
 	var body map[string]map[string]any
@@ -213,7 +212,7 @@ func TestCreateBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
-		"branch_id": brMain, "type": "read_only", "name": "reports",
+		"branch_id": difftest.BrMain, "type": "read_only", "name": "reports",
 		"autoscaling_limit_min_cu": 0.5, "autoscaling_limit_max_cu": 2.0,
 		"suspend_timeout_seconds": 600.0, "disabled": false,
 		"settings": map[string]any{"pg_settings": map[string]any{"work_mem": "8MB"}},
@@ -227,11 +226,11 @@ func TestCreateBody(t *testing.T) {
 // rows, the reasons, the size line, the Markdown or the printed JSON (whose
 // live endpoints and request bodies hold it too); the plan file keeps it.
 func TestSensitiveValuesAreHidden(t *testing.T) {
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(1, 1), difftest.EpPG("password_encryption", "md5"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(1, 1), difftest.EpPG("password_encryption", "md5"))
 	c := difftest.Compute("c", difftest.CU(7, 7), difftest.PG("password_encryption", "scram-sha-256"))
 	c.Sensitive = map[string]bool{"size": true, "pg_settings": true}
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c)))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(difftest.Proj, live)))
 	ch := changeAt(t, p, "shop.main.c")
 	for _, a := range ch.Attributes {
 		if !a.Sensitive {
@@ -267,11 +266,11 @@ func TestSensitiveValuesAreHidden(t *testing.T) {
 // hidden values would otherwise be sent as the settings' text. The plan file
 // keeps the values.
 func TestRedactedPlanIsRefused(t *testing.T) {
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(1, 1))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpCU(1, 1))
 	c := difftest.Compute("c", difftest.CU(1, 1), difftest.PG("work_mem", "TOPSECRET-1"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c)))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(difftest.Proj, live)))
 	var printed strings.Builder
 	if err := RenderJSON(&printed, p); err != nil {
 		t.Fatal(err)

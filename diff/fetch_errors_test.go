@@ -8,21 +8,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
 
 // Failures that are about the service, not one project, are said once,
 // naming every project they stopped, and not at any project's block.
 func TestFetchSaysServiceWideFailuresOnce(t *testing.T) {
 	const other = "cold-lake-12345678"
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain)), difftest.Project("warehouse", other, difftest.BranchID("main", "br-x")))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain)), difftest.Project("warehouse", other, difftest.BranchID("main", "br-x")))
 
 	refused := func(id string) error {
 		return &api.Error{StatusCode: http.StatusUnauthorized, Message: "invalid API key", Method: "GET", Path: "/projects/" + id + "/endpoints"}
 	}
-	f := &fakeReader{errs: map[string]error{proj: refused(proj), other: refused(other)}}
+	f := &fakeReader{errs: map[string]error{difftest.Proj: refused(difftest.Proj), other: refused(other)}}
 	_, diags := Fetch(context.Background(), f, cfg, nil, FetchOptions{Parallelism: 2})
 	if len(diags) != 1 || diags[0].Summary != "API key refused" || diags[0].Subject != nil {
 		t.Fatalf("a refused key: %v, want one \"API key refused\" about no block", diags)

@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
 
 // fakeReader answers like the service, counting calls and the most calls in
@@ -131,7 +130,7 @@ func TestFetchIsBoundedByParallelism(t *testing.T) {
 // naming the project's label and id and pointing at its block.
 func TestFetchProjectNotFound(t *testing.T) {
 	missing := difftest.Project("warehouse", "cold-lake-12345678", difftest.BranchID("main", "br-x"))
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain)), missing)
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain)), missing)
 	for _, tt := range []struct {
 		status  int
 		summary string
@@ -156,12 +155,12 @@ func TestFetchProjectNotFound(t *testing.T) {
 				t.Errorf("HTTP %d: detail %q, want %q in it", tt.status, d.Detail, w)
 			}
 		}
-		if live.Projects[proj] == nil {
+		if live.Projects[difftest.Proj] == nil {
 			t.Errorf("HTTP %d: the readable project was not kept", tt.status)
 		}
 	}
-	f := &fakeReader{errs: map[string]error{proj: errors.New("connection refused")}}
-	_, diags := Fetch(context.Background(), f, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchNamed("main", "main"))), nil, FetchOptions{Parallelism: 1})
+	f := &fakeReader{errs: map[string]error{difftest.Proj: errors.New("connection refused")}}
+	_, diags := Fetch(context.Background(), f, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", "main"))), nil, FetchOptions{Parallelism: 1})
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "connection refused") {
 		t.Errorf("a network error: %v", diags)
 	}
@@ -171,8 +170,8 @@ func TestFetchProjectNotFound(t *testing.T) {
 // ambiguous name is an error at the branch block.
 func TestBranchResolution(t *testing.T) {
 	b := difftest.BranchNamed("feature", "feature/x", difftest.Compute("primary"))
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, b))
-	live := liveOf(withBranches(liveProject(proj, difftest.Endpoint("ep-f", "br-f", difftest.RW)), "feature/x", "br-f"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, b))
+	live := liveOf(withBranches(liveProject(difftest.Proj, difftest.Endpoint("ep-f", "br-f", difftest.RW)), "feature/x", "br-f"))
 	p := mustBuild(t, cfg, nil, live)
 	if ch := changeAt(t, p, "shop.feature.primary"); ch.EndpointID != "ep-f" || ch.BranchID != "br-f" {
 		t.Errorf("change = %+v, want ep-f on br-f", ch)
@@ -185,7 +184,7 @@ func TestBranchResolution(t *testing.T) {
 		{[]string{"main", "br-m"}, "Branch not found", `has no branch named "feature/x"`},
 		{[]string{"feature/x", "br-1", "feature/x", "br-2"}, "Branch name is ambiguous", "br-1, br-2"},
 	} {
-		live := liveOf(withBranches(liveProject(proj), tt.branches...))
+		live := liveOf(withBranches(liveProject(difftest.Proj), tt.branches...))
 		d := buildErr(t, cfg, nil, live)
 		if d.Summary != tt.summary || !strings.Contains(d.Detail, tt.detail) || d.Subject == nil || *d.Subject != b.DeclRange {
 			t.Errorf("%s: %s at %v", d.Summary, d.Detail, d.Subject)

@@ -4,10 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -27,9 +26,9 @@ func TestActiveVersusIdle(t *testing.T) {
 		{api.EndpointStateInit, true, "max_cu 1 -> 2 restarts the compute and drops its connections", 1, "update: RESTART, active now, drops connections"},
 	} {
 		t.Run(string(tt.state), func(t *testing.T) {
-			live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), func(e *api.Endpoint) { e.CurrentState = tt.state })
-			cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("c", difftest.CU(1, 2)))))
-			p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+			live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), func(e *api.Endpoint) { e.CurrentState = tt.state })
+			cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("c", difftest.CU(1, 2)))))
+			p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(difftest.Proj, live)))
 			ch := changeAt(t, p, "shop.main.c")
 			if ch.Active != tt.active {
 				t.Errorf("active = %v, want %v", ch.Active, tt.active)
@@ -50,10 +49,10 @@ func TestActiveVersusIdle(t *testing.T) {
 // prevent_destroy in the configuration fails a plan that would recreate the
 // compute, pointing at the lifecycle attribute.
 func TestPreventDestroyInConfig(t *testing.T) {
-	live := difftest.Endpoint("ep-x", brMain, difftest.RO, difftest.EpName("c"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RO, difftest.EpName("c"))
 	c := difftest.Compute("c", difftest.PreventDestroy) // read_write now: a recreate
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c)))
-	d := buildErr(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	d := buildErr(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(difftest.Proj, live)))
 	if d.Summary != "Compute cannot be recreated" {
 		t.Errorf("summary = %q", d.Summary)
 	}
@@ -68,11 +67,11 @@ func TestPreventDestroyInConfig(t *testing.T) {
 // A compute removed from the configuration whose state says prevent_destroy
 // is not deleted: the plan fails and says how to delete it or let it go.
 func TestPreventDestroyInState(t *testing.T) {
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live})
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live})
 	st.Computes["shop.main.primary"].PreventDestroy = true
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain)))
-	d := buildErr(t, cfg, st, liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain)))
+	d := buildErr(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 	if d.Summary != "Compute cannot be deleted" {
 		t.Errorf("summary = %q", d.Summary)
 	}
@@ -83,7 +82,7 @@ func TestPreventDestroyInState(t *testing.T) {
 	}
 	// Without the flag the same plan deletes it.
 	st.Computes["shop.main.primary"].PreventDestroy = false
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 	if ch := changeAt(t, p, "shop.main.primary"); ch.Action != Delete || ch.Disruption != Remove {
 		t.Errorf("change = %s/%s, want delete", ch.Action, ch.Disruption)
 	}
@@ -94,30 +93,30 @@ func TestPreventDestroyInState(t *testing.T) {
 // configuration to say while the compute is configured (prevent_destroy =
 // false is what allowed the replacement), and for the state once it is not.
 func TestPreventDestroyOfADeposedEndpoint(t *testing.T) {
-	old := difftest.Endpoint("ep-old", brMain, difftest.RO, difftest.EpName("app"))
+	old := difftest.Endpoint("ep-old", difftest.BrMain, difftest.RO, difftest.EpName("app"))
 	deposed := state.DeposedAddress("shop.main.app", "ep-old")
-	st := stateWith(proj, map[string]api.Endpoint{deposed: old})
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{deposed: old})
 	st.Computes[deposed].PreventDestroy = true
-	live := liveOf(liveProject(proj, old))
+	live := liveOf(liveProject(difftest.Proj, old))
 
 	// The replacement goes on (the configuration still asks for a read_write).
-	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("app")))), st, live)
+	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("app")))), st, live)
 	ch := changeAt(t, p, deposed)
 	if ch.Action != Delete || !strings.Contains(ch.Reasons[0], "the replacement of shop.main.app was interrupted before it deleted ep-old") {
 		t.Errorf("change %s %q, want the delete of the deposed endpoint, saying why", ch.Action, ch.Reasons)
 	}
 	// The configuration protects the compute now.
-	d := buildErr(t, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("app", difftest.PreventDestroy)))), st, live)
+	d := buildErr(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("app", difftest.PreventDestroy)))), st, live)
 	if d.Summary != "Compute cannot be deleted" || !strings.Contains(d.Detail, "To finish the replacement, set prevent_destroy = false") {
 		t.Errorf("got %s: %s", d.Summary, d.Detail)
 	}
 	// The compute is no longer configured: the state's prevent_destroy holds.
-	d = buildErr(t, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain))), st, live)
+	d = buildErr(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain))), st, live)
 	if d.Summary != "Compute cannot be deleted" || !strings.Contains(d.Detail, deposed+" (ep-old)") {
 		t.Errorf("got %s: %s", d.Summary, d.Detail)
 	}
 	// And described again, it is taken back, prevent_destroy and all.
-	p = mustBuild(t, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("app", difftest.ReadOnly, difftest.PreventDestroy)))), st, live)
+	p = mustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("app", difftest.ReadOnly, difftest.PreventDestroy)))), st, live)
 	if len(p.Steps) != 1 || p.Steps[0].Kind != StepState || p.Steps[0].MovedFrom != deposed || !p.Steps[0].Record.PreventDestroy {
 		t.Errorf("want the endpoint taken back in the state alone: %+v", p.Steps)
 	}
@@ -139,17 +138,17 @@ func TestAllowRestartFalse(t *testing.T) {
 		{"restart while active, allowed", true, difftest.Compute("c", difftest.CU(1, 2)), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"))
+			live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"))
 			if tt.active {
 				difftest.Active(&live)
 			}
-			cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, tt.compute)))
-			st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": live})
+			cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, tt.compute)))
+			st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live})
 			if !tt.fails {
-				mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+				mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 				return
 			}
-			d := buildErr(t, cfg, st, liveOf(liveProject(proj, live)))
+			d := buildErr(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 			if want := tt.compute.Range("lifecycle.allow_restart"); d.Summary != "Compute would be interrupted while active" || d.Subject == nil || *d.Subject != want {
 				t.Errorf("%s at %v; want the allow_restart attribute at %v", d.Summary, d.Subject, want)
 			}

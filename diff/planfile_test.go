@@ -10,13 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -25,27 +24,27 @@ import (
 func busyScenario(reverse bool) (*config.Config, *state.State, *Live) {
 	const proj2 = "hidden-river-50598307"
 	eps := []api.Endpoint{
-		difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 2), difftest.Active),
-		difftest.Endpoint("ep-reports", brMain, difftest.RO, difftest.EpName("reports")),
-		difftest.Endpoint("ep-old", brMain, difftest.RO, difftest.EpName("old")),
-		difftest.Endpoint("ep-dev-app", brDev, difftest.RO, difftest.EpName("app")),
-		difftest.Endpoint("ep-stray", brDev, difftest.RO, difftest.EpName("stray")),
+		difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 2), difftest.Active),
+		difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports")),
+		difftest.Endpoint("ep-old", difftest.BrMain, difftest.RO, difftest.EpName("old")),
+		difftest.Endpoint("ep-dev-app", difftest.BrDev, difftest.RO, difftest.EpName("app")),
+		difftest.Endpoint("ep-stray", difftest.BrDev, difftest.RO, difftest.EpName("stray")),
 	}
 	eps2 := []api.Endpoint{difftest.Endpoint("ep-web", "br-web-main", difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "4MB"))}
-	st := stateWith(proj, map[string]api.Endpoint{
-		"shop.main.primary":  difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 1)), // drifted
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{
+		"shop.main.primary":  difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 1)), // drifted
 		"shop.main.reports":  eps[1],
 		"shop.main.old":      eps[2],
 		"shop.dev.app":       eps[3],
-		"shop.main.vanished": difftest.Endpoint("ep-vanished", brMain, difftest.RO),
+		"shop.main.vanished": difftest.Endpoint("ep-vanished", difftest.BrMain, difftest.RO),
 	})
 	for addr, c := range stateWith(proj2, map[string]api.Endpoint{"web.main.primary": eps2[0]}).Computes {
 		st.Computes[addr] = c
 	}
 	projects := []*config.Project{
-		difftest.Project("shop", proj,
-			difftest.BranchID("main", brMain, difftest.Compute("primary", difftest.CU(0.25, 4), difftest.PG("work_mem", "64MB")), difftest.Compute("reports", difftest.ReadOnly, difftest.CU(2, 2)), difftest.Compute("new", difftest.ReadOnly)),
-			difftest.BranchID("dev", brDev, difftest.Compute("app"))), // read_only -> read_write: replace
+		difftest.Project("shop", difftest.Proj,
+			difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.CU(0.25, 4), difftest.PG("work_mem", "64MB")), difftest.Compute("reports", difftest.ReadOnly, difftest.CU(2, 2)), difftest.Compute("new", difftest.ReadOnly)),
+			difftest.BranchID("dev", difftest.BrDev, difftest.Compute("app"))), // read_only -> read_write: replace
 		difftest.Project("web", proj2, difftest.BranchID("main", "br-web-main", difftest.Compute("primary", difftest.Named("primary")))),
 	}
 	if reverse {
@@ -53,7 +52,7 @@ func busyScenario(reverse bool) (*config.Config, *state.State, *Live) {
 		slices.Reverse(projects)
 	}
 	cfg := difftest.CfgOf(projects...)
-	return cfg, st, liveOf(liveProject(proj, eps...), liveProject(proj2, eps2...))
+	return cfg, st, liveOf(liveProject(difftest.Proj, eps...), liveProject(proj2, eps2...))
 }
 
 // The same inputs give the same plan file byte for byte, apart from
@@ -168,7 +167,7 @@ func TestPlanRecordsTheState(t *testing.T) {
 	if p.State != (StateRef{}) {
 		t.Errorf("state = %+v, want none for a state never written", p.State)
 	}
-	st := stateWith(proj, nil)
+	st := stateWith(difftest.Proj, nil)
 	p = mustBuild(t, difftest.CfgOf(), st, liveOf())
 	if p.State != (StateRef{Lineage: st.Lineage, Serial: 7}) {
 		t.Errorf("state = %+v, want lineage %s serial 7", p.State, st.Lineage)
@@ -206,8 +205,8 @@ func TestReadFileErrors(t *testing.T) {
 // The live digest depends on what a plan depends on, not on the order the
 // service lists endpoints in, nor on whether a compute is active or idle.
 func TestLiveDigest(t *testing.T) {
-	a := difftest.Endpoint("ep-a", brMain, difftest.RW, difftest.EpName("a"))
-	b := difftest.Endpoint("ep-b", brMain, difftest.RO, difftest.EpName("b"), difftest.EpPG("work_mem", "4MB"))
+	a := difftest.Endpoint("ep-a", difftest.BrMain, difftest.RW, difftest.EpName("a"))
+	b := difftest.Endpoint("ep-b", difftest.BrMain, difftest.RO, difftest.EpName("b"), difftest.EpPG("work_mem", "4MB"))
 	base := LiveDigest([]api.Endpoint{a, b})
 	if !strings.HasPrefix(base, "sha256:") || len(base) != len("sha256:")+64 {
 		t.Fatalf("digest = %q", base)
@@ -224,7 +223,7 @@ func TestLiveDigest(t *testing.T) {
 	for name, change := range map[string]func(e *api.Endpoint){
 		"max_cu":      func(e *api.Endpoint) { e.AutoscalingLimitMaxCU = 2 },
 		"min_cu":      func(e *api.Endpoint) { e.AutoscalingLimitMinCU = 0.5 },
-		"branch":      func(e *api.Endpoint) { e.BranchID = brDev },
+		"branch":      func(e *api.Endpoint) { e.BranchID = difftest.BrDev },
 		"name":        func(e *api.Endpoint) { e.Name = "x" },
 		"disabled":    func(e *api.Endpoint) { e.Disabled = true },
 		"suspend":     func(e *api.Endpoint) { e.SuspendTimeoutSeconds = 60 },

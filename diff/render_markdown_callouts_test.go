@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
 
 // The callouts are read in three places: a pull-request comment, where
@@ -41,15 +40,15 @@ func TestMarkdownCalloutsAreOneListItemALine(t *testing.T) {
 // the table say it is active. Drift that the plan reverts is a callout too:
 // approving the plan discards what someone changed in the console.
 func TestMarkdownCallsOutActiveDeletesAndRevertedDrift(t *testing.T) {
-	primary := difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(2, 4))
-	old := difftest.Endpoint("ep-old", brMain, difftest.RO, difftest.EpName("old"), difftest.Active)
-	st := stateWith(proj, map[string]api.Endpoint{
-		"shop.main.primary": difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(2, 2)), // live is 2-4: drift
+	primary := difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(2, 4))
+	old := difftest.Endpoint("ep-old", difftest.BrMain, difftest.RO, difftest.EpName("old"), difftest.Active)
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{
+		"shop.main.primary": difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(2, 2)), // live is 2-4: drift
 		"shop.main.old":     old,
-		"shop.main.gone":    difftest.Endpoint("ep-gone", brMain, difftest.RO, difftest.EpName("gone")), // deleted outside neonform
+		"shop.main.gone":    difftest.Endpoint("ep-gone", difftest.BrMain, difftest.RO, difftest.EpName("gone")), // deleted outside neonform
 	})
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary", difftest.CU(2, 2)), difftest.Compute("gone", difftest.ReadOnly))))
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, primary, old)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.CU(2, 2)), difftest.Compute("gone", difftest.ReadOnly))))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, primary, old)))
 	out := markdownOf(t, p, 0)
 	for _, want := range []string{
 		"> - **1 delete of an active compute** (drops connections, the host goes away): `shop.main.old`\n",

@@ -6,10 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
 
 func humanOf(t *testing.T, p *Plan, o HumanOptions) string {
@@ -78,9 +77,9 @@ func TestHumanView(t *testing.T) {
 
 // With nothing to do, the plan says so in one line.
 func TestHumanNoChanges(t *testing.T) {
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"))
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary"))))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(proj, live)))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"))))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(difftest.Proj, live)))
 	if got, want := humanOf(t, p, HumanOptions{Stats: "1 API read"}), "No changes: the live computes match the configuration (1 compute in 1 project, 1 API read).\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -94,12 +93,12 @@ func TestHumanNoChanges(t *testing.T) {
 func TestHumanUnmanagedAreCut(t *testing.T) {
 	var eps []api.Endpoint
 	for i := range 13 {
-		eps = append(eps, difftest.Endpoint(fmt.Sprintf("ep-%02d", i), brDev, difftest.RO))
+		eps = append(eps, difftest.Endpoint(fmt.Sprintf("ep-%02d", i), difftest.BrDev, difftest.RO))
 	}
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain)))
-	p := mustBuild(t, cfg, nil, liveOf(liveProject(proj, eps...)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain)))
+	p := mustBuild(t, cfg, nil, liveOf(liveProject(difftest.Proj, eps...)))
 	out := humanOf(t, p, HumanOptions{})
-	if !strings.Contains(out, "ep-09 on branch "+brDev+" of shop (read_only); and 3 more (-verbose lists them)") || strings.Contains(out, "ep-10") {
+	if !strings.Contains(out, "ep-09 on branch "+difftest.BrDev+" of shop (read_only); and 3 more (-verbose lists them)") || strings.Contains(out, "ep-10") {
 		t.Errorf("got:\n%s", out)
 	}
 	if out := humanOf(t, p, HumanOptions{Verbose: true}); !strings.Contains(out, "ep-12") {
@@ -161,8 +160,8 @@ func TestMarkdownStaysUnderTheCap(t *testing.T) {
 		}
 		branches = append(branches, difftest.BranchID(fmt.Sprintf("b%03d", b), brID, computes...))
 	}
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, branches...))
-	p := mustBuild(t, cfg, stateWith(proj, states), liveOf(liveProject(proj, eps...)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, branches...))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, states), liveOf(liveProject(difftest.Proj, eps...)))
 	if got := len(p.Changes); got != 2000 || p.Summary.Update != 2000 {
 		t.Fatalf("%d changes, summary %+v; want 2,000 updates", got, p.Summary)
 	}
@@ -198,9 +197,9 @@ func TestMarkdownStaysUnderTheCap(t *testing.T) {
 // keeps its room.
 func TestMarkdownClipsOverLongValues(t *testing.T) {
 	long := strings.Repeat("shared_preload_libraries_value,", 700) // 21,700 characters
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"))
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary", difftest.PG("search_path", long)), difftest.Compute("reports", difftest.ReadOnly))))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(proj, live)))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.PG("search_path", long)), difftest.Compute("reports", difftest.ReadOnly))))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(difftest.Proj, live)))
 	out := markdownOf(t, p, 0)
 	var row string
 	for _, line := range strings.Split(out, "\n") {
@@ -224,7 +223,7 @@ func TestMarkdownClipsOverLongValues(t *testing.T) {
 
 // A plan with nothing to do is one short comment.
 func TestMarkdownNoChanges(t *testing.T) {
-	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain))), nil, liveOf(liveProject(proj, difftest.Endpoint("ep-x", brMain, difftest.RW))))
+	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain))), nil, liveOf(liveProject(difftest.Proj, difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW))))
 	want := "### neonform plan: no changes\n\nThe live computes match the configuration.\n\n1 endpoint not in the configuration left alone.\n"
 	if got := markdownOf(t, p, 0); got != want {
 		t.Errorf("got %q, want %q", got, want)

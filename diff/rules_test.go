@@ -5,27 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
-
-// rule is a branches block with its computes, as config decodes it.
-func rule(label string, match, exclude []string, computes ...*config.Compute) *config.BranchRule {
-	return &config.BranchRule{Label: label, Match: match, Exclude: exclude, Computes: computes, DeclRange: difftest.At()}
-}
-
-func withRules(p *config.Project, rules ...*config.BranchRule) *config.Project {
-	for _, r := range rules {
-		for _, c := range r.Computes {
-			c.ProjectLabel, c.BranchLabel = p.Label, r.Label
-			c.Address = config.AddressOf(p.Label, config.AllInstances(r.Label), c.Label)
-		}
-	}
-	p.Rules = append(p.Rules, rules...)
-	return p
-}
 
 const previewPR1 = `shop.previews["preview/pr-1"].primary`
 
@@ -33,15 +16,15 @@ const previewPR1 = `shop.previews["preview/pr-1"].primary`
 // an excluded one, not on one a branch block names (by name or by id), each
 // at its instance's address, adopting the branch's read_write compute.
 func TestRuleInstances(t *testing.T) {
-	cfg := difftest.CfgOf(withRules(
-		difftest.Project("shop", proj, difftest.BranchNamed("main", "main", difftest.Compute("primary")), difftest.BranchID("pinned", "br-pinned", difftest.Compute("primary"))),
-		rule("previews", []string{"preview/*", "*"}, []string{"preview/keep-*"}, difftest.Compute("primary", difftest.CU(0.25, 1)))))
-	live := liveOf(withBranches(liveProject(proj,
-		difftest.Endpoint("ep-main", brMain, difftest.RW, difftest.EpName("primary")),
+	cfg := difftest.CfgOf(difftest.WithRules(
+		difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", "main", difftest.Compute("primary")), difftest.BranchID("pinned", "br-pinned", difftest.Compute("primary"))),
+		difftest.Rule("previews", []string{"preview/*", "*"}, []string{"preview/keep-*"}, difftest.Compute("primary", difftest.CU(0.25, 1)))))
+	live := liveOf(withBranches(liveProject(difftest.Proj,
+		difftest.Endpoint("ep-main", difftest.BrMain, difftest.RW, difftest.EpName("primary")),
 		difftest.Endpoint("ep-pr1", "br-pr1", difftest.RW, difftest.EpName("primary")),
 		difftest.Endpoint("ep-keep", "br-keep", difftest.RW, difftest.EpName("primary")),
 		difftest.Endpoint("ep-pinned", "br-pinned", difftest.RW, difftest.EpName("primary")),
-	), "main", brMain, "preview/pr-1", "br-pr1", "preview/pr-2", "br-pr2", "preview/keep-me", "br-keep", "pinned-name", "br-pinned", "preview/a/b", "br-deep"))
+	), "main", difftest.BrMain, "preview/pr-1", "br-pr1", "preview/pr-2", "br-pr2", "preview/keep-me", "br-keep", "pinned-name", "br-pinned", "preview/a/b", "br-deep"))
 	p := mustBuild(t, cfg, nil, live)
 	want := []string{
 		"shop.main.primary:no-op", "shop.pinned.primary:no-op", previewPR1 + ":update",
@@ -64,10 +47,10 @@ func TestRuleInstances(t *testing.T) {
 
 // A branch two rules match is an error naming both rules and the branch.
 func TestRuleTwoRulesOneBranch(t *testing.T) {
-	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj),
-		rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary")),
-		rule("prs", []string{"*/pr-*"}, nil, difftest.Compute("primary"))))
-	live := liveOf(withBranches(liveProject(proj), "preview/pr-1", "br-pr1"))
+	cfg := difftest.CfgOf(difftest.WithRules(difftest.Project("shop", difftest.Proj),
+		difftest.Rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary")),
+		difftest.Rule("prs", []string{"*/pr-*"}, nil, difftest.Compute("primary"))))
+	live := liveOf(withBranches(liveProject(difftest.Proj), "preview/pr-1", "br-pr1"))
 	d := buildErr(t, cfg, nil, live)
 	for _, want := range []string{`Branch "preview/pr-1" (br-pr1)`, `"previews" (main.hcl:`, `and "prs" (main.hcl:`} {
 		if !strings.Contains(d.Detail, want) {
@@ -82,14 +65,14 @@ func TestRuleTwoRulesOneBranch(t *testing.T) {
 // exclusive = true on a rule deletes what its instances do not declare on
 // the matched branches, and only there.
 func TestRuleExclusive(t *testing.T) {
-	r := rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary"))
+	r := difftest.Rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary"))
 	r.Exclusive = true
-	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj), r))
-	live := liveOf(withBranches(liveProject(proj,
+	cfg := difftest.CfgOf(difftest.WithRules(difftest.Project("shop", difftest.Proj), r))
+	live := liveOf(withBranches(liveProject(difftest.Proj,
 		difftest.Endpoint("ep-pr1", "br-pr1", difftest.RW, difftest.EpName("primary")),
 		difftest.Endpoint("ep-extra", "br-pr1", difftest.RO, difftest.EpName("extra")),
-		difftest.Endpoint("ep-other", brMain, difftest.RO, difftest.EpName("extra")),
-	), "main", brMain, "preview/pr-1", "br-pr1"))
+		difftest.Endpoint("ep-other", difftest.BrMain, difftest.RO, difftest.EpName("extra")),
+	), "main", difftest.BrMain, "preview/pr-1", "br-pr1"))
 	p := mustBuild(t, cfg, nil, live)
 	if c := changeAt(t, p, `shop.previews["preview/pr-1"][ep-extra]`); c.Action != Delete {
 		t.Errorf("the undeclared replica on a matched branch: %v, want delete", c.Action)
@@ -102,10 +85,10 @@ func TestRuleExclusive(t *testing.T) {
 // A matched branch deleted outside neonform takes its computes with it: the
 // plan forgets their entries, saying so, and calls nothing.
 func TestRuleBranchDeleted(t *testing.T) {
-	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj), rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary"))))
-	st := stateWith(proj, map[string]api.Endpoint{previewPR1: difftest.Endpoint("ep-pr1", "br-pr1", difftest.RW, difftest.EpName("primary"))})
+	cfg := difftest.CfgOf(difftest.WithRules(difftest.Project("shop", difftest.Proj), difftest.Rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary"))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{previewPR1: difftest.Endpoint("ep-pr1", "br-pr1", difftest.RW, difftest.EpName("primary"))})
 	st.Computes[previewPR1].BranchName = "preview/pr-1"
-	live := liveOf(withBranches(liveProject(proj, difftest.Endpoint("ep-main", brMain, difftest.RW)), "main", brMain))
+	live := liveOf(withBranches(liveProject(difftest.Proj, difftest.Endpoint("ep-main", difftest.BrMain, difftest.RW)), "main", difftest.BrMain))
 	p := mustBuild(t, cfg, st, live)
 	if len(p.Changes) != 0 || p.APICalls() != 0 || len(p.Steps) != 1 {
 		t.Fatalf("changes %v, %d calls, steps %v; want one state-only step", addresses(p), p.APICalls(), stepLines(p))
@@ -128,18 +111,18 @@ func TestRuleBranchDeleted(t *testing.T) {
 // The views summarise a fleet in one line and say a change that several
 // instances share once, naming every instance; the plan file lists each.
 func TestRuleFleetViews(t *testing.T) {
-	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj), rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary", difftest.CU(0.25, 1)))))
-	live := liveOf(withBranches(liveProject(proj,
+	cfg := difftest.CfgOf(difftest.WithRules(difftest.Project("shop", difftest.Proj), difftest.Rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary", difftest.CU(0.25, 1)))))
+	live := liveOf(withBranches(liveProject(difftest.Proj,
 		difftest.Endpoint("ep-pr1", "br-pr1", difftest.RW, difftest.EpName("primary"), difftest.Active),
 		difftest.Endpoint("ep-pr2", "br-pr2", difftest.RW, difftest.EpName("primary")),
 		difftest.Endpoint("ep-pr3", "br-pr3", difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 1)),
 		difftest.Endpoint("ep-pr4", "br-pr4", difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.5, 1)),
 	), "preview/pr-1", "br-pr1", "preview/pr-2", "br-pr2", "preview/pr-3", "br-pr3", "preview/pr-4", "br-pr4"))
-	st := stateWith(proj, map[string]api.Endpoint{})
-	for i, ep := range live.Projects[proj].Endpoints {
-		addr := config.AddressOf("shop", config.InstanceLabel("previews", live.Projects[proj].Branches[i].Name), "primary")
-		st.Computes[addr] = ep.Values.Record(ep.ID, proj, false)
-		st.Computes[addr].BranchName = live.Projects[proj].Branches[i].Name
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{})
+	for i, ep := range live.Projects[difftest.Proj].Endpoints {
+		addr := config.AddressOf("shop", config.InstanceLabel("previews", live.Projects[difftest.Proj].Branches[i].Name), "primary")
+		st.Computes[addr] = ep.Values.Record(ep.ID, difftest.Proj, false)
+		st.Computes[addr].BranchName = live.Projects[difftest.Proj].Branches[i].Name
 	}
 	p := mustBuild(t, cfg, st, live)
 	if len(p.Changes) != 4 {
@@ -176,17 +159,17 @@ func TestRuleFleetViews(t *testing.T) {
 // Fetch lists the branches of a project with a rule even when the state
 // knows every branch block's branch: one list of branches, one of endpoints.
 func TestFetchListsBranchesForRule(t *testing.T) {
-	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj, difftest.BranchNamed("main", "main", difftest.Compute("primary"))),
-		rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary"))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": difftest.Endpoint("ep-main", brMain, difftest.RW)})
+	cfg := difftest.CfgOf(difftest.WithRules(difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", "main", difftest.Compute("primary"))),
+		difftest.Rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary"))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": difftest.Endpoint("ep-main", difftest.BrMain, difftest.RW)})
 	st.Computes["shop.main.primary"].BranchName = "main"
-	r := &fakeReader{endpoints: map[string][]api.Endpoint{proj: {difftest.Endpoint("ep-main", brMain, difftest.RW)}},
-		branches: map[string][]api.Branch{proj: {{ID: brMain, Name: "main"}}}}
+	r := &fakeReader{endpoints: map[string][]api.Endpoint{difftest.Proj: {difftest.Endpoint("ep-main", difftest.BrMain, difftest.RW)}},
+		branches: map[string][]api.Branch{difftest.Proj: {{ID: difftest.BrMain, Name: "main"}}}}
 	live, diags := Fetch(t.Context(), r, cfg, st, FetchOptions{})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	if r.calls["endpoints "+proj] != 1 || r.calls["branches "+proj] != 1 || live.Projects[proj].Branches == nil {
+	if r.calls["endpoints "+difftest.Proj] != 1 || r.calls["branches "+difftest.Proj] != 1 || live.Projects[difftest.Proj].Branches == nil {
 		t.Errorf("calls %v, want one list of endpoints and one of branches", r.calls)
 	}
 }
@@ -194,8 +177,8 @@ func TestFetchListsBranchesForRule(t *testing.T) {
 // New instances that create alike are said once: each is on a branch of
 // its own, which does not make their changes different.
 func TestRuleFleetCreates(t *testing.T) {
-	cfg := difftest.CfgOf(withRules(difftest.Project("shop", proj), rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary", difftest.CU(0.25, 1)))))
-	live := liveOf(withBranches(liveProject(proj), "preview/pr-1", "br-pr1", "preview/pr-2", "br-pr2"))
+	cfg := difftest.CfgOf(difftest.WithRules(difftest.Project("shop", difftest.Proj), difftest.Rule("previews", []string{"preview/*"}, nil, difftest.Compute("primary", difftest.CU(0.25, 1)))))
+	live := liveOf(withBranches(liveProject(difftest.Proj), "preview/pr-1", "br-pr1", "preview/pr-2", "br-pr2"))
 	p := mustBuild(t, cfg, nil, live)
 	out := humanOf(t, p, HumanOptions{})
 	want := "   shop.previews[*].primary: 2 branches, 2 to create\n\n" +

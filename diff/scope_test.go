@@ -6,12 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 

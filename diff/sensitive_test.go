@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neonform/neonform/diff/internal/difftest"
-
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -18,14 +17,14 @@ import (
 // show can hide them; a state entry written before it kept the list gets it
 // from a state-only step, once.
 func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET"))
 	c := difftest.Compute("primary", difftest.PG("work_mem", "TOPSECRET"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
 	c.SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c)))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}) // an older state: no list
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live}) // an older state: no list
 
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 	if got, want := stepLines(p), []string{"STATE shop.main.primary"}; !slices.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
 	}
@@ -39,13 +38,13 @@ func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
 	if err := s.UpdateState(st, ""); err != nil {
 		t.Fatal(err)
 	}
-	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live))); len(p.Steps) != 0 {
+	if p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live))); len(p.Steps) != 0 {
 		t.Errorf("once recorded, the plan still has steps: %v", stepLines(p))
 	}
 	// A state that keeps the list without the variables (written before
 	// they were kept) learns them once.
 	st.Computes["shop.main.primary"].SensitiveFrom = nil
-	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live))); len(p.Steps) != 1 || p.Steps[0].Record.SensitiveFrom == nil {
+	if p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live))); len(p.Steps) != 1 || p.Steps[0].Record.SensitiveFrom == nil {
 		t.Errorf("the state does not learn the variables: %v", stepLines(p))
 	}
 }
@@ -53,12 +52,12 @@ func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
 // A compute no longer configured is deleted; the state's record of which
 // of its values are sensitive hides their drift, and the change carries it.
 func TestDeletedComputeKeepsItsSensitivity(t *testing.T) {
-	applied := difftest.Endpoint("ep-x", brMain, difftest.RO, difftest.EpName("old"), difftest.EpPG("work_mem", "TOPSECRET-1"))
-	live := difftest.Endpoint("ep-x", brMain, difftest.RO, difftest.EpName("old"), difftest.EpPG("work_mem", "TOPSECRET-2"))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.old": applied})
+	applied := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RO, difftest.EpName("old"), difftest.EpPG("work_mem", "TOPSECRET-1"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RO, difftest.EpName("old"), difftest.EpPG("work_mem", "TOPSECRET-2"))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.old": applied})
 	st.Computes["shop.main.old"].Sensitive = []string{"pg_settings"}
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain)))
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain)))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 
 	if ch := changeAt(t, p, "shop.main.old"); ch.Action != Delete || !slices.Equal(ch.Sensitive, []string{"pg_settings"}) {
 		t.Errorf("change: %s, sensitive %q", ch.Action, ch.Sensitive)
@@ -73,7 +72,7 @@ func TestDeletedComputeKeepsItsSensitivity(t *testing.T) {
 	if strings.Contains(out.String(), "TOPSECRET") {
 		t.Errorf("the plan shows a sensitive value:\n%s", out.String())
 	}
-	destroy := buildScoped(t, cfg, st, liveOf(liveProject(proj, live)), Scope{Destroy: true})
+	destroy := buildScoped(t, cfg, st, liveOf(liveProject(difftest.Proj, live)), Scope{Destroy: true})
 	if ch := changeAt(t, destroy, "shop.main.old"); ch.Action != Delete || !slices.Equal(ch.Sensitive, []string{"pg_settings"}) {
 		t.Errorf("destroy: %s, sensitive %q", ch.Action, ch.Sensitive)
 	}
@@ -85,11 +84,11 @@ func TestAdoptionByASensitiveNameHidesIt(t *testing.T) {
 	c := difftest.Compute("reports", difftest.ReadOnly, difftest.Named("rep-TOPSECRET"))
 	c.Sensitive = map[string]bool{"name": true}
 	c.SensitiveFrom = map[string][]string{"name": {"replica_name"}}
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary"), c)))
-	live := liveOf(liveProject(proj,
-		difftest.Endpoint("ep-primary", brMain, difftest.RW, difftest.EpName("primary")),
-		difftest.Endpoint("ep-a", brMain, difftest.RO, difftest.EpName("rep-TOPSECRET")),
-		difftest.Endpoint("ep-b", brMain, difftest.RO, difftest.EpName("rep-TOPSECRET")),
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"), c)))
+	live := liveOf(liveProject(difftest.Proj,
+		difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-a", difftest.BrMain, difftest.RO, difftest.EpName("rep-TOPSECRET")),
+		difftest.Endpoint("ep-b", difftest.BrMain, difftest.RO, difftest.EpName("rep-TOPSECRET")),
 	))
 	p, diags := Build(cfg, nil, live, testOpts)
 	if diags.HasErrors() {
@@ -119,13 +118,13 @@ func TestRowsHidingSensitiveValues(t *testing.T) {
 // secretUpdate is a plan that changes work_mem from TOPSECRET-1 to
 // TOPSECRET-2, a sensitive variable's value, and the state it was made with.
 func secretUpdate(t *testing.T) (*Plan, *state.State) {
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("c"), difftest.EpPG("work_mem", "TOPSECRET-1"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"), difftest.EpPG("work_mem", "TOPSECRET-1"))
 	c := difftest.Compute("c", difftest.PG("work_mem", "TOPSECRET-2"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
 	c.SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c)))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": live})
-	return mustBuild(t, cfg, st, liveOf(liveProject(proj, live))), st
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live})
+	return mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live))), st
 }
 
 // secretUpdateFile saves secretUpdate's plan: its path and its bytes.
@@ -179,13 +178,13 @@ func TestEditedBodyIsRefusedWithoutTheSensitiveValues(t *testing.T) {
 // reconciles it: what was applied, and is live, came from it. The state
 // then learns that it is no longer sensitive.
 func TestDriftHidesWhatTheStateRecordsAsSensitive(t *testing.T) {
-	applied := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-1"))
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-2"))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
+	applied := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-1"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-2"))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": applied})
 	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
 	st.Computes["shop.main.primary"].SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
-	cfg := difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, difftest.Compute("primary", difftest.PG("work_mem", "64MB")))))
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.PG("work_mem", "64MB")))))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 || !p.Drift[0].Attributes[0].Sensitive {
 		t.Errorf("drift: %+v", p.Drift)
 	} else if before, _ := p.Drift[0].Attributes[0].Values(); before != "(sensitive value from var.db_tuning)" {
@@ -304,15 +303,15 @@ func dropKey(v any, key string) {
 // Drift names the variable the state says the applied value came from; the
 // change, the configuration's; and the saved plan says the same once read.
 func TestDriftAndChangeNameTheirOwnVariables(t *testing.T) {
-	applied := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-1"))
-	live := difftest.Endpoint("ep-x", brMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-2"))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
+	applied := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-1"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-2"))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": applied})
 	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
 	st.Computes["shop.main.primary"].SensitiveFrom = map[string][]string{"pg_settings": {"old_tuning"}}
 	c := difftest.Compute("primary", difftest.PG("work_mem", "TOPSECRET-3"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
 	c.SensitiveFrom = map[string][]string{"pg_settings": {"new_tuning"}}
-	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", proj, difftest.BranchID("main", brMain, c))), st, liveOf(liveProject(proj, live)))
+	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c))), st, liveOf(liveProject(difftest.Proj, live)))
 	path := filepath.Join(t.TempDir(), "plan.json")
 	if err := WriteFile(path, p); err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // line numbers the blocks of a test binary one after another.
 var line = 0
 
-// at gives every block its own line in a pretend main.hcl, so a test can check
+// At gives every block its own line in a pretend main.hcl, so a test can check
 // which block a diagnostic points at.
 func At() hcl.Range {
 	line++
@@ -45,7 +45,7 @@ func Project(label, id string, branches ...*config.Branch) *config.Project {
 	return p
 }
 
-// branchID is a branch pinned by id; branchNamed is found by name.
+// BranchID is a branch pinned by id; BranchNamed is found by name.
 func BranchID(label, id string, computes ...*config.Compute) *config.Branch {
 	return &config.Branch{Label: label, Name: label, ID: id, Computes: computes, DeclRange: At()}
 }
@@ -58,7 +58,7 @@ func Exclusive(b *config.Branch) *config.Branch { b.Exclusive = true; return b }
 
 type Opt func(*config.Compute)
 
-// compute is a block with the defaults config applies: read_write, 1 CU fixed,
+// Compute is a block with the defaults config applies: read_write, 1 CU fixed,
 // default suspend timeout, no settings, enabled, name = label.
 func Compute(label string, opts ...Opt) *config.Compute {
 	c := &config.Compute{
@@ -97,7 +97,7 @@ func WithType(t config.ComputeType) Opt { return func(c *config.Compute) { c.Typ
 
 type EpOpt func(*api.Endpoint)
 
-// endpoint is a live endpoint as the service lists it: 1 CU fixed, default
+// Endpoint is a live endpoint as the service lists it: 1 CU fixed, default
 // suspend, no settings, enabled, idle unless told.
 func Endpoint(id, branch string, t api.EndpointType, opts ...EpOpt) api.Endpoint {
 	e := api.Endpoint{
@@ -128,4 +128,27 @@ func EpDisabled(e *api.Endpoint) { e.Disabled = true }
 const (
 	RW = api.EndpointTypeReadWrite
 	RO = api.EndpointTypeReadOnly
+)
+
+// Rule is a branches block with its computes, as config decodes it.
+func Rule(label string, match, exclude []string, computes ...*config.Compute) *config.BranchRule {
+	return &config.BranchRule{Label: label, Match: match, Exclude: exclude, Computes: computes, DeclRange: At()}
+}
+
+func WithRules(p *config.Project, rules ...*config.BranchRule) *config.Project {
+	for _, r := range rules {
+		for _, c := range r.Computes {
+			c.ProjectLabel, c.BranchLabel = p.Label, r.Label
+			c.Address = config.AddressOf(p.Label, config.AllInstances(r.Label), c.Label)
+		}
+	}
+	p.Rules = append(p.Rules, rules...)
+	return p
+}
+
+// The project and branches most tests plan in.
+const (
+	Proj   = "dark-sun-46453911"
+	BrMain = "br-withered-paper-a5o7qhfg"
+	BrDev  = "br-small-term-a5b6c7d8"
 )
