@@ -18,6 +18,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/fetch"
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/state"
 )
@@ -200,7 +201,7 @@ func (w *world) tryPlan(src string) (*diff.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	live, diags := diff.Fetch(context.Background(), w.c, cfg, st, diff.FetchOptions{Parallelism: 4})
+	live, diags := fetch.Live(context.Background(), w.c, cfg, st, fetch.Options{Parallelism: 4})
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("fetch: %v", diags)
 	}

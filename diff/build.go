@@ -24,7 +24,7 @@ type Options struct {
 	// directory (FileDigests), for apply to say which changed since.
 	ConfigFiles map[string]string
 	// Scope narrows the plan to some computes, asks for replacements, or
-	// plans the deletion of everything (scope.go); Fetch must have read
+	// plans the deletion of everything (scope.go); fetch.Live must have read
 	// the live endpoints with the same scope.
 	Scope Scope
 }
@@ -110,7 +110,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	for _, e := range eff {
 		byProject[e.c.ProjectID] = append(byProject[e.c.ProjectID], e)
 	}
-	projects := readProjects(cfg, st, opts.Scope)
+	projects := ProjectsToRead(cfg, st, opts.Scope)
 	if !pl.startScope(opts.Scope) {
 		return nil, pl.diags
 	}

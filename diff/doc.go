@@ -6,7 +6,7 @@
 //
 // The pipeline, one file per stage:
 //
-//	Fetch (fetch.go)     one list-endpoints call per project (+ list-branches when a branch is named)
+//	fetch.Live (diff/fetch) one list-endpoints call per project (+ list-branches when a branch is named)
 //	identify (match.go)  which live endpoint each configured compute is: state id, then adoption
 //	compare (compare.go) attribute by attribute: before, after, and the effect (restart, suspend...)
 //	order (order.go)     the changes as API steps, in an order the service accepts

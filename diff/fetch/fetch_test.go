@@ -1,4 +1,4 @@
-package diff
+package fetch
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/diff/internal/plantest"
 )
 
 // fakeReader answers like the service, counting calls and the most calls in
@@ -87,7 +88,7 @@ func TestFetchMakesTheFewestCalls(t *testing.T) {
 		endpoints: map[string][]api.Endpoint{"p-pinned": {difftest.Endpoint("ep-1", "br-1", difftest.RW)}},
 		branches:  map[string][]api.Branch{"p-named": {{ID: "br-4", Name: "dev"}}},
 	}
-	live, diags := Fetch(context.Background(), f, cfg, nil, FetchOptions{Parallelism: 4})
+	live, diags := Live(context.Background(), f, cfg, nil, Options{Parallelism: 4})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -103,7 +104,7 @@ func TestFetchMakesTheFewestCalls(t *testing.T) {
 	}
 	// A project whose branch list is empty: fetched and empty, not "not fetched".
 	f.branches = nil
-	live, _ = Fetch(context.Background(), f, difftest.CfgOf(difftest.Project("named", "p-named", difftest.BranchNamed("dev", "dev"))), nil, FetchOptions{Parallelism: 1})
+	live, _ = Live(context.Background(), f, difftest.CfgOf(difftest.Project("named", "p-named", difftest.BranchNamed("dev", "dev"))), nil, Options{Parallelism: 1})
 	if lp := live.Projects["p-named"]; lp.Branches == nil {
 		t.Errorf("an empty branch list reads as not fetched")
 	}
@@ -117,7 +118,7 @@ func TestFetchIsBoundedByParallelism(t *testing.T) {
 	}
 	for _, n := range []int{1, 3, 8} {
 		f := &fakeReader{delay: 5 * time.Millisecond}
-		if _, diags := Fetch(context.Background(), f, difftest.CfgOf(projects...), nil, FetchOptions{Parallelism: n}); diags.HasErrors() {
+		if _, diags := Live(context.Background(), f, difftest.CfgOf(projects...), nil, Options{Parallelism: n}); diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
 		if got := int(f.maxSeen.Load()); got > n || (n > 1 && got < 2) {
@@ -142,7 +143,7 @@ func TestFetchProjectNotFound(t *testing.T) {
 		{http.StatusInternalServerError, "Cannot read project warehouse", []string{`Listing the endpoints of project "warehouse" (id "cold-lake-12345678") failed`, "Nothing was changed"}},
 	} {
 		f := &fakeReader{errs: map[string]error{"cold-lake-12345678": &api.Error{StatusCode: tt.status, Message: "boom", Method: "GET", Path: "/projects/cold-lake-12345678/endpoints"}}}
-		live, diags := Fetch(context.Background(), f, cfg, nil, FetchOptions{Parallelism: 2})
+		live, diags := Live(context.Background(), f, cfg, nil, Options{Parallelism: 2})
 		if len(diags) != 1 {
 			t.Fatalf("HTTP %d: diagnostics = %v, want one", tt.status, diags)
 		}
@@ -160,7 +161,7 @@ func TestFetchProjectNotFound(t *testing.T) {
 		}
 	}
 	f := &fakeReader{errs: map[string]error{difftest.Proj: errors.New("connection refused")}}
-	_, diags := Fetch(context.Background(), f, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", "main"))), nil, FetchOptions{Parallelism: 1})
+	_, diags := Live(context.Background(), f, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", "main"))), nil, Options{Parallelism: 1})
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "connection refused") {
 		t.Errorf("a network error: %v", diags)
 	}
@@ -171,9 +172,9 @@ func TestFetchProjectNotFound(t *testing.T) {
 func TestBranchResolution(t *testing.T) {
 	b := difftest.BranchNamed("feature", "feature/x", difftest.Compute("primary"))
 	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, b))
-	live := liveOf(withBranches(liveProject(difftest.Proj, difftest.Endpoint("ep-f", "br-f", difftest.RW)), "feature/x", "br-f"))
-	p := mustBuild(t, cfg, nil, live)
-	if ch := changeAt(t, p, "shop.feature.primary"); ch.EndpointID != "ep-f" || ch.BranchID != "br-f" {
+	live := plantest.LiveOf(plantest.WithBranches(plantest.LiveProject(difftest.Proj, difftest.Endpoint("ep-f", "br-f", difftest.RW)), "feature/x", "br-f"))
+	p := plantest.MustBuild(t, cfg, nil, live)
+	if ch := plantest.ChangeAt(t, p, "shop.feature.primary"); ch.EndpointID != "ep-f" || ch.BranchID != "br-f" {
 		t.Errorf("change = %+v, want ep-f on br-f", ch)
 	}
 	for _, tt := range []struct {
@@ -184,8 +185,8 @@ func TestBranchResolution(t *testing.T) {
 		{[]string{"main", "br-m"}, "Branch not found", `has no branch named "feature/x"`},
 		{[]string{"feature/x", "br-1", "feature/x", "br-2"}, "Branch name is ambiguous", "br-1, br-2"},
 	} {
-		live := liveOf(withBranches(liveProject(difftest.Proj), tt.branches...))
-		d := buildErr(t, cfg, nil, live)
+		live := plantest.LiveOf(plantest.WithBranches(plantest.LiveProject(difftest.Proj), tt.branches...))
+		d := plantest.BuildErr(t, cfg, nil, live)
 		if d.Summary != tt.summary || !strings.Contains(d.Detail, tt.detail) || d.Subject == nil || *d.Subject != b.DeclRange {
 			t.Errorf("%s: %s at %v", d.Summary, d.Detail, d.Subject)
 		}

@@ -1,4 +1,4 @@
-package diff
+package fetch
 
 import (
 	"github.com/neonform/neonform/config"

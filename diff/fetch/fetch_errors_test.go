@@ -1,4 +1,4 @@
-package diff
+package fetch
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func TestFetchSaysServiceWideFailuresOnce(t *testing.T) {
 		return &api.Error{StatusCode: http.StatusUnauthorized, Message: "invalid API key", Method: "GET", Path: "/projects/" + id + "/endpoints"}
 	}
 	f := &fakeReader{errs: map[string]error{difftest.Proj: refused(difftest.Proj), other: refused(other)}}
-	_, diags := Fetch(context.Background(), f, cfg, nil, FetchOptions{Parallelism: 2})
+	_, diags := Live(context.Background(), f, cfg, nil, Options{Parallelism: 2})
 	if len(diags) != 1 || diags[0].Summary != "API key refused" || diags[0].Subject != nil {
 		t.Fatalf("a refused key: %v, want one \"API key refused\" about no block", diags)
 	}
@@ -37,7 +37,7 @@ func TestFetchSaysServiceWideFailuresOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, diags = Fetch(context.Background(), c, cfg, nil, FetchOptions{Parallelism: 2})
+	_, diags = Live(context.Background(), c, cfg, nil, Options{Parallelism: 2})
 	if len(diags) != 1 || diags[0].Summary != "Wrong API URL" {
 		t.Fatalf("an API URL without /api/v2: %v, want one \"Wrong API URL\"", diags)
 	}
@@ -56,7 +56,7 @@ func TestFetchSaysServiceWideFailuresOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, diags = Fetch(context.Background(), c, cfg, nil, FetchOptions{Parallelism: 2})
+	_, diags = Live(context.Background(), c, cfg, nil, Options{Parallelism: 2})
 	if len(diags) != 1 || diags[0].Summary != "No answer from the service" {
 		t.Fatalf("a refused connection: %v, want one \"No answer from the service\"", diags)
 	}

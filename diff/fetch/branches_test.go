@@ -1,4 +1,4 @@
-package diff
+package fetch
 
 import (
 	"context"
@@ -8,7 +8,9 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/diff/internal/plantest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -18,7 +20,7 @@ import (
 // br-main and a branch list in which "main" is br-main.
 func recordedShop(mainName string) (*config.Config, *state.State, *fakeReader) {
 	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", mainName, difftest.Compute("primary"), difftest.Compute("reports", difftest.ReadOnly))))
-	st := stateWith(difftest.Proj, map[string]api.Endpoint{
+	st := plantest.StateWith(difftest.Proj, map[string]api.Endpoint{
 		"shop.main.primary": difftest.Endpoint("ep-primary", "br-main", difftest.RW, difftest.EpName("primary")),
 		"shop.main.reports": difftest.Endpoint("ep-reports", "br-main", difftest.RO, difftest.EpName("reports")),
 	})
@@ -32,10 +34,10 @@ func recordedShop(mainName string) (*config.Config, *state.State, *fakeReader) {
 	return cfg, st, f
 }
 
-func fetchCalls(t *testing.T, f *fakeReader, cfg *config.Config, st *state.State, opts FetchOptions) (*Live, string) {
+func fetchCalls(t *testing.T, f *fakeReader, cfg *config.Config, st *state.State, opts Options) (*diff.Live, string) {
 	t.Helper()
 	opts.Parallelism = 2
-	live, diags := Fetch(context.Background(), f, cfg, st, opts)
+	live, diags := Live(context.Background(), f, cfg, st, opts)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -47,7 +49,7 @@ func fetchCalls(t *testing.T, f *fakeReader, cfg *config.Config, st *state.State
 // is the same as with the list.
 func TestRecordedBranchNeedsNoList(t *testing.T) {
 	cfg, st, f := recordedShop("main")
-	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
+	live, calls := fetchCalls(t, f, cfg, st, Options{})
 	if calls != "map[endpoints "+difftest.Proj+":1]" {
 		t.Errorf("calls %s: want one list of endpoints and nothing else", calls)
 	}
@@ -55,10 +57,10 @@ func TestRecordedBranchNeedsNoList(t *testing.T) {
 	if lp.Branches != nil || lp.Known["main"] != "br-main" {
 		t.Errorf("branches %v, known %v: want not listed, main known as br-main", lp.Branches, lp.Known)
 	}
-	p := mustBuild(t, cfg, st, live)
+	p := plantest.MustBuild(t, cfg, st, live)
 	f.calls = nil
-	listed, _ := fetchCalls(t, f, cfg, st, FetchOptions{RefreshBranches: true})
-	if q := mustBuild(t, cfg, st, listed); fmt.Sprint(q.Changes, q.Steps) != fmt.Sprint(p.Changes, p.Steps) || p.HasChanges() {
+	listed, _ := fetchCalls(t, f, cfg, st, Options{RefreshBranches: true})
+	if q := plantest.MustBuild(t, cfg, st, listed); fmt.Sprint(q.Changes, q.Steps) != fmt.Sprint(p.Changes, p.Steps) || p.HasChanges() {
 		t.Errorf("the plan differs with the branches listed:\n%v\n%v", p.Changes, q.Changes)
 	}
 }
@@ -69,47 +71,47 @@ func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		edit func(cfg *config.Config, st *state.State, f *fakeReader)
-		opts FetchOptions
+		opts Options
 	}{
-		{"asked to", func(*config.Config, *state.State, *fakeReader) {}, FetchOptions{RefreshBranches: true}},
-		{"no state", func(_ *config.Config, st *state.State, _ *fakeReader) { st.Computes = nil }, FetchOptions{}},
+		{"asked to", func(*config.Config, *state.State, *fakeReader) {}, Options{RefreshBranches: true}},
+		{"no state", func(_ *config.Config, st *state.State, _ *fakeReader) { st.Computes = nil }, Options{}},
 		{"a new branch block", func(cfg *config.Config, _ *state.State, _ *fakeReader) {
 			b := difftest.BranchNamed("dev", "dev", difftest.Compute("primary"))
 			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, b)
-		}, FetchOptions{}},
+		}, Options{}},
 		{"the recorded branch has no live endpoint (deleted?)", func(_ *config.Config, _ *state.State, f *fakeReader) {
 			f.endpoints[difftest.Proj] = nil
-		}, FetchOptions{}},
+		}, Options{}},
 		{"recorded on two branches", func(_ *config.Config, st *state.State, _ *fakeReader) {
 			st.Computes["shop.main.reports"].BranchID = "br-dev"
-		}, FetchOptions{}},
+		}, Options{}},
 		{"two blocks recorded on one branch (state mv)", func(cfg *config.Config, st *state.State, _ *fakeReader) {
 			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, difftest.BranchNamed("dev", "dev", difftest.Compute("other")))
 			c := *st.Computes["shop.main.reports"]
 			st.Computes["shop.dev.other"] = &c
-		}, FetchOptions{}},
+		}, Options{}},
 		{"another block pins the recorded branch", func(cfg *config.Config, _ *state.State, _ *fakeReader) {
 			cfg.Projects[0].Branches = append(cfg.Projects[0].Branches, difftest.BranchID("pinned", "br-main"))
-		}, FetchOptions{}},
+		}, Options{}},
 		{"the project block has another id now", func(_ *config.Config, st *state.State, _ *fakeReader) {
 			for _, c := range st.Computes {
 				c.ProjectID = "old-project-11111111"
 			}
-		}, FetchOptions{}},
+		}, Options{}},
 		{"recorded before the state kept the name, or found by id then", func(_ *config.Config, st *state.State, _ *fakeReader) {
 			for _, c := range st.Computes {
 				c.BranchName = ""
 			}
-		}, FetchOptions{}},
+		}, Options{}},
 		{"recorded under two names", func(_ *config.Config, st *state.State, _ *fakeReader) {
 			st.Computes["shop.main.reports"].BranchName = "production"
-		}, FetchOptions{}},
+		}, Options{}},
 		{"only a deposed entry records the block", func(_ *config.Config, st *state.State, _ *fakeReader) {
 			for addr, c := range st.Computes {
 				delete(st.Computes, addr)
 				st.Computes[state.DeposedAddress(addr, c.EndpointID)] = c
 			}
-		}, FetchOptions{}},
+		}, Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, st, f := recordedShop("main")
@@ -131,12 +133,12 @@ func TestBranchesAreListedWhenTheStateCannotSay(t *testing.T) {
 // there.
 func TestABlockWhoseNameChangedIsLookedUp(t *testing.T) {
 	cfg, st, f := recordedShop("dev")
-	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
+	live, calls := fetchCalls(t, f, cfg, st, Options{})
 	if calls != "map[branches "+difftest.Proj+":1 endpoints "+difftest.Proj+":1]" {
 		t.Errorf("calls %s: want the endpoints and the branches", calls)
 	}
-	p := mustBuild(t, cfg, st, live)
-	if ch := changeAt(t, p, "shop.main.primary"); ch.Action != Update || ch.BranchID != "br-dev" {
+	p := plantest.MustBuild(t, cfg, st, live)
+	if ch := plantest.ChangeAt(t, p, "shop.main.primary"); ch.Action != diff.Update || ch.BranchID != "br-dev" {
 		t.Errorf("shop.main.primary: %v to %s, want an update that moves it to br-dev", ch.Action, ch.BranchID)
 	}
 }
@@ -149,12 +151,12 @@ func TestABlockNamedOtherThanItsLabelIsKnownFromTheState(t *testing.T) {
 		c.BranchName = "production"
 	}
 	f.branches[difftest.Proj] = []api.Branch{{ID: "br-main", Name: "production"}}
-	live, calls := fetchCalls(t, f, cfg, st, FetchOptions{})
+	live, calls := fetchCalls(t, f, cfg, st, Options{})
 	if calls != "map[endpoints "+difftest.Proj+":1]" || live.Projects[difftest.Proj].Known["main"] != "br-main" {
 		t.Errorf("calls %s, known %v: want one list of endpoints, main known as br-main", calls, live.Projects[difftest.Proj].Known)
 	}
-	if p := mustBuild(t, cfg, st, live); p.HasChanges() {
-		t.Errorf("plan: %v", stepLines(p))
+	if p := plantest.MustBuild(t, cfg, st, live); p.HasChanges() {
+		t.Errorf("plan: %v", plantest.StepLines(p))
 	}
 }
 
@@ -164,12 +166,12 @@ func TestABlockNamedOtherThanItsLabelIsKnownFromTheState(t *testing.T) {
 func TestARenamedBranchKeepsItsComputesUntilRefreshed(t *testing.T) {
 	cfg, st, f := recordedShop("main")
 	f.branches[difftest.Proj] = []api.Branch{{ID: "br-main", Name: "legacy"}, {ID: "br-dev", Name: "main"}}
-	live, _ := fetchCalls(t, f, cfg, st, FetchOptions{})
-	if p := mustBuild(t, cfg, st, live); p.HasChanges() {
+	live, _ := fetchCalls(t, f, cfg, st, Options{})
+	if p := plantest.MustBuild(t, cfg, st, live); p.HasChanges() {
 		t.Errorf("a rename outside neonform changed the plan: %v", p.Changes)
 	}
-	live, _ = fetchCalls(t, f, cfg, st, FetchOptions{RefreshBranches: true})
-	if ch := changeAt(t, mustBuild(t, cfg, st, live), "shop.main.primary"); ch.BranchID != "br-dev" {
+	live, _ = fetchCalls(t, f, cfg, st, Options{RefreshBranches: true})
+	if ch := plantest.ChangeAt(t, plantest.MustBuild(t, cfg, st, live), "shop.main.primary"); ch.BranchID != "br-dev" {
 		t.Errorf("refreshed: shop.main.primary goes to %s, want br-dev (the branch named main now)", ch.BranchID)
 	}
 }
@@ -181,7 +183,7 @@ func TestFetchTellsItsProgress(t *testing.T) {
 		projects = append(projects, difftest.Project(fmt.Sprintf("p%d", i), fmt.Sprintf("proj-%02d", i), difftest.BranchID("main", "br-x")))
 	}
 	var calls, last atomic.Int32
-	_, diags := Fetch(context.Background(), &fakeReader{}, difftest.CfgOf(projects...), nil, FetchOptions{Parallelism: 3, Progress: func(done, total int) {
+	_, diags := Live(context.Background(), &fakeReader{}, difftest.CfgOf(projects...), nil, Options{Parallelism: 3, Progress: func(done, total int) {
 		calls.Add(1)
 		if total != 12 {
 			t.Errorf("total %d, want 12", total)
