@@ -19,6 +19,7 @@ import (
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/fetch"
+	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/state"
 )
@@ -210,6 +211,7 @@ func (w *world) tryPlan(src string) (*diff.Plan, error) {
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("plan: %v", diags)
 	}
+	planfile.CheckSchema(p)
 	return p, nil
 }
 

@@ -174,3 +174,13 @@ func attributeNamed(planName string) attribute {
 	}
 	return nil
 }
+
+// AttributeNames is the name of every managed attribute, in the order a plan
+// lists them: what the plan file's schema must know.
+func AttributeNames() []string {
+	names := make([]string, len(attributes))
+	for i, a := range attributes {
+		names[i] = a.Name()
+	}
+	return names
+}

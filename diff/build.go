@@ -181,10 +181,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	}
 	markDrift(plan, st)
 	plan.Warnings = pl.warnings
-	normalize(plan)
-	if SchemaCheck != nil {
-		encode(plan) // the tests' check of every plan against the schema (schema.go)
-	}
+	Normalize(plan)
 	return plan, pl.diags
 }
 

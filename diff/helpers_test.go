@@ -2,7 +2,7 @@ package diff
 
 import (
 	"fmt"
-	"path/filepath"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -66,8 +67,10 @@ func mustBuild(t testing.TB, cfg *config.Config, st *state.State, live *Live) *P
 }
 
 // checkVerifies checks that what Build made is what Verify derives again,
-// before and after a trip through the plan file: apply must accept every
-// plan neonform makes.
+// before and after a trip through JSON, and that the JSON matches the plan
+// file's schema: apply must accept every plan neonform makes. The plan file
+// is this JSON (diff/planfile's TestPlanFileIsMarshalIndent), and its own
+// tests take plans through the file itself.
 func checkVerifies(t testing.TB, p *Plan, st *state.State) {
 	t.Helper()
 	if err := CheckMade(p); err != nil {
@@ -76,14 +79,7 @@ func checkVerifies(t testing.TB, p *Plan, st *state.State) {
 	if st == nil {
 		st = &state.State{}
 	}
-	path := filepath.Join(t.TempDir(), "plan.json")
-	if err := WriteFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	read, err := ReadFile(path)
-	if err != nil {
-		t.Fatalf("the plan does not read back: %v", err)
-	}
+	read := jsonTrip(t, p)
 	for _, q := range []*Plan{p, read} {
 		steps, err := Verify(q, st)
 		if err != nil {
@@ -93,6 +89,18 @@ func checkVerifies(t testing.TB, p *Plan, st *state.State) {
 			t.Fatalf("Verify derives %d steps, Build made %d", len(steps), len(p.Steps))
 		}
 	}
+}
+
+// jsonTrip is p through the plan file's JSON and back (difftest.JSONTrip),
+// whole again as the plan file's reader makes it.
+func jsonTrip(t testing.TB, p *Plan) *Plan {
+	t.Helper()
+	read := difftest.JSONTrip(t, p)
+	if err := CompactBodies(read); err != nil {
+		t.Fatal(err)
+	}
+	Normalize(read)
+	return read
 }
 
 // buildErr plans and returns the one error diagnostic, failing the test otherwise.
@@ -152,4 +160,22 @@ func stepLines(p *Plan) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// busyScenario is a plan with something of everything (difftest.Busy).
+func busyScenario(reverse bool) (*config.Config, *state.State, *Live) {
+	return worldOf(difftest.Busy(reverse))
+}
+
+// worldOf is the configuration, state and live endpoints of w.
+func worldOf(w difftest.World) (*config.Config, *state.State, *Live) {
+	st := stateWith("", nil)
+	for projectID, entries := range w.Recorded {
+		maps.Copy(st.Computes, stateWith(projectID, entries).Computes)
+	}
+	var projects []*LiveProject
+	for projectID, eps := range w.Live {
+		projects = append(projects, liveProject(projectID, eps...))
+	}
+	return w.Config, st, liveOf(projects...)
 }

@@ -46,7 +46,7 @@ func Verify(p *Plan, st *state.State) ([]Step, error) {
 // and summary say what the changes do, its calls to the service are the ones
 // the changes make, in their order, and its state-only steps are as many as
 // the summary counts, one at least for each adoption or rename that needs no
-// call. show runs it (ReadFile), so that it never renders a plan that says
+// call. show runs it (planfile.ReadFile), so that it never renders a plan that says
 // less than what apply would carry out; what the state-only steps record,
 // and those that follow from the state alone (forgetting an endpoint deleted
 // outside neonform), only Verify can check.
@@ -182,7 +182,7 @@ func rederive(p *Plan, st *state.State) (*Plan, error) {
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%s cannot be ordered: %s", problems[0].address, problems[0].summary)
 	}
-	normalize(d)
+	Normalize(d)
 	return d, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
@@ -238,7 +239,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.
 func applyPlanFile(ctx context.Context, o applyOptions) error {
-	plan, err := diff.ReadFile(o.PlanFile)
+	plan, err := planfile.ReadFile(o.PlanFile)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
 )
 
 // Exit codes of plan -detailed-exitcode, as Terraform's.
@@ -132,7 +133,7 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	if o.Out != "" {
 		// Before any call: a plan that cannot be saved is not worth making.
-		if err := diff.CheckWritable(o.Out); err != nil {
+		if err := planfile.CheckWritable(o.Out); err != nil {
 			return err
 		}
 	}
@@ -142,7 +143,7 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	defer p.Close(o.Stderr)
 	if o.Out != "" {
-		if err := diff.WriteFile(o.Out, p.plan); err != nil {
+		if err := planfile.WriteFile(o.Out, p.plan); err != nil {
 			return err
 		}
 	}
@@ -161,7 +162,7 @@ func runPlan(ctx context.Context, o planOptions) error {
 func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, savedTo string, args configArgs) error {
 	switch format {
 	case "json":
-		return diff.RenderJSON(w, p.plan)
+		return planfile.RenderJSON(w, p.plan)
 	case "markdown":
 		return diff.RenderMarkdown(w, p.plan, markdownLimit)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
 )
 
 type showOptions struct {
@@ -57,7 +58,7 @@ func runShow(o showOptions) error {
 	if err := checkFormat(o.Format); err != nil {
 		return err
 	}
-	p, err := diff.ReadFile(o.PlanFile)
+	p, err := planfile.ReadFile(o.PlanFile)
 	if err != nil {
 		// show reads no configuration, so it cannot name the directory a new
 		// plan is made from: its advice says DIR, not a guess that would plan
@@ -70,7 +71,7 @@ func runShow(o showOptions) error {
 	}
 	switch o.Format {
 	case "json":
-		return diff.RenderJSON(o.Stdout, p)
+		return planfile.RenderJSON(o.Stdout, p)
 	case "markdown":
 		return diff.RenderMarkdown(o.Stdout, p, markdownLimit)
 	}

@@ -7,6 +7,8 @@
 package difftest
 
 import (
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/api"
@@ -152,3 +154,59 @@ const (
 	BrMain = "br-withered-paper-a5o7qhfg"
 	BrDev  = "br-small-term-a5b6c7d8"
 )
+
+// World is a situation to plan: a configuration, the endpoints a previous
+// apply recorded in the state (by project id, then address) and the live
+// endpoints (by project id).
+type World struct {
+	Config   *config.Config
+	Recorded map[string]map[string]api.Endpoint
+	Live     map[string][]api.Endpoint
+}
+
+// Busy is a world with something of everything to plan: creates, updates, a
+// replacement, deletes, a move, drift, unmanaged endpoints, over two
+// projects; reverse lists the endpoints and projects the other way round.
+func Busy(reverse bool) World {
+	const proj2 = "hidden-river-50598307"
+	eps := []api.Endpoint{
+		Endpoint("ep-primary", BrMain, RW, EpName("primary"), EpCU(0.25, 2), Active),
+		Endpoint("ep-reports", BrMain, RO, EpName("reports")),
+		Endpoint("ep-old", BrMain, RO, EpName("old")),
+		Endpoint("ep-dev-app", BrDev, RO, EpName("app")),
+		Endpoint("ep-stray", BrDev, RO, EpName("stray")),
+	}
+	eps2 := []api.Endpoint{Endpoint("ep-web", "br-web-main", RW, EpName("primary"), EpPG("work_mem", "4MB"))}
+	recorded := map[string]map[string]api.Endpoint{Proj: {
+		"shop.main.primary":  Endpoint("ep-primary", BrMain, RW, EpName("primary"), EpCU(0.25, 1)), // drifted
+		"shop.main.reports":  eps[1],
+		"shop.main.old":      eps[2],
+		"shop.dev.app":       eps[3],
+		"shop.main.vanished": Endpoint("ep-vanished", BrMain, RO),
+	}, proj2: {"web.main.primary": eps2[0]}}
+	projects := []*config.Project{
+		Project("shop", Proj,
+			BranchID("main", BrMain, Compute("primary", CU(0.25, 4), PG("work_mem", "64MB")), Compute("reports", ReadOnly, CU(2, 2)), Compute("new", ReadOnly)),
+			BranchID("dev", BrDev, Compute("app"))), // read_only -> read_write: replace
+		Project("web", proj2, BranchID("main", "br-web-main", Compute("primary", Named("primary")))),
+	}
+	if reverse {
+		slices.Reverse(eps)
+		slices.Reverse(projects)
+	}
+	return World{Config: CfgOf(projects...), Recorded: recorded, Live: map[string][]api.Endpoint{Proj: eps, proj2: eps2}}
+}
+
+// SecretUpdate is a world whose plan changes work_mem from TOPSECRET-1 to
+// TOPSECRET-2, the value of the sensitive variable db_tuning.
+func SecretUpdate() World {
+	live := Endpoint("ep-x", BrMain, RW, EpName("c"), EpPG("work_mem", "TOPSECRET-1"))
+	c := Compute("c", PG("work_mem", "TOPSECRET-2"))
+	c.Sensitive = map[string]bool{"pg_settings": true}
+	c.SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
+	return World{
+		Config:   CfgOf(Project("shop", Proj, BranchID("main", BrMain, c))),
+		Recorded: map[string]map[string]api.Endpoint{Proj: {"shop.main.c": live}},
+		Live:     map[string][]api.Endpoint{Proj: {live}},
+	}
+}

@@ -1,22 +1,24 @@
-// Package plantest builds what the tests of the packages around the plan
-// model need of it: live projects, states recorded as an apply would, and
-// plans, each checked the way apply checks it. It imports diff, so the
-// model's own tests (package diff) keep their own copy of these few helpers
-// (diff/helpers_test.go); the configurations and endpoints come from
+// Package plantest builds what the tests of the plan file, the views and the
+// reader need of the plan model: live projects, states recorded as an apply
+// would, and plans, each checked the way apply checks it. It imports diff, so
+// the model's own tests (package diff) keep their own copy of these few
+// helpers (diff/helpers_test.go); the configurations and endpoints come from
 // difftest. Tests only; it is internal to diff.
 package plantest
 
 import (
 	"fmt"
-	"path/filepath"
+	"maps"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -75,8 +77,8 @@ func MustBuild(t testing.TB, cfg *config.Config, st *state.State, live *diff.Liv
 }
 
 // CheckVerifies checks that what Build made is what Verify derives again,
-// before and after a trip through the plan file: apply must accept every
-// plan neonform makes.
+// before and after a trip through the plan file's JSON, which must match its
+// schema (difftest.JSONTrip): apply must accept every plan neonform makes.
 func CheckVerifies(t testing.TB, p *diff.Plan, st *state.State) {
 	t.Helper()
 	if err := diff.CheckMade(p); err != nil {
@@ -85,14 +87,11 @@ func CheckVerifies(t testing.TB, p *diff.Plan, st *state.State) {
 	if st == nil {
 		st = &state.State{}
 	}
-	path := filepath.Join(t.TempDir(), "plan.json")
-	if err := diff.WriteFile(path, p); err != nil {
+	read := difftest.JSONTrip(t, p)
+	if err := diff.CompactBodies(read); err != nil {
 		t.Fatal(err)
 	}
-	read, err := diff.ReadFile(path)
-	if err != nil {
-		t.Fatalf("the plan does not read back: %v", err)
-	}
+	diff.Normalize(read)
 	for _, q := range []*diff.Plan{p, read} {
 		steps, err := diff.Verify(q, st)
 		if err != nil {
@@ -162,4 +161,40 @@ func StepLines(p *diff.Plan) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// WorldOf is the configuration, state and live endpoints of w.
+func WorldOf(w difftest.World) (*config.Config, *state.State, *diff.Live) {
+	st := StateWith("", nil)
+	for projectID, entries := range w.Recorded {
+		maps.Copy(st.Computes, StateWith(projectID, entries).Computes)
+	}
+	var projects []*diff.LiveProject
+	for projectID, eps := range w.Live {
+		projects = append(projects, LiveProject(projectID, eps...))
+	}
+	return w.Config, st, LiveOf(projects...)
+}
+
+// BusyScenario is a plan with something of everything (difftest.Busy).
+func BusyScenario(reverse bool) (*config.Config, *state.State, *diff.Live) {
+	return WorldOf(difftest.Busy(reverse))
+}
+
+// SecretUpdate is the plan of difftest.SecretUpdate, and its state.
+func SecretUpdate(t testing.TB) (*diff.Plan, *state.State) {
+	cfg, st, live := WorldOf(difftest.SecretUpdate())
+	return MustBuild(t, cfg, st, live), st
+}
+
+// AttributeOf is the attribute name of ch, failing the test when it has none.
+func AttributeOf(t testing.TB, ch *diff.Change, name string) *diff.Attribute {
+	t.Helper()
+	for i := range ch.Attributes {
+		if ch.Attributes[i].Name == name {
+			return &ch.Attributes[i]
+		}
+	}
+	t.Fatalf("change %s has no attribute %s", ch.Address, name)
+	return nil
 }

@@ -1,4 +1,4 @@
-package diff
+package planfile
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"io"
 	"reflect"
 	"strings"
+
+	"github.com/neonform/neonform/diff"
 )
 
 // writePlanJSON writes the plan file's bytes to w: the bytes of
@@ -15,8 +17,8 @@ import (
 // but a top-level list one element at a time. The file of 10,000 projects is
 // 80 MB, and MarshalIndent would hold it whole twice (compact, then
 // indented), each grown by doubling; this holds one element.
-func writePlanJSON(w io.Writer, p *Plan) error {
-	normalize(p)
+func writePlanJSON(w io.Writer, p *diff.Plan) error {
+	diff.Normalize(p)
 	e := newElementEncoder(w)
 	if err := e.object(reflect.ValueOf(p).Elem()); err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)

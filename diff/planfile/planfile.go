@@ -1,4 +1,4 @@
-package diff
+package planfile
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
 	"github.com/neonform/neonform/internal/jsonfast"
@@ -21,7 +22,7 @@ import (
 // keys have a fixed order, so the same plan gives the same bytes.
 // WriteFile and RenderJSON write them as a stream (writePlanJSON): the file of
 // a large plan is never whole in memory.
-func encode(p *Plan) ([]byte, error) {
+func encode(p *diff.Plan) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := writePlanJSON(&buf, p); err != nil {
 		return nil, err
@@ -33,7 +34,7 @@ func encode(p *Plan) ([]byte, error) {
 
 // writeChecked writes the plan file's bytes to w, and has the tests' schema
 // check see them.
-func writeChecked(w io.Writer, p *Plan) error {
+func writeChecked(w io.Writer, p *diff.Plan) error {
 	if SchemaCheck != nil {
 		b, err := encode(p)
 		if err != nil {
@@ -51,14 +52,14 @@ func writeChecked(w io.Writer, p *Plan) error {
 
 // RenderJSON writes the plan as the plan file holds it, but with the values
 // that came from sensitive variables hidden (planfile_redact.go).
-func RenderJSON(w io.Writer, p *Plan) error {
+func RenderJSON(w io.Writer, p *diff.Plan) error {
 	return writeRedacted(w, p)
 }
 
 // WriteFile saves the plan at path, readable by its owner only (0600), and
 // atomically: a reader sees the old file or the new one, never half of one.
 // It replaces only what CheckWritable allows.
-func WriteFile(path string, p *Plan) error {
+func WriteFile(path string, p *diff.Plan) error {
 	err := atomicfile.Write(path, outOptions, func(w io.Writer) error { return writeChecked(w, p) })
 	if err != nil && !refusedOut(err) {
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
@@ -115,7 +116,7 @@ const MaxFileSize = 256 << 20
 
 // ReadFile loads a plan file. It refuses a file from a newer neonform (whose
 // format this one might misread) and says clearly when the file is not a plan.
-func ReadFile(path string) (*Plan, error) {
+func ReadFile(path string) (*diff.Plan, error) {
 	b, err := bounded.Read(path, MaxFileSize)
 	if err != nil {
 		if bounded.Refused(err) {
@@ -138,12 +139,12 @@ func ReadFile(path string) (*Plan, error) {
 		return nil, fmt.Errorf("%s is a neonform state file, not a plan; make a plan with %s", path, remake(path))
 	case head.FormatVersion == 0:
 		return nil, fmt.Errorf("%s is not a neonform plan (it has no format_version); make one with %s", path, remake(path))
-	case head.FormatVersion > FormatVersion:
+	case head.FormatVersion > diff.FormatVersion:
 		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
-			"apply it with that version or newer, or make a new plan with this one: %s", path, head.ToolVersion, head.FormatVersion, FormatVersion, remake(path))
-	case head.FormatVersion < FormatVersion:
+			"apply it with that version or newer, or make a new plan with this one: %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion, remake(path))
+	case head.FormatVersion < diff.FormatVersion:
 		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, which this neonform no longer reads (it reads format %d); "+
-			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, FormatVersion, remake(path))
+			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion, remake(path))
 	case head.Steps == nil:
 		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with %s", path, remake(path))
 	case head.Redacted:
@@ -159,11 +160,11 @@ func ReadFile(path string) (*Plan, error) {
 		// A change's list is the one source: an attribute it names is hidden
 		// in every view, whether or not the file marks the attribute (and
 		// names the change's variables, unless the file names them).
-		MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Secrets())
+		diff.MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Secrets())
 	}
-	if err := Check(p); err != nil {
+	if err := diff.Check(p); err != nil {
 		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
-			path, HideTexts(err.Error(), p.SensitiveTexts()), remake(path))
+			path, diff.HideTexts(err.Error(), p.SensitiveTexts()), remake(path))
 	}
 	return p, nil
 }
@@ -171,25 +172,17 @@ func ReadFile(path string) (*Plan, error) {
 // decodePlan reads the plan in b, a plan file's bytes: with the fast
 // decoder when it reads them as encoding/json does (internal/jsonfast), a
 // large plan being most of what apply reads; request bodies compact.
-func decodePlan(b []byte) (*Plan, error) {
-	p := &Plan{}
+func decodePlan(b []byte) (*diff.Plan, error) {
+	p := &diff.Plan{}
 	if !jsonfast.Decode(b, p, false) {
 		if err := json.Unmarshal(b, p); err != nil {
 			return nil, err
 		}
 	}
-	for i := range p.Steps {
-		// The file indents request bodies with the rest; apply sends them compact,
-		// as the plan made them.
-		if body := p.Steps[i].Body; len(body) > 0 {
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, body); err != nil {
-				return nil, err
-			}
-			p.Steps[i].Body = buf.Bytes()
-		}
+	if err := diff.CompactBodies(p); err != nil {
+		return nil, err
 	}
-	normalize(p)
+	diff.Normalize(p)
 	return p, nil
 }
 

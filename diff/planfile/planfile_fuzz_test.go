@@ -1,4 +1,4 @@
-package diff_test
+package planfile_test
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
 )
 
 // FuzzReadPlanFile reads arbitrary bytes as a plan file (neonform apply
@@ -16,7 +16,7 @@ import (
 // back, it is written the same, byte for byte. Seeds: testdata/planfiles
 // (real plans, a truncated one, a state file).
 //
-//	go test ./diff/ -run '^$' -fuzz FuzzReadPlanFile -fuzztime 1m
+//	go test ./diff/planfile/ -run '^$' -fuzz FuzzReadPlanFile -fuzztime 1m
 func FuzzReadPlanFile(f *testing.F) {
 	seeds, err := filepath.Glob("testdata/planfiles/*.json")
 	if err != nil || len(seeds) == 0 {
@@ -34,7 +34,7 @@ func FuzzReadPlanFile(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		p, err := diff.ReadFile(path)
+		p, err := planfile.ReadFile(path)
 		if err != nil {
 			if !strings.Contains(err.Error(), path) {
 				t.Errorf("the error does not name the file: %v", err)
@@ -42,7 +42,7 @@ func FuzzReadPlanFile(f *testing.F) {
 			return
 		}
 		var once, twice bytes.Buffer
-		if err := diff.RenderJSON(&once, p); err != nil {
+		if err := planfile.RenderJSON(&once, p); err != nil {
 			t.Fatalf("a plan that was read cannot be written: %v", err)
 		}
 		// RenderJSON writes what WriteFile does, without the fsync that
@@ -50,11 +50,11 @@ func FuzzReadPlanFile(f *testing.F) {
 		if err := os.WriteFile(path, once.Bytes(), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		again, err := diff.ReadFile(path)
+		again, err := planfile.ReadFile(path)
 		if err != nil {
 			t.Fatalf("a plan neonform wrote does not read back: %v", err)
 		}
-		if err := diff.RenderJSON(&twice, again); err != nil {
+		if err := planfile.RenderJSON(&twice, again); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(once.Bytes(), twice.Bytes()) {

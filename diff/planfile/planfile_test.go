@@ -1,11 +1,10 @@
-package diff
+package planfile
 
 import (
 	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,46 +13,11 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/neonform/neonform/api"
-	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/diff/internal/plantest"
 	"github.com/neonform/neonform/state"
 )
-
-// busyScenario is a plan with something of everything: creates, updates,
-// a replacement, deletes, a move, drift, unmanaged endpoints, over two projects.
-func busyScenario(reverse bool) (*config.Config, *state.State, *Live) {
-	const proj2 = "hidden-river-50598307"
-	eps := []api.Endpoint{
-		difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 2), difftest.Active),
-		difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports")),
-		difftest.Endpoint("ep-old", difftest.BrMain, difftest.RO, difftest.EpName("old")),
-		difftest.Endpoint("ep-dev-app", difftest.BrDev, difftest.RO, difftest.EpName("app")),
-		difftest.Endpoint("ep-stray", difftest.BrDev, difftest.RO, difftest.EpName("stray")),
-	}
-	eps2 := []api.Endpoint{difftest.Endpoint("ep-web", "br-web-main", difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "4MB"))}
-	st := stateWith(difftest.Proj, map[string]api.Endpoint{
-		"shop.main.primary":  difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 1)), // drifted
-		"shop.main.reports":  eps[1],
-		"shop.main.old":      eps[2],
-		"shop.dev.app":       eps[3],
-		"shop.main.vanished": difftest.Endpoint("ep-vanished", difftest.BrMain, difftest.RO),
-	})
-	for addr, c := range stateWith(proj2, map[string]api.Endpoint{"web.main.primary": eps2[0]}).Computes {
-		st.Computes[addr] = c
-	}
-	projects := []*config.Project{
-		difftest.Project("shop", difftest.Proj,
-			difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.CU(0.25, 4), difftest.PG("work_mem", "64MB")), difftest.Compute("reports", difftest.ReadOnly, difftest.CU(2, 2)), difftest.Compute("new", difftest.ReadOnly)),
-			difftest.BranchID("dev", difftest.BrDev, difftest.Compute("app"))), // read_only -> read_write: replace
-		difftest.Project("web", proj2, difftest.BranchID("main", "br-web-main", difftest.Compute("primary", difftest.Named("primary")))),
-	}
-	if reverse {
-		slices.Reverse(eps)
-		slices.Reverse(projects)
-	}
-	cfg := difftest.CfgOf(projects...)
-	return cfg, st, liveOf(liveProject(difftest.Proj, eps...), liveProject(proj2, eps2...))
-}
 
 // The same inputs give the same plan file byte for byte, apart from
 // created_at, whatever order the service lists endpoints or the
@@ -62,10 +26,10 @@ func TestPlanFileIsDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	var files [][]byte
 	for i, reverse := range []bool{false, true, false} {
-		cfg, st, live := busyScenario(reverse)
-		opts := testOpts
-		opts.Now = testOpts.Now.Add(time.Duration(i) * time.Hour)
-		p, diags := Build(cfg, st, live, opts)
+		cfg, st, live := plantest.BusyScenario(reverse)
+		opts := plantest.Opts
+		opts.Now = plantest.Opts.Now.Add(time.Duration(i) * time.Hour)
+		p, diags := diff.Build(cfg, st, live, opts)
 		if diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
@@ -97,7 +61,7 @@ func TestPlanFileIsDeterministic(t *testing.T) {
 		}
 	}
 	// The scenario really has something of everything.
-	var p Plan
+	var p diff.Plan
 	if err := json.Unmarshal(files[0], &p); err != nil {
 		t.Fatal(err)
 	}
@@ -109,8 +73,8 @@ func TestPlanFileIsDeterministic(t *testing.T) {
 // The file is JSON in the documented shape, owner-only, and reads back to the
 // same plan; every list is a list, never null.
 func TestPlanFileRoundTrip(t *testing.T) {
-	cfg, st, live := busyScenario(false)
-	p := mustBuild(t, cfg, st, live)
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
 	path := filepath.Join(t.TempDir(), "plan.json")
 	if err := WriteFile(path, p); err != nil {
 		t.Fatal(err)
@@ -127,13 +91,13 @@ func TestPlanFileRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The requests of the steps are not in the file: apply derives them again.
-	if d := cmp.Diff(p, back, cmpopts.IgnoreFields(Step{}, "Create", "Update")); d != "" {
+	if d := cmp.Diff(p, back, cmpopts.IgnoreFields(diff.Step{}, "Create", "Update")); d != "" {
 		t.Errorf("read back differs:\n%s", d)
 	}
 	// Rendering the saved plan gives what rendering the fresh one gives.
 	var a, b strings.Builder
-	RenderHuman(&a, p, HumanOptions{})
-	RenderHuman(&b, back, HumanOptions{})
+	diff.RenderHuman(&a, p, diff.HumanOptions{})
+	diff.RenderHuman(&b, back, diff.HumanOptions{})
 	if a.String() != b.String() {
 		t.Errorf("a saved plan renders differently:\n%s", cmp.Diff(a.String(), b.String()))
 	}
@@ -148,7 +112,7 @@ func TestPlanFileRoundTrip(t *testing.T) {
 			t.Errorf("plan file has no %q", key)
 		}
 	}
-	empty := mustBuild(t, difftest.CfgOf(), nil, liveOf())
+	empty := plantest.MustBuild(t, difftest.CfgOf(), nil, plantest.LiveOf())
 	var buf bytes.Buffer
 	if err := RenderJSON(&buf, empty); err != nil {
 		t.Fatal(err)
@@ -163,13 +127,13 @@ func TestPlanFileRoundTrip(t *testing.T) {
 // records its lineage and serial.
 func TestPlanRecordsTheState(t *testing.T) {
 	fresh := state.New()
-	p := mustBuild(t, difftest.CfgOf(), fresh, liveOf())
-	if p.State != (StateRef{}) {
+	p := plantest.MustBuild(t, difftest.CfgOf(), fresh, plantest.LiveOf())
+	if p.State != (diff.StateRef{}) {
 		t.Errorf("state = %+v, want none for a state never written", p.State)
 	}
-	st := stateWith(difftest.Proj, nil)
-	p = mustBuild(t, difftest.CfgOf(), st, liveOf())
-	if p.State != (StateRef{Lineage: st.Lineage, Serial: 7}) {
+	st := plantest.StateWith(difftest.Proj, nil)
+	p = plantest.MustBuild(t, difftest.CfgOf(), st, plantest.LiveOf())
+	if p.State != (diff.StateRef{Lineage: st.Lineage, Serial: 7}) {
 		t.Errorf("state = %+v, want lineage %s serial 7", p.State, st.Lineage)
 	}
 }
@@ -207,17 +171,17 @@ func TestReadFileErrors(t *testing.T) {
 func TestLiveDigest(t *testing.T) {
 	a := difftest.Endpoint("ep-a", difftest.BrMain, difftest.RW, difftest.EpName("a"))
 	b := difftest.Endpoint("ep-b", difftest.BrMain, difftest.RO, difftest.EpName("b"), difftest.EpPG("work_mem", "4MB"))
-	base := LiveDigest([]api.Endpoint{a, b})
+	base := diff.LiveDigest([]api.Endpoint{a, b})
 	if !strings.HasPrefix(base, "sha256:") || len(base) != len("sha256:")+64 {
 		t.Fatalf("digest = %q", base)
 	}
-	if LiveDigest([]api.Endpoint{b, a}) != base {
+	if diff.LiveDigest([]api.Endpoint{b, a}) != base {
 		t.Errorf("the digest depends on the order of the endpoints")
 	}
 	awake := a
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	awake.CurrentState, awake.LastActive = api.EndpointStateActive, &now
-	if LiveDigest([]api.Endpoint{awake, b}) != base {
+	if diff.LiveDigest([]api.Endpoint{awake, b}) != base {
 		t.Errorf("a compute waking up changes the digest")
 	}
 	for name, change := range map[string]func(e *api.Endpoint){
@@ -232,25 +196,25 @@ func TestLiveDigest(t *testing.T) {
 	} {
 		c := a
 		change(&c)
-		if LiveDigest([]api.Endpoint{c, b}) == base {
+		if diff.LiveDigest([]api.Endpoint{c, b}) == base {
 			t.Errorf("changing %s does not change the digest", name)
 		}
 	}
-	if LiveDigest([]api.Endpoint{a}) == base {
+	if diff.LiveDigest([]api.Endpoint{a}) == base {
 		t.Errorf("removing an endpoint does not change the digest")
 	}
 }
 
 func TestConfigDigest(t *testing.T) {
 	files := map[string][]byte{"a.hcl": []byte("x = 1\n"), "b.hcl": []byte("y = 2\n")}
-	d := ConfigDigest(files)
-	if ConfigDigest(map[string][]byte{"b.hcl": []byte("y = 2\n"), "a.hcl": []byte("x = 1\n")}) != d {
+	d := diff.ConfigDigest(files)
+	if diff.ConfigDigest(map[string][]byte{"b.hcl": []byte("y = 2\n"), "a.hcl": []byte("x = 1\n")}) != d {
 		t.Errorf("the digest depends on map order")
 	}
-	if ConfigDigest(map[string][]byte{"a.hcl": []byte("x = 1\ny"), "b.hcl": []byte(" = 2\n")}) == d {
+	if diff.ConfigDigest(map[string][]byte{"a.hcl": []byte("x = 1\ny"), "b.hcl": []byte(" = 2\n")}) == d {
 		t.Errorf("moving bytes from one file to the next does not change the digest")
 	}
-	if ConfigDigest(map[string][]byte{"a.hcl": []byte("x = 1\n"), "c.hcl": []byte("y = 2\n")}) == d {
+	if diff.ConfigDigest(map[string][]byte{"a.hcl": []byte("x = 1\n"), "c.hcl": []byte("y = 2\n")}) == d {
 		t.Errorf("renaming a file does not change the digest")
 	}
 }
@@ -260,8 +224,8 @@ func TestConfigDigest(t *testing.T) {
 func TestCheckWritable(t *testing.T) {
 	dir := t.TempDir()
 	written := filepath.Join(dir, "written.json")
-	cfg, st, live := busyScenario(false)
-	p, diags := Build(cfg, st, live, testOpts)
+	cfg, st, live := plantest.BusyScenario(false)
+	p, diags := diff.Build(cfg, st, live, plantest.Opts)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -1,4 +1,4 @@
-package diff
+package planfile
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/state"
 )
 
@@ -17,33 +18,10 @@ import (
 // by HiddenValue (which names the variable) and "redacted": true, which apply refuses
 // (docs/plan-format.md).
 
-// hasSensitive reports whether any value of the plan came from a sensitive
-// variable.
-func (p *Plan) hasSensitive() bool {
-	for _, ch := range p.Changes {
-		if len(ch.Sensitive) > 0 {
-			return true
-		}
-		for _, a := range ch.Attributes {
-			if a.Sensitive {
-				return true
-			}
-		}
-	}
-	for _, d := range p.Drift {
-		for _, a := range d.Attributes {
-			if a.Sensitive {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // writeRedacted writes the plan file's document with the values of sensitive
 // attributes replaced; a plan without any is written as the file holds it.
-func writeRedacted(w io.Writer, p *Plan) error {
-	if !p.hasSensitive() {
+func writeRedacted(w io.Writer, p *diff.Plan) error {
+	if !p.HasSensitive() {
 		return writeChecked(w, p)
 	}
 	var buf bytes.Buffer
@@ -82,7 +60,10 @@ var (
 // file's shape, with each value that came from a sensitive variable hidden
 // as in the printed plan: what state show -json prints.
 func HiddenApplied(c *state.Compute) json.RawMessage {
-	b := mustJSON(c.Applied)
+	b, err := json.Marshal(c.Applied)
+	if err != nil {
+		panic(fmt.Sprintf("diff: encoding %T: %v", c.Applied, err)) // plain values of our own
+	}
 	if len(c.Sensitive) == 0 {
 		return b
 	}
@@ -92,14 +73,14 @@ func HiddenApplied(c *state.Compute) json.RawMessage {
 	if err != nil {
 		panic(fmt.Sprintf("diff: reading back %s: %v", b, err)) // our own encoding
 	}
-	hideValues(n, valueKeys, SecretsOf(c))
+	hideValues(n, valueKeys, diff.SecretsOf(c))
 	var out bytes.Buffer
 	n.write(&out)
 	return out.Bytes()
 }
 
-func redact(doc *node, p *Plan) {
-	byAddress := map[string]Secrets{}
+func redact(doc *node, p *diff.Plan) {
+	byAddress := map[string]diff.Secrets{}
 	for i := range p.Changes {
 		byAddress[p.Changes[i].Address] = p.Changes[i].Secrets()
 	}
@@ -110,7 +91,7 @@ func redact(doc *node, p *Plan) {
 		redactAttributes(ch.get("attributes"), names)
 	}
 	for _, d := range doc.get("drift").items {
-		redactAttributes(d.get("attributes"), Secrets{})
+		redactAttributes(d.get("attributes"), diff.Secrets{})
 	}
 	for _, proj := range doc.get("projects").items {
 		for _, ep := range proj.get("endpoints").items {
@@ -135,7 +116,7 @@ func redact(doc *node, p *Plan) {
 // redactAttributes hides the before and after of each plan attribute that
 // is marked sensitive, or that s hides, naming the variables the attribute
 // or s says it comes from.
-func redactAttributes(attrs *node, s Secrets) {
+func redactAttributes(attrs *node, s diff.Secrets) {
 	for _, a := range attrs.items {
 		name := a.get("name").text()
 		if a.get("sensitive").text() != "true" && !s.Hides(name) {
@@ -149,14 +130,14 @@ func redactAttributes(attrs *node, s Secrets) {
 			}
 		}
 		for _, k := range []string{"before", "after"} {
-			hideValue(a, k, HiddenValue(vars))
+			hideValue(a, k, diff.HiddenValue(vars))
 		}
 	}
 }
 
 // hideValues replaces the values of obj's keys that stand for an attribute
 // s hides.
-func hideValues(obj *node, keys map[string]string, s Secrets) {
+func hideValues(obj *node, keys map[string]string, s diff.Secrets) {
 	if obj == nil {
 		return
 	}

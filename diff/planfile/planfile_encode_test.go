@@ -1,8 +1,7 @@
-package diff
+package planfile
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,13 +10,16 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/internal/plantest"
 )
 
 // The plan file, written a list element at a time, is byte for byte what
 // json.MarshalIndent makes of the plan.
 func TestPlanFileIsMarshalIndent(t *testing.T) {
-	cfg, st, live := busyScenario(false)
-	p, diags := Build(cfg, st, live, testOpts)
+	cfg, st, live := plantest.BusyScenario(false)
+	p, diags := diff.Build(cfg, st, live, plantest.Opts)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -127,32 +129,5 @@ func TestElementEncoderIsMarshalIndent(t *testing.T) {
 		if d := cmp.Diff(string(want), buf.String()); d != "" {
 			t.Errorf("%T (-MarshalIndent +encoder):\n%s", v, d)
 		}
-	}
-}
-
-// digestOf hashes what json.Marshal makes of the endpoints, however the
-// Encoder it streams through splits its writes.
-func TestDigestIsOfMarshalBytes(t *testing.T) {
-	eps := []LiveEndpoint{
-		{ID: "ep-a", CurrentState: "idle", Values: Values{Type: "read_write", BranchID: "br-a", Name: "primary", MinCU: 0.25, MaxCU: 2, PgSettings: map[string]string{"work_mem": "64MB\n"}}},
-		{ID: "ep-b", CurrentState: "active", Values: Values{Type: "read_only", BranchID: "br-a", MinCU: 1, MaxCU: 1}},
-	}
-	d := []digestedEndpoint{{ID: "ep-a", Values: eps[0].Values}, {ID: "ep-b", Values: eps[1].Values}}
-	d[1].PgSettings = map[string]string{}
-	b, err := json.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := digestOf(eps), hashOf(b); got != want {
-		t.Errorf("digestOf = %s, want the digest of json.Marshal's bytes %s", got, want)
-	}
-	// Written a byte at a time, a newline inside the value is hashed and
-	// only the last one is not.
-	u := &unterminated{h: sha256.New()}
-	for _, c := range append(b, '\n') {
-		u.Write([]byte{c})
-	}
-	if got := digestString(u.h.Sum(nil)); got != hashOf(b) {
-		t.Errorf("written a byte at a time: %s, want %s", got, hashOf(b))
 	}
 }

@@ -1,4 +1,4 @@
-package diff
+package planfile
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/internal/plantest"
 	"github.com/neonform/neonform/internal/planschema"
 )
 
@@ -14,22 +16,21 @@ import (
 // file's schema (schema.go).
 func init() {
 	if !planschema.Benchmarking() {
-		SchemaCheck = planschema.MustChecker(PlanSchema)
+		SchemaCheck = planschema.MustChecker(Schema)
 	}
 }
 
 // The schema names the attributes of the attribute table, and only them: an
 // attribute added to the table must be added to the documented format.
 func TestSchemaKnowsEveryAttribute(t *testing.T) {
-	check := planschema.MustChecker(PlanSchema)
-	cfg, st, live := busyScenario(false)
-	p := mustBuild(t, cfg, st, live)
-	for _, a := range attributes {
-		name := a.Name()
+	check := planschema.MustChecker(Schema)
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
+	for _, name := range diff.AttributeNames() {
 		if name == "pg_settings" {
 			name = "pg_settings.work_mem"
 		}
-		p.Changes[0].Attributes = []Attribute{{Name: name, Before: nil, After: "x", Effect: None}}
+		p.Changes[0].Attributes = []diff.Attribute{{Name: name, Before: nil, After: "x", Effect: diff.None}}
 		b, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
@@ -38,7 +39,7 @@ func TestSchemaKnowsEveryAttribute(t *testing.T) {
 			t.Errorf("the schema refuses attribute %s: %v", name, err)
 		}
 	}
-	p.Changes[0].Attributes = []Attribute{{Name: "pooler_enabled", After: true, Effect: None}}
+	p.Changes[0].Attributes = []diff.Attribute{{Name: "pooler_enabled", After: true, Effect: diff.None}}
 	b, _ := json.Marshal(p)
 	if err := check(b); err == nil || !strings.Contains(err.Error(), "/changes/0/attributes/0/name") {
 		t.Errorf("the schema takes an attribute the table lacks: %v", err)
@@ -48,9 +49,9 @@ func TestSchemaKnowsEveryAttribute(t *testing.T) {
 // The schema is strict: a field it does not list is refused, so that the
 // format cannot grow a field that docs/plan-format.md does not describe.
 func TestSchemaRefusesAnUndocumentedField(t *testing.T) {
-	check := planschema.MustChecker(PlanSchema)
-	cfg, st, live := busyScenario(false)
-	b, err := json.Marshal(mustBuild(t, cfg, st, live))
+	check := planschema.MustChecker(Schema)
+	cfg, st, live := plantest.BusyScenario(false)
+	b, err := json.Marshal(plantest.MustBuild(t, cfg, st, live))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,12 +69,12 @@ func TestSchemaRefusesAnUndocumentedField(t *testing.T) {
 
 // docs/plan-format.md lists every field and every enum value the schema has.
 func TestPlanFormatDocumentsEverySchemaField(t *testing.T) {
-	doc, err := os.ReadFile("../docs/plan-format.md")
+	doc, err := os.ReadFile("../../docs/plan-format.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var schema any
-	if err := json.Unmarshal(PlanSchema, &schema); err != nil {
+	if err := json.Unmarshal(Schema, &schema); err != nil {
 		t.Fatal(err)
 	}
 	seen := 0
@@ -109,7 +110,7 @@ func TestPlanFormatDocumentsEverySchemaField(t *testing.T) {
 	if seen < 60 {
 		t.Errorf("the schema lists %d fields; is the walk broken?", seen)
 	}
-	if !strings.Contains(string(doc), fmt.Sprintf("`format_version`, which is **%d**", FormatVersion)) {
-		t.Errorf("docs/plan-format.md does not tie its promise to format_version %d", FormatVersion)
+	if !strings.Contains(string(doc), fmt.Sprintf("`format_version`, which is **%d**", diff.FormatVersion)) {
+		t.Errorf("docs/plan-format.md does not tie its promise to format_version %d", diff.FormatVersion)
 	}
 }
