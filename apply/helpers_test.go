@@ -20,6 +20,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/fetch"
 	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/state"
 )
@@ -251,7 +252,7 @@ func (w *world) checkConverged(src string, projects ...string) {
 	w.t.Helper()
 	if p := w.plan(src); p.HasChanges() {
 		var b bytes.Buffer
-		diff.RenderHuman(&b, p, diff.HumanOptions{})
+		view.Human(&b, p, view.HumanOptions{})
 		w.t.Errorf("a plan after apply still has %d steps:\n%s", len(p.Steps), b.String())
 	}
 	st, err := w.state.Read(context.Background())

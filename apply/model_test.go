@@ -14,6 +14,7 @@ import (
 
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/emulator"
 )
 
@@ -296,7 +297,7 @@ func (mw *modelWalk) stop(n int, p *diff.Plan, applied string) {
 	}
 	if p != nil {
 		b.WriteString("\n=== the plan of the failing step:\n")
-		diff.RenderHuman(&b, p, diff.HumanOptions{})
+		view.Human(&b, p, view.HumanOptions{})
 	}
 	if applied != "" {
 		fmt.Fprintf(&b, "\n=== what apply said:\n%s", applied)

@@ -443,7 +443,9 @@ func activeTail(active bool, what string) string {
 	return ""
 }
 
-func kindWords(t api.EndpointType) string {
+// KindWords is what a plan calls an endpoint of type t, in its reasons and
+// views: "read replica" or "read_write compute".
+func KindWords(t api.EndpointType) string {
 	if t == api.EndpointTypeReadOnly {
 		return "read replica"
 	}

@@ -249,13 +249,13 @@ func stateOnlySteps(steps []Step) int {
 func summarize(changes []Change) Summary {
 	var s Summary
 	for _, c := range changes {
-		s = s.add(c)
+		s = s.Add(c)
 	}
 	return s
 }
 
-// add counts one more change.
-func (s Summary) add(c Change) Summary {
+// Add counts one more change.
+func (s Summary) Add(c Change) Summary {
 	switch c.Action {
 	case Create:
 		s.Create++

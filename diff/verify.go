@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/state"
 )
 
@@ -96,7 +97,7 @@ func checkRules(p *Plan) error {
 func stateOnlyCounted(p *Plan) error {
 	n := stateOnlySteps(p.Steps)
 	if n != p.Summary.StateOnly {
-		return fmt.Errorf("the plan file has %s, but its summary counts %d", plural(n, "state-only step", "state-only steps"), p.Summary.StateOnly)
+		return fmt.Errorf("the plan file has %s, but its summary counts %d", english.Plural(n, "state-only step", "state-only steps"), p.Summary.StateOnly)
 	}
 	need := 0
 	for _, ch := range p.Changes {
@@ -106,7 +107,7 @@ func stateOnlyCounted(p *Plan) error {
 	}
 	if n < need {
 		return fmt.Errorf("the plan file has %s, but its changes adopt or rename %s without a call, a state-only step each",
-			plural(n, "state-only step", "state-only steps"), plural(need, "compute", "computes"))
+			english.Plural(n, "state-only step", "state-only steps"), english.Plural(need, "compute", "computes"))
 	}
 	return nil
 }

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/neonform/neonform/api"
-	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/diff/internal/plantest"
+	"github.com/neonform/neonform/diff/view"
 )
 
 // A value from a sensitive variable is never shown: not in the attribute
@@ -32,10 +32,10 @@ func TestSensitiveValuesAreHidden(t *testing.T) {
 		t.Errorf("the change's sensitive attributes are %q", ch.Sensitive)
 	}
 	var human, md, js strings.Builder
-	if err := diff.RenderHuman(&human, p, diff.HumanOptions{Verbose: true}); err != nil {
+	if err := view.Human(&human, p, view.HumanOptions{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := diff.RenderMarkdown(&md, p, 0); err != nil {
+	if err := view.Markdown(&md, p, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := RenderJSON(&js, p); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/diff/internal/plantest"
+	"github.com/neonform/neonform/diff/view"
 )
 
 // secretUpdateFile saves secretUpdate's plan: its path and its bytes.
@@ -58,7 +59,7 @@ func TestReadFileHidesWhatTheChangeListsAsSensitive(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := diff.RenderHuman(&out, back, diff.HumanOptions{}); err != nil {
+	if err := view.Human(&out, back, view.HumanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "TOPSECRET") {
@@ -84,7 +85,7 @@ func TestSavedPlanNamesTheSensitiveVariable(t *testing.T) {
 		t.Fatalf("Verify: %v", err)
 	}
 	var human, printed strings.Builder
-	if err := diff.RenderHuman(&human, back, diff.HumanOptions{Verbose: true}); err != nil {
+	if err := view.Human(&human, back, view.HumanOptions{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := RenderJSON(&printed, back); err != nil {
@@ -109,7 +110,7 @@ func TestSavedPlanNamesTheSensitiveVariable(t *testing.T) {
 		t.Fatalf("a plan without sensitive_from: %v", err)
 	}
 	human.Reset()
-	if err := diff.RenderHuman(&human, back, diff.HumanOptions{Verbose: true}); err != nil {
+	if err := view.Human(&human, back, view.HumanOptions{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	// (The reasons are the planner's text, written with the variable's name.)

@@ -16,6 +16,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/diff/internal/plantest"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/state"
 )
 
@@ -96,8 +97,8 @@ func TestPlanFileRoundTrip(t *testing.T) {
 	}
 	// Rendering the saved plan gives what rendering the fresh one gives.
 	var a, b strings.Builder
-	diff.RenderHuman(&a, p, diff.HumanOptions{})
-	diff.RenderHuman(&b, back, diff.HumanOptions{})
+	view.Human(&a, p, view.HumanOptions{})
+	view.Human(&b, back, view.HumanOptions{})
 	if a.String() != b.String() {
 		t.Errorf("a saved plan renders differently:\n%s", cmp.Diff(a.String(), b.String()))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
@@ -348,7 +349,7 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 
 // planSummary is diff.ShortSummary, and whether the plan is partial.
 func planSummary(p *diff.Plan) string {
-	out := diff.ShortSummary(p)
+	out := view.ShortSummary(p)
 	if len(p.Targets) > 0 {
 		out += " It is partial (-target " + strings.Join(p.Targets, ", -target ") + "): other changes may be waiting."
 	}

@@ -9,15 +9,16 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
+	"github.com/neonform/neonform/internal/english"
 )
 
 // Exit codes of plan -detailed-exitcode, as Terraform's.
 const exitChanges = 2
 
 // markdownLimit keeps a pull-request comment under GitHub's 65,535 characters.
-const markdownLimit = diff.DefaultMarkdownLimit
+const markdownLimit = view.DefaultMarkdownLimit
 
 type planOptions struct {
 	planInputs
@@ -164,7 +165,7 @@ func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, sav
 	case "json":
 		return planfile.RenderJSON(w, p.plan)
 	case "markdown":
-		return diff.RenderMarkdown(w, p.plan, markdownLimit)
+		return view.Markdown(w, p.plan, markdownLimit)
 	}
 	applyWith := ""
 	if savedTo != "" {
@@ -172,9 +173,9 @@ func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, sav
 		applyWith = args.command("apply", savedTo)
 	}
 	cw := args.completing(w)
-	if err := diff.RenderHuman(cw, p.plan, diff.HumanOptions{
+	if err := view.Human(cw, p.plan, view.HumanOptions{
 		Color: color, Verbose: verbose, SavedTo: savedTo, ApplyWith: applyWith,
-		Stats: plural(p.reads, "API read", "API reads"),
+		Stats: english.Plural(p.reads, "API read", "API reads"),
 	}); err != nil {
 		return err
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
 )
 
 type showOptions struct {
@@ -73,11 +73,11 @@ func runShow(o showOptions) error {
 	case "json":
 		return planfile.RenderJSON(o.Stdout, p)
 	case "markdown":
-		return diff.RenderMarkdown(o.Stdout, p, markdownLimit)
+		return view.Markdown(o.Stdout, p, markdownLimit)
 	}
 	// Its advice (a partial plan's "neonform plan", a warning's) says DIR too.
 	cw := (configArgs{dir: "DIR"}).completing(o.Stdout)
-	if err := diff.RenderHuman(cw, p, diff.HumanOptions{Color: o.Color, Verbose: o.Verbose}); err != nil {
+	if err := view.Human(cw, p, view.HumanOptions{Color: o.Color, Verbose: o.Verbose}); err != nil {
 		return err
 	}
 	return cw.Flush()

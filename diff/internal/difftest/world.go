@@ -210,3 +210,7 @@ func SecretUpdate() World {
 		Live:     map[string][]api.Endpoint{Proj: {live}},
 	}
 }
+
+// PreviewPR1 is the address of the compute a branch rule "previews" puts on
+// the live branch preview/pr-1.
+const PreviewPR1 = `shop.previews["preview/pr-1"].primary`

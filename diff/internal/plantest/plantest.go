@@ -133,11 +133,12 @@ func ChangeAt(t *testing.T, p *diff.Plan, addr string) *diff.Change {
 			return &p.Changes[i]
 		}
 	}
-	t.Fatalf("no change for %s; changes: %v", addr, addresses(p))
+	t.Fatalf("no change for %s; changes: %v", addr, Addresses(p))
 	return nil
 }
 
-func addresses(p *diff.Plan) []string {
+// Addresses is each change of p as "address:action".
+func Addresses(p *diff.Plan) []string {
 	var out []string
 	for _, c := range p.Changes {
 		out = append(out, c.Address+":"+c.Action.String())
@@ -197,4 +198,18 @@ func AttributeOf(t testing.TB, ch *diff.Change, name string) *diff.Attribute {
 	}
 	t.Fatalf("change %s has no attribute %s", ch.Address, name)
 	return nil
+}
+
+// BuildScoped plans within scope s, failing the test on any error, and
+// checks the plan as MustBuild does.
+func BuildScoped(t testing.TB, cfg *config.Config, st *state.State, live *diff.Live, s diff.Scope) *diff.Plan {
+	t.Helper()
+	opts := Opts
+	opts.Scope = s
+	p, diags := diff.Build(cfg, st, live, opts)
+	if diags.HasErrors() {
+		t.Fatalf("Build: %s", diags.Error())
+	}
+	CheckVerifies(t, p, st)
+	return p
 }

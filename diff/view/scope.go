@@ -1,10 +1,12 @@
-package diff
+package view
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -13,13 +15,13 @@ import (
 // everything the configuration asks; a destroy plan says what it deletes.
 
 // partialTop says, before the changes, that a plan is partial and why.
-func partialTop(p *Plan) string {
+func partialTop(p *diff.Plan) string {
 	return fmt.Sprintf("This plan is partial (%s): only the targeted computes were read and planned. "+
 		"Other changes the configuration asks for may be waiting, and are not shown.", targetFlags(p))
 }
 
 // targetFlags is the plan's targets as the flags that ask for them.
-func targetFlags(p *Plan) string {
+func targetFlags(p *diff.Plan) string {
 	return "-target " + strings.Join(p.Targets, " -target ")
 }
 
@@ -28,18 +30,18 @@ const partialEnd = "This plan is partial: other changes may be waiting. `neonfor
 
 // headerLine is the first line of the terminal view: "neonform plan: 2
 // projects, 6 computes", or for a destroy what it deletes.
-func headerLine(p *Plan) string {
+func headerLine(p *diff.Plan) string {
 	if p.Destroy {
-		return fmt.Sprintf("neonform plan (destroy): %s, %s to delete", plural(len(p.Projects), "project", "projects"), plural(p.Summary.Delete, "compute", "computes"))
+		return fmt.Sprintf("neonform plan (destroy): %s, %s to delete", english.Plural(len(p.Projects), "project", "projects"), english.Plural(p.Summary.Delete, "compute", "computes"))
 	}
-	return fmt.Sprintf("neonform plan: %s, %s", plural(len(p.Projects), "project", "projects"), plural(configured(p), "compute", "computes"))
+	return fmt.Sprintf("neonform plan: %s, %s", english.Plural(len(p.Projects), "project", "projects"), english.Plural(configured(p), "compute", "computes"))
 }
 
 // noChangesLine is the terminal view of a plan without changes; stats
 // ("1 API read") may be empty.
-func noChangesLine(p *Plan, stats string) string {
-	projects := plural(len(p.Projects), "project", "projects")
-	counts := plural(configured(p), "compute", "computes") + " in " + projects
+func noChangesLine(p *diff.Plan, stats string) string {
+	projects := english.Plural(len(p.Projects), "project", "projects")
+	counts := english.Plural(configured(p), "compute", "computes") + " in " + projects
 	if stats != "" {
 		counts += ", " + stats
 		projects += ", " + stats
@@ -54,7 +56,7 @@ func noChangesLine(p *Plan, stats string) string {
 }
 
 // markdownTitle is the start of a comment's heading.
-func markdownTitle(p *Plan) string {
+func markdownTitle(p *diff.Plan) string {
 	switch {
 	case p.Destroy:
 		return "neonform plan (destroy)"
@@ -65,7 +67,7 @@ func markdownTitle(p *Plan) string {
 }
 
 // markdownNoChanges is a comment on a plan without changes.
-func markdownNoChanges(p *Plan) string {
+func markdownNoChanges(p *diff.Plan) string {
 	switch {
 	case p.Destroy:
 		return "### neonform plan (destroy): nothing to destroy\n\nThe state manages no computes.\n"
@@ -76,8 +78,8 @@ func markdownNoChanges(p *Plan) string {
 }
 
 // askedWords starts the "what changes" cell of a replacement -replace asked for.
-func askedWords(p *Plan, c *Change) string {
-	if c.Action != Replace || !slices.Contains(p.Replace, c.Address) {
+func askedWords(p *diff.Plan, c *diff.Change) string {
+	if c.Action != diff.Replace || !slices.Contains(p.Replace, c.Address) {
 		return ""
 	}
 	if len(c.Attributes) == 0 {
@@ -87,13 +89,13 @@ func askedWords(p *Plan, c *Change) string {
 }
 
 // leftAloneWords heads the list of unmanaged endpoints.
-func leftAloneWords(p *Plan) string {
+func leftAloneWords(p *diff.Plan) string {
 	return "Left alone (" + unmanagedWords(p) + ")"
 }
 
 // unmanagedWords says why an endpoint is left alone: a destroy leaves what
 // neonform does not manage, whatever the configuration says.
-func unmanagedWords(p *Plan) string {
+func unmanagedWords(p *diff.Plan) string {
 	if p.Destroy {
 		return "not managed by neonform"
 	}

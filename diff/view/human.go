@@ -1,4 +1,4 @@
-package diff
+package view
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -28,10 +29,10 @@ type HumanOptions struct {
 // unmanagedShown is how many unmanaged endpoints the terminal lists without -verbose.
 const unmanagedShown = 10
 
-// RenderHuman writes the plan for a person at a terminal: what changed
+// Human writes the plan for a person at a terminal: what changed
 // outside neonform, then what neonform will do, the dangerous things first,
 // every interruption in words, and a closing summary.
-func RenderHuman(w io.Writer, p *Plan, o HumanOptions) error {
+func Human(w io.Writer, p *diff.Plan, o HumanOptions) error {
 	bw := bufio.NewWriter(w)
 	h := &human{w: bw, o: o}
 	h.render(p)
@@ -77,20 +78,20 @@ func (h *human) paint(code, s string) painted {
 	return painted(code + s + ansiReset)
 }
 
-func (h *human) symbol(a Action) painted {
+func (h *human) symbol(a diff.Action) painted {
 	s := fmt.Sprintf("%4s", a.Symbol())
 	switch a {
-	case Create:
+	case diff.Create:
 		return h.paint(ansiGreen, s)
-	case Update:
+	case diff.Update:
 		return h.paint(ansiYellow, s)
-	case Replace, Delete:
+	case diff.Replace, diff.Delete:
 		return h.paint(ansiRed, s)
 	}
 	return painted(s)
 }
 
-func (h *human) render(p *Plan) {
+func (h *human) render(p *diff.Plan) {
 	if !p.HasChanges() {
 		if h.o.Verbose {
 			h.header(p)
@@ -124,7 +125,7 @@ func (h *human) render(p *Plan) {
 	}
 }
 
-func (h *human) header(p *Plan) {
+func (h *human) header(p *diff.Plan) {
 	line := headerLine(p)
 	if h.o.Stats != "" {
 		line += " (" + h.o.Stats + ")"
@@ -135,7 +136,7 @@ func (h *human) header(p *Plan) {
 	}
 }
 
-func (h *human) drift(p *Plan) {
+func (h *human) drift(p *diff.Plan) {
 	if len(p.Drift) == 0 {
 		return
 	}
@@ -151,7 +152,7 @@ func (h *human) drift(p *Plan) {
 	h.printf("\n")
 }
 
-func (h *human) changes(p *Plan) {
+func (h *human) changes(p *diff.Plan) {
 	list := dangerFirst(p.Changes)
 	if len(list) == 0 {
 		return
@@ -163,8 +164,8 @@ func (h *human) changes(p *Plan) {
 	}
 	addrW, idW = min(addrW, 40), min(idW, 32)
 	h.printf("neonform will:\n\n")
-	groups := fleets(p.Changes) // render_fleets.go
-	inFleet := map[*Change]*fleet{}
+	groups := fleets(p.Changes) // fleets.go
+	inFleet := map[*diff.Change]*fleet{}
 	for _, f := range groups {
 		for _, c := range f.changes {
 			inFleet[c] = f
@@ -184,7 +185,7 @@ func (h *human) changes(p *Plan) {
 		// The fleet where its most dangerous instance would be: its summary,
 		// then each run of instances that change alike, the change said once.
 		h.printf("   %s\n\n", h.paint(ansiBold, f.address+": "+f.summary()))
-		var members []*Change
+		var members []*diff.Change
 		for _, m := range list {
 			if inFleet[m] == f {
 				members = append(members, m)
@@ -207,11 +208,11 @@ func (h *human) changes(p *Plan) {
 
 // headline is the first line of a change: symbol, address, endpoint, and
 // what it does to the compute's clients.
-func (h *human) headline(c *Change, addrW, idW int) {
+func (h *human) headline(c *diff.Change, addrW, idW int) {
 	words := painted(headline(c))
 	if loud(c) {
 		words = h.paint(ansiRed+ansiBold, headline(c))
-	} else if c.Disruption != None {
+	} else if c.Disruption != diff.None {
 		words = h.paint(ansiYellow, headline(c))
 	}
 	h.printf("%s %-*s  %-*s  %s\n", h.symbol(c.Action), addrW, c.Address, idW, endpointColumn(c), words)
@@ -219,22 +220,22 @@ func (h *human) headline(c *Change, addrW, idW int) {
 
 // change prints one change, or the last of a run of changes alike (whose
 // headlines come before it): its headline, then what changes, with reasons.
-func (h *human) change(c *Change, reasons []string, addrW, idW int) {
+func (h *human) change(c *diff.Change, reasons []string, addrW, idW int) {
 	h.headline(c, addrW, idW)
-	if c.Action != Create {
+	if c.Action != diff.Create {
 		h.attributes(c.Attributes, true)
 	}
 	if c.Size != "" {
 		label := "size"
-		if c.Action == Update {
+		if c.Action == diff.Update {
 			label = "new size"
 		}
 		h.printf("      %s: %s\n", label, c.Size)
 	}
-	if c.Action == Create {
+	if c.Action == diff.Create {
 		h.settings(createdAttributes(c))
 	}
-	if c.Action == Replace && !c.Downtime {
+	if c.Action == diff.Replace && !c.Downtime {
 		h.printf("      order: the new compute is created first, then the old one deleted\n")
 	}
 	for _, r := range reasons {
@@ -248,10 +249,10 @@ func (h *human) change(c *Change, reasons []string, addrW, idW int) {
 // configured counts the computes the configuration declares: every change
 // but the deletes (of computes no longer declared, or not declared on an
 // exclusive branch).
-func configured(p *Plan) int {
+func configured(p *diff.Plan) int {
 	n := 0
 	for _, c := range p.Changes {
-		if c.Action != Delete {
+		if c.Action != diff.Delete {
 			n++
 		}
 	}
@@ -259,14 +260,14 @@ func configured(p *Plan) int {
 }
 
 // endpointColumn is the endpoint id, or what a create makes.
-func endpointColumn(c *Change) string {
-	if c.Action == Create {
-		return "(new " + kindWords(c.Type) + ")"
+func endpointColumn(c *diff.Change) string {
+	if c.Action == diff.Create {
+		return "(new " + diff.KindWords(c.Type) + ")"
 	}
 	return c.EndpointID
 }
 
-func (h *human) attributes(attrs []Attribute, effects bool) {
+func (h *human) attributes(attrs []diff.Attribute, effects bool) {
 	nameW, valW := 16, 0
 	rows := make([]string, len(attrs))
 	for i, a := range attrs {
@@ -289,7 +290,7 @@ func (h *human) attributes(attrs []Attribute, effects bool) {
 }
 
 // settings prints the values a create sets: "name  reports".
-func (h *human) settings(attrs []Attribute) {
+func (h *human) settings(attrs []diff.Attribute) {
 	nameW := 16
 	for _, a := range attrs {
 		nameW = max(nameW, len(a.Name))
@@ -300,7 +301,7 @@ func (h *human) settings(attrs []Attribute) {
 	}
 }
 
-func (h *human) stateSteps(p *Plan) {
+func (h *human) stateSteps(p *diff.Plan) {
 	steps := stateOnly(p)
 	if len(steps) == 0 {
 		return
@@ -312,10 +313,10 @@ func (h *human) stateSteps(p *Plan) {
 	h.printf("\n")
 }
 
-func (h *human) unchanged(p *Plan) {
+func (h *human) unchanged(p *diff.Plan) {
 	var addrs []string
 	for _, c := range p.Changes {
-		if c.Action == NoOp {
+		if c.Action == diff.NoOp {
 			addrs = append(addrs, fmt.Sprintf("%s (%s)", c.Address, c.EndpointID))
 		}
 	}
@@ -329,7 +330,7 @@ func (h *human) unchanged(p *Plan) {
 	h.printf("\n")
 }
 
-func (h *human) unmanaged(p *Plan) {
+func (h *human) unmanaged(p *diff.Plan) {
 	if len(p.Unmanaged) == 0 {
 		return
 	}
@@ -348,7 +349,7 @@ func (h *human) unmanaged(p *Plan) {
 	h.printf("%s\n\n", line)
 }
 
-func (h *human) warnings(p *Plan) {
+func (h *human) warnings(p *diff.Plan) {
 	for _, w := range p.Warnings {
 		h.printf("%s %s\n\n", h.paint(ansiYellow+ansiBold, "Warning:"), w)
 	}

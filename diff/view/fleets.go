@@ -1,4 +1,4 @@
-package diff
+package view
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -21,7 +23,7 @@ import (
 // fleet is the changes of one fleet, in the plan's order, no-ops included.
 type fleet struct {
 	address string
-	changes []*Change
+	changes []*diff.Change
 }
 
 // fleetOf is the fleet address of a change's address, or "" when the
@@ -40,7 +42,7 @@ func fleetOf(address string) string {
 
 // fleets groups the changes by fleet, keeping those of two instances or
 // more: a fleet of one reads as a single change.
-func fleets(changes []Change) map[string]*fleet {
+func fleets(changes []diff.Change) map[string]*fleet {
 	out := map[string]*fleet{}
 	for i := range changes {
 		c := &changes[i]
@@ -65,11 +67,11 @@ func fleets(changes []Change) map[string]*fleet {
 // instances, what happens to them, and how many active computes that
 // interrupts.
 func (f *fleet) summary() string {
-	var s Summary
+	var s diff.Summary
 	for _, c := range f.changes {
-		s = s.add(*c)
+		s = s.Add(*c)
 	}
-	parts := []string{plural(len(f.changes), "branch", "branches")}
+	parts := []string{english.Plural(len(f.changes), "branch", "branches")}
 	for _, n := range []struct {
 		count int
 		words string
@@ -81,10 +83,10 @@ func (f *fleet) summary() string {
 		}
 	}
 	if s.Restart > 0 {
-		parts = append(parts, plural(s.Restart, "restart", "restarts"))
+		parts = append(parts, english.Plural(s.Restart, "restart", "restarts"))
 	}
 	if s.Suspend > 0 {
-		parts = append(parts, plural(s.Suspend, "suspend", "suspends"))
+		parts = append(parts, english.Plural(s.Suspend, "suspend", "suspends"))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -94,8 +96,8 @@ func (f *fleet) summary() string {
 // to the same values, and the same size. Instances differ only in their
 // address, endpoint and whether it is active now. The order is kept, each
 // run where its first change was.
-func sameChanges(changes []*Change) [][]*Change {
-	var runs [][]*Change
+func sameChanges(changes []*diff.Change) [][]*diff.Change {
+	var runs [][]*diff.Change
 	index := map[string]int{}
 	for _, c := range changes {
 		key := changeKey(c)
@@ -104,22 +106,22 @@ func sameChanges(changes []*Change) [][]*Change {
 			continue
 		}
 		index[key] = len(runs)
-		runs = append(runs, []*Change{c})
+		runs = append(runs, []*diff.Change{c})
 	}
 	return runs
 }
 
-func changeKey(c *Change) string {
+func changeKey(c *diff.Change) string {
 	// A create says which branch it is on: each instance's own, by
 	// definition, so it does not make two creates different changes.
-	attrs := slices.DeleteFunc(slices.Clone(c.Attributes), func(a Attribute) bool { return a.Name == "branch" && a.Before == nil })
+	attrs := slices.DeleteFunc(slices.Clone(c.Attributes), func(a diff.Attribute) bool { return a.Name == "branch" && a.Before == nil })
 	key, _ := json.Marshal(attrs)
 	return fmt.Sprintf("%v|%v|%v|%v|%s|%s|%s", c.Action, c.Adopt, c.Downtime, c.Type, c.Size, c.MovedFrom, key)
 }
 
 // commonReasons are the reasons every change of a run gives, in the first
 // one's order: a reason that names an endpoint belongs to one instance.
-func commonReasons(run []*Change) []string {
+func commonReasons(run []*diff.Change) []string {
 	var out []string
 	for _, r := range run[0].Reasons {
 		shared := true
@@ -138,7 +140,7 @@ func commonReasons(run []*Change) []string {
 
 // fleetLines is the Markdown list of the fleets, one line each, before the
 // table of changes that lists every instance.
-func fleetLines(p *Plan) string {
+func fleetLines(p *diff.Plan) string {
 	groups := fleets(p.Changes)
 	if len(groups) == 0 {
 		return ""

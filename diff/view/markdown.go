@@ -1,22 +1,24 @@
-package diff
+package view
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // DefaultMarkdownLimit keeps a comment under GitHub's cap of 65,535 characters.
 const DefaultMarkdownLimit = 60000
 
-// RenderMarkdown writes the plan as a pull-request comment: the summary and
+// Markdown writes the plan as a pull-request comment: the summary and
 // the warnings first (two lines tell a reviewer the risk), one table of
 // changes, the details folded. The output stays under limit bytes (and so
 // characters) however large the plan, and says what it left out; limit <= 0
 // means DefaultMarkdownLimit.
-func RenderMarkdown(w io.Writer, p *Plan, limit int) error {
+func Markdown(w io.Writer, p *diff.Plan, limit int) error {
 	if limit <= 0 {
 		limit = DefaultMarkdownLimit
 	}
@@ -36,12 +38,12 @@ type section struct {
 // reserve is room kept for the notes that say what was left out.
 const reserve = 400
 
-func markdown(p *Plan, limit int) string {
+func markdown(p *diff.Plan, limit int) string {
 	var b strings.Builder
 	if !p.HasChanges() {
 		b.WriteString(markdownNoChanges(p))
 		if len(p.Unmanaged) > 0 {
-			fmt.Fprintf(&b, "\n%s not in the configuration left alone.\n", plural(len(p.Unmanaged), "endpoint", "endpoints"))
+			fmt.Fprintf(&b, "\n%s not in the configuration left alone.\n", english.Plural(len(p.Unmanaged), "endpoint", "endpoints"))
 		}
 		return clip(b.String(), limit)
 	}
@@ -96,21 +98,21 @@ func writeSection(b *strings.Builder, s *section, allowance int) {
 // each. A list, not a line each: GitHub renders single newlines as breaks in
 // a pull-request comment but not in a job summary or a .md file, where lines
 // of a block quote run together into one paragraph.
-func alerts(p *Plan) string {
+func alerts(p *diff.Plan) string {
 	var restarts, suspends, recreates, activeDeletes, deletes, downtime []string
 	for i := range p.Changes {
 		c := &p.Changes[i]
 		addr := textsafe.MarkdownCode(c.Address)
 		switch {
-		case c.Action == Replace:
+		case c.Action == diff.Replace:
 			recreates = append(recreates, addr)
-		case c.Action == Delete && c.Active:
+		case c.Action == diff.Delete && c.Active:
 			activeDeletes = append(activeDeletes, addr)
-		case c.Action == Delete:
+		case c.Action == diff.Delete:
 			deletes = append(deletes, addr)
-		case c.Active && c.Disruption == Restart:
+		case c.Active && c.Disruption == diff.Restart:
 			restarts = append(restarts, addr)
-		case c.Active && c.Disruption == Suspend:
+		case c.Active && c.Disruption == diff.Suspend:
 			suspends = append(suspends, addr)
 		}
 		if c.Downtime {
@@ -124,7 +126,7 @@ func alerts(p *Plan) string {
 	}
 	line := func(list []string, one, many, why string) {
 		if len(list) > 0 {
-			fmt.Fprintf(&b, "> - **%s**%s: %s\n", plural(len(list), one, many), why, firstFew(list, 10))
+			fmt.Fprintf(&b, "> - **%s**%s: %s\n", english.Plural(len(list), one, many), why, firstFew(list, 10))
 		}
 	}
 	line(restarts, "restart of an active compute", "restarts of active computes", " (drops connections)")
@@ -136,7 +138,7 @@ func alerts(p *Plan) string {
 	line(overwrittenDrift(p), "change made outside neonform is overwritten", "changes made outside neonform are overwritten", "")
 	for i, w := range p.Warnings {
 		if i == 5 {
-			fmt.Fprintf(&b, "> - and %s more\n", plural(len(p.Warnings)-5, "warning", "warnings"))
+			fmt.Fprintf(&b, "> - and %s more\n", english.Plural(len(p.Warnings)-5, "warning", "warnings"))
 			break
 		}
 		fmt.Fprintf(&b, "> - **Warning:** %s\n", textsafe.Markdown(strings.ReplaceAll(clip(w, 600), "\n", " ")))
@@ -150,19 +152,19 @@ func alerts(p *Plan) string {
 // overwrittenDrift lists the drift that the plan reverts or overwrites, each
 // compute with what its change does to the drifted attributes: someone
 // changed it in the console, and approving the plan discards their change.
-func overwrittenDrift(p *Plan) []string {
-	byAddress := make(map[string]*Change, len(p.Changes))
+func overwrittenDrift(p *diff.Plan) []string {
+	byAddress := make(map[string]*diff.Change, len(p.Changes))
 	for i := range p.Changes {
 		byAddress[p.Changes[i].Address] = &p.Changes[i]
 	}
 	var out []string
 	for _, d := range p.Drift {
 		c := byAddress[d.Address]
-		if c == nil || c.Action == NoOp {
+		if c == nil || c.Action == diff.NoOp {
 			continue
 		}
 		if d.Gone {
-			if c.Action == Create {
+			if c.Action == diff.Create {
 				out = append(out, textsafe.MarkdownCode(d.Address)+" (deleted outside neonform; created again, with a new host)")
 			}
 			continue
@@ -191,14 +193,14 @@ func firstFew(list []string, n int) string {
 	return strings.Join(list[:n], ", ") + fmt.Sprintf(" and %d more", len(list)-n)
 }
 
-func changeTable(p *Plan) *section {
+func changeTable(p *diff.Plan) *section {
 	s := &section{
 		head:   "| | compute | action | disruption | what changes |\n|---|---|---|---|---|\n",
 		tail:   "\n",
 		weight: 6,
 		omitted: func(n int) string {
 			return fmt.Sprintf("\n_%s not shown, to keep this comment under the size GitHub allows; `neonform show PLANFILE` lists every change._\n",
-				plural(n, "more change", "more changes"))
+				english.Plural(n, "more change", "more changes"))
 		},
 	}
 	for _, c := range dangerFirst(p.Changes) {
@@ -211,18 +213,18 @@ func changeTable(p *Plan) *section {
 	return s
 }
 
-func disruptionCell(c *Change) string {
+func disruptionCell(c *diff.Change) string {
 	var out string
 	switch {
-	case c.Disruption == None:
+	case c.Disruption == diff.None:
 		out = "none"
-	case c.Disruption == Restart || c.Disruption == Suspend:
+	case c.Disruption == diff.Restart || c.Disruption == diff.Suspend:
 		if c.Active {
 			out = fmt.Sprintf("**%s** (active)", c.Disruption)
 		} else {
 			out = fmt.Sprintf("%s (idle)", c.Disruption)
 		}
-	case c.Action == Delete && c.Active:
+	case c.Action == diff.Delete && c.Active:
 		out = "**delete** (active)"
 	default:
 		out = "**" + c.Disruption.String() + "**"
@@ -233,12 +235,12 @@ func disruptionCell(c *Change) string {
 	return out
 }
 
-func whatChanges(c *Change) string {
+func whatChanges(c *diff.Change) string {
 	var parts []string
 	switch c.Action {
-	case Create:
-		parts = append(parts, "new "+kindWords(c.Type)+", "+shortSize(c.Size))
-	case Delete:
+	case diff.Create:
+		parts = append(parts, "new "+diff.KindWords(c.Type)+", "+shortSize(c.Size))
+	case diff.Delete:
 		parts = append(parts, textsafe.Markdown(c.EndpointID))
 	}
 	if c.Adopt {
@@ -247,7 +249,7 @@ func whatChanges(c *Change) string {
 	if c.MovedFrom != "" {
 		parts = append(parts, "moved from "+textsafe.MarkdownCode(c.MovedFrom))
 	}
-	if c.Action == Create {
+	if c.Action == diff.Create {
 		for _, a := range createdAttributes(c) {
 			_, after := a.Values()
 			parts = append(parts, textsafe.Markdown(a.Name)+" "+textsafe.Markdown(after))
@@ -262,7 +264,7 @@ func whatChanges(c *Change) string {
 
 // markdownAttribute is "max_cu 1 -> 2" with the values (and the name, which
 // a plan file gives) shown as text, never markup.
-func markdownAttribute(a Attribute) string {
+func markdownAttribute(a diff.Attribute) string {
 	before, after := a.Values()
 	return textsafe.Markdown(a.Name) + " " + textsafe.Markdown(before) + " -> " + textsafe.Markdown(after)
 }
@@ -279,7 +281,7 @@ func cell(s string) string {
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
-func driftSection(p *Plan) *section {
+func driftSection(p *diff.Plan) *section {
 	s := &section{
 		head:   fmt.Sprintf("<details><summary>Changed outside neonform since the last apply (%d)</summary>\n\n", len(p.Drift)),
 		tail:   "\n</details>\n\n",
@@ -302,9 +304,9 @@ func driftSection(p *Plan) *section {
 	return s
 }
 
-func unmanagedSection(p *Plan) *section {
+func unmanagedSection(p *diff.Plan) *section {
 	s := &section{
-		head:   fmt.Sprintf("<details><summary>Left alone: %s %s</summary>\n\n", plural(len(p.Unmanaged), "endpoint", "endpoints"), unmanagedWords(p)),
+		head:   fmt.Sprintf("<details><summary>Left alone: %s %s</summary>\n\n", english.Plural(len(p.Unmanaged), "endpoint", "endpoints"), unmanagedWords(p)),
 		tail:   "\n</details>\n\n",
 		weight: 1,
 		omitted: func(n int) string {
@@ -317,19 +319,19 @@ func unmanagedSection(p *Plan) *section {
 	return s
 }
 
-func callsSection(p *Plan) *section {
+func callsSection(p *diff.Plan) *section {
 	calls := p.APICalls()
 	s := &section{
-		head:   fmt.Sprintf("<details><summary>%s, in order</summary>\n\n", plural(calls, "API call", "API calls")),
+		head:   fmt.Sprintf("<details><summary>%s, in order</summary>\n\n", english.Plural(calls, "API call", "API calls")),
 		tail:   "\n</details>\n",
 		weight: 3,
 		omitted: func(n int) string {
-			return fmt.Sprintf("\n_%s not shown; `neonform show -format json PLANFILE` has them all._\n", plural(n, "more call", "more calls"))
+			return fmt.Sprintf("\n_%s not shown; `neonform show -format json PLANFILE` has them all._\n", english.Plural(n, "more call", "more calls"))
 		},
 	}
 	n := 0
 	for _, st := range p.Steps {
-		if st.Kind == StepState {
+		if st.Kind == diff.StepState {
 			continue
 		}
 		n++

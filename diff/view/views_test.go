@@ -1,4 +1,4 @@
-package diff
+package view
 
 import (
 	"fmt"
@@ -8,22 +8,24 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/diff/internal/plantest"
 )
 
-func humanOf(t *testing.T, p *Plan, o HumanOptions) string {
+func humanOf(t *testing.T, p *diff.Plan, o HumanOptions) string {
 	t.Helper()
 	var b strings.Builder
-	if err := RenderHuman(&b, p, o); err != nil {
+	if err := Human(&b, p, o); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
 }
 
-func markdownOf(t *testing.T, p *Plan, limit int) string {
+func markdownOf(t *testing.T, p *diff.Plan, limit int) string {
 	t.Helper()
 	var b strings.Builder
-	if err := RenderMarkdown(&b, p, limit); err != nil {
+	if err := Markdown(&b, p, limit); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -32,8 +34,8 @@ func markdownOf(t *testing.T, p *Plan, limit int) string {
 // The terminal view: one line per change with its symbol and what it does to
 // clients in words, the dangerous ones first, the summary last.
 func TestHumanView(t *testing.T) {
-	cfg, st, live := busyScenario(false)
-	p := mustBuild(t, cfg, st, live)
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
 	out := humanOf(t, p, HumanOptions{SavedTo: "out dir/plan.json", ApplyWith: "neonform apply 'out dir/plan.json' infra", Stats: "2 API reads"})
 	for _, want := range []string{
 		"neonform plan: 2 projects, 5 computes (2 API reads)\n",
@@ -79,7 +81,7 @@ func TestHumanView(t *testing.T) {
 func TestHumanNoChanges(t *testing.T) {
 	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
 	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"))))
-	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(difftest.Proj, live)))
+	p := plantest.MustBuild(t, cfg, plantest.StateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live}), plantest.LiveOf(plantest.LiveProject(difftest.Proj, live)))
 	if got, want := humanOf(t, p, HumanOptions{Stats: "1 API read"}), "No changes: the live computes match the configuration (1 compute in 1 project, 1 API read).\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -96,7 +98,7 @@ func TestHumanUnmanagedAreCut(t *testing.T) {
 		eps = append(eps, difftest.Endpoint(fmt.Sprintf("ep-%02d", i), difftest.BrDev, difftest.RO))
 	}
 	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain)))
-	p := mustBuild(t, cfg, nil, liveOf(liveProject(difftest.Proj, eps...)))
+	p := plantest.MustBuild(t, cfg, nil, plantest.LiveOf(plantest.LiveProject(difftest.Proj, eps...)))
 	out := humanOf(t, p, HumanOptions{})
 	if !strings.Contains(out, "ep-09 on branch "+difftest.BrDev+" of shop (read_only); and 3 more (-verbose lists them)") || strings.Contains(out, "ep-10") {
 		t.Errorf("got:\n%s", out)
@@ -109,8 +111,8 @@ func TestHumanUnmanagedAreCut(t *testing.T) {
 // The Markdown comment: the summary line first, then what a reviewer must
 // not miss, one table, the calls folded.
 func TestMarkdownView(t *testing.T) {
-	cfg, st, live := busyScenario(false)
-	p := mustBuild(t, cfg, st, live)
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
 	out := markdownOf(t, p, 0)
 	if !strings.HasPrefix(out, "### neonform plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete; 1 change to the state alone\n\n"+
 		"> - **1 restart of an active compute** (drops connections): `shop.main.primary`\n"+
@@ -161,7 +163,7 @@ func TestMarkdownStaysUnderTheCap(t *testing.T) {
 		branches = append(branches, difftest.BranchID(fmt.Sprintf("b%03d", b), brID, computes...))
 	}
 	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, branches...))
-	p := mustBuild(t, cfg, stateWith(difftest.Proj, states), liveOf(liveProject(difftest.Proj, eps...)))
+	p := plantest.MustBuild(t, cfg, plantest.StateWith(difftest.Proj, states), plantest.LiveOf(plantest.LiveProject(difftest.Proj, eps...)))
 	if got := len(p.Changes); got != 2000 || p.Summary.Update != 2000 {
 		t.Fatalf("%d changes, summary %+v; want 2,000 updates", got, p.Summary)
 	}
@@ -199,7 +201,7 @@ func TestMarkdownClipsOverLongValues(t *testing.T) {
 	long := strings.Repeat("shared_preload_libraries_value,", 700) // 21,700 characters
 	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
 	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.PG("search_path", long)), difftest.Compute("reports", difftest.ReadOnly))))
-	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(difftest.Proj, live)))
+	p := plantest.MustBuild(t, cfg, plantest.StateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live}), plantest.LiveOf(plantest.LiveProject(difftest.Proj, live)))
 	out := markdownOf(t, p, 0)
 	var row string
 	for _, line := range strings.Split(out, "\n") {
@@ -223,7 +225,7 @@ func TestMarkdownClipsOverLongValues(t *testing.T) {
 
 // A plan with nothing to do is one short comment.
 func TestMarkdownNoChanges(t *testing.T) {
-	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain))), nil, liveOf(liveProject(difftest.Proj, difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW))))
+	p := plantest.MustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain))), nil, plantest.LiveOf(plantest.LiveProject(difftest.Proj, difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW))))
 	want := "### neonform plan: no changes\n\nThe live computes match the configuration.\n\n1 endpoint not in the configuration left alone.\n"
 	if got := markdownOf(t, p, 0); got != want {
 		t.Errorf("got %q, want %q", got, want)

@@ -1,9 +1,11 @@
-package diff
+package view
 
 import (
 	"fmt"
 	"testing"
 
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/internal/plantest"
 	"github.com/neonform/neonform/internal/textsafe/textsafetest"
 )
 
@@ -11,21 +13,21 @@ import (
 // gives the views replaced by a name built to break them: addresses (a
 // keyed instance's key is a branch's name), endpoint and branch ids, names,
 // attribute values, reasons, notes, warnings, calls and targets.
-func hostilePlan(t *testing.T) *Plan {
-	cfg, st, live := busyScenario(false)
-	p := mustBuild(t, cfg, st, live)
+func hostilePlan(t *testing.T) *diff.Plan {
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
 	bad := textsafetest.Name
 	at := func(i int) string { return fmt.Sprintf(`shop.previews[%q].c%d`, bad, i) }
 	for i := range p.Changes {
 		c := &p.Changes[i]
 		c.Address, c.EndpointID, c.MovedFrom, c.BranchName = at(i), bad, at(100+i), bad
 		c.Reasons = append(c.Reasons, "the name is "+bad)
-		c.Attributes = append(c.Attributes, Attribute{Name: "name", Before: bad, After: bad + "2"})
+		c.Attributes = append(c.Attributes, diff.Attribute{Name: "name", Before: bad, After: bad + "2"})
 	}
 	for i := range p.Drift {
 		d := &p.Drift[i]
 		d.Address, d.EndpointID = at(200+i), bad
-		d.Attributes = append(d.Attributes, Attribute{Name: "name", Before: "primary", After: bad})
+		d.Attributes = append(d.Attributes, diff.Attribute{Name: "name", Before: "primary", After: bad})
 	}
 	for i := range p.Unmanaged {
 		u := &p.Unmanaged[i]
@@ -34,7 +36,7 @@ func hostilePlan(t *testing.T) *Plan {
 	for i := range p.Steps {
 		s := &p.Steps[i]
 		s.Address, s.Path, s.Name = at(i), "/projects/"+bad, bad
-		if s.Kind == StepState {
+		if s.Kind == diff.StepState {
 			s.Note = "forget " + bad
 		}
 	}
@@ -59,7 +61,7 @@ func TestViewsShowServiceTextEscaped(t *testing.T) {
 	quiet := hostilePlan(t)
 	quiet.Steps, quiet.Drift = nil, nil
 	for i := range quiet.Changes {
-		quiet.Changes[i].Action = NoOp
+		quiet.Changes[i].Action = diff.NoOp
 	}
 	textsafetest.Terminal(t, "plan without changes", humanOf(t, quiet, HumanOptions{Verbose: true}))
 }
@@ -67,7 +69,7 @@ func TestViewsShowServiceTextEscaped(t *testing.T) {
 // An attribute's values are shown escaped in every sentence that quotes
 // them: a reason, or the error of a plan gone stale.
 func TestAttributeValuesAreShownEscaped(t *testing.T) {
-	for _, a := range []Attribute{
+	for _, a := range []diff.Attribute{
 		{Name: "name", Before: "primary", After: textsafetest.Name},
 		{Name: "pg_settings.work_mem", Before: nil, After: textsafetest.Name},
 		{Name: "not_ours", Before: textsafetest.Name, After: 1},

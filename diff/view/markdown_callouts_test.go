@@ -1,4 +1,4 @@
-package diff
+package view
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/diff/internal/plantest"
 )
 
 // The callouts are read in three places: a pull-request comment, where
@@ -14,8 +15,8 @@ import (
 // paragraph. Every line of the block quote is a list item, which reads as
 // one item a line in all three.
 func TestMarkdownCalloutsAreOneListItemALine(t *testing.T) {
-	cfg, st, live := busyScenario(false)
-	p := mustBuild(t, cfg, st, live)
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
 	p.Warnings = []string{"first warning", "second warning\nwith a line break"}
 	out := markdownOf(t, p, 0)
 	quoted := 0
@@ -42,13 +43,13 @@ func TestMarkdownCalloutsAreOneListItemALine(t *testing.T) {
 func TestMarkdownCallsOutActiveDeletesAndRevertedDrift(t *testing.T) {
 	primary := difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(2, 4))
 	old := difftest.Endpoint("ep-old", difftest.BrMain, difftest.RO, difftest.EpName("old"), difftest.Active)
-	st := stateWith(difftest.Proj, map[string]api.Endpoint{
+	st := plantest.StateWith(difftest.Proj, map[string]api.Endpoint{
 		"shop.main.primary": difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(2, 2)), // live is 2-4: drift
 		"shop.main.old":     old,
 		"shop.main.gone":    difftest.Endpoint("ep-gone", difftest.BrMain, difftest.RO, difftest.EpName("gone")), // deleted outside neonform
 	})
 	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.CU(2, 2)), difftest.Compute("gone", difftest.ReadOnly))))
-	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, primary, old)))
+	p := plantest.MustBuild(t, cfg, st, plantest.LiveOf(plantest.LiveProject(difftest.Proj, primary, old)))
 	out := markdownOf(t, p, 0)
 	for _, want := range []string{
 		"> - **1 delete of an active compute** (drops connections, the host goes away): `shop.main.old`\n",

@@ -1,10 +1,13 @@
-package diff
+package view
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/english"
 )
 
 // Words shared by the renderers: what a change does, said the same way in the
@@ -12,28 +15,28 @@ import (
 
 // headline is what a change does to clients, in a few words; loud (upper
 // case) when it interrupts a running compute or a host goes away.
-func headline(c *Change) string {
+func headline(c *diff.Change) string {
 	if c.Downtime {
 		return actionWords(c) + "; DOWNTIME on its branch meanwhile"
 	}
 	return actionWords(c)
 }
 
-func actionWords(c *Change) string {
-	if c.Adopt && c.Action == Update {
+func actionWords(c *diff.Change) string {
+	if c.Adopt && c.Action == diff.Update {
 		return "adopt and " + updateWords(c)
 	}
 	switch c.Action {
-	case Create:
+	case diff.Create:
 		return "create"
-	case Replace:
+	case diff.Replace:
 		return "replace: RECREATE, new host, update connection strings"
-	case Delete:
+	case diff.Delete:
 		if c.Active {
 			return "delete: DELETE, active now, drops connections"
 		}
 		return "delete"
-	case NoOp:
+	case diff.NoOp:
 		if c.Adopt {
 			return "adopt, no changes"
 		}
@@ -43,14 +46,14 @@ func actionWords(c *Change) string {
 }
 
 // updateWords says what an update does to the compute's clients.
-func updateWords(c *Change) string {
+func updateWords(c *diff.Change) string {
 	switch c.Disruption {
-	case Restart:
+	case diff.Restart:
 		if c.Active {
 			return "update: RESTART, active now, drops connections"
 		}
 		return "update: restart, idle now, no connections to drop"
-	case Suspend:
+	case diff.Suspend:
 		if c.Active {
 			return "update: SUSPEND, active now, drops connections"
 		}
@@ -60,11 +63,11 @@ func updateWords(c *Change) string {
 }
 
 // loud reports whether a change drops something now: a reviewer must see it.
-func loud(c *Change) bool {
+func loud(c *diff.Change) bool {
 	switch {
-	case c.Action == Delete || c.Action == Replace || c.Downtime:
+	case c.Action == diff.Delete || c.Action == diff.Replace || c.Downtime:
 		return true
-	case c.Disruption == Restart || c.Disruption == Suspend:
+	case c.Disruption == diff.Restart || c.Disruption == diff.Suspend:
 		return c.Active
 	}
 	return false
@@ -73,23 +76,23 @@ func loud(c *Change) bool {
 // dangerFirst orders changes for reading: those that drop something now, then
 // idle restarts and suspends, then the rest; the worst disruption first within
 // each, then by address.
-func dangerFirst(changes []Change) []*Change {
-	out := make([]*Change, 0, len(changes))
+func dangerFirst(changes []diff.Change) []*diff.Change {
+	out := make([]*diff.Change, 0, len(changes))
 	for i := range changes {
-		if changes[i].Action != NoOp {
+		if changes[i].Action != diff.NoOp {
 			out = append(out, &changes[i])
 		}
 	}
-	class := func(c *Change) int {
+	class := func(c *diff.Change) int {
 		switch {
 		case loud(c):
 			return 0
-		case c.Disruption != None:
+		case c.Disruption != diff.None:
 			return 1
 		}
 		return 2
 	}
-	slices.SortStableFunc(out, func(a, b *Change) int {
+	slices.SortStableFunc(out, func(a, b *diff.Change) int {
 		if x := cmp.Compare(class(a), class(b)); x != 0 {
 			return x
 		}
@@ -103,7 +106,7 @@ func dangerFirst(changes []Change) []*Change {
 
 // attributeReason reports whether a reason only repeats an attribute line
 // ("max_cu 1 -> 2 restarts..."), which the human view shows as a row already.
-func attributeReason(c *Change, reason string) bool {
+func attributeReason(c *diff.Change, reason string) bool {
 	for _, a := range c.Attributes {
 		if before, _ := a.Values(); strings.HasPrefix(reason, a.Name+" "+before+" -> ") {
 			return true
@@ -113,32 +116,32 @@ func attributeReason(c *Change, reason string) bool {
 }
 
 // effectWords is the short effect column of an attribute row.
-func effectWords(a Attribute) string {
+func effectWords(a diff.Attribute) string {
 	switch a.Effect {
-	case Recreate:
+	case diff.Recreate:
 		return "cannot change in place"
-	case None:
+	case diff.None:
 		return ""
 	}
 	return a.Effect.String()
 }
 
 // summaryLine is "1 to create, 1 to update (1 restart), 1 to replace, 1 to delete".
-func summaryLine(s Summary) string {
+func summaryLine(s diff.Summary) string {
 	update := fmt.Sprintf("%d to update", s.Update)
 	var extra []string
 	if s.Restart > 0 {
-		extra = append(extra, plural(s.Restart, "restart", "restarts"))
+		extra = append(extra, english.Plural(s.Restart, "restart", "restarts"))
 	}
 	if s.Suspend > 0 {
-		extra = append(extra, plural(s.Suspend, "suspend", "suspends"))
+		extra = append(extra, english.Plural(s.Suspend, "suspend", "suspends"))
 	}
 	if len(extra) > 0 {
 		update += " (" + strings.Join(extra, ", ") + ")"
 	}
 	line := fmt.Sprintf("%d to create, %s, %d to replace, %d to delete", s.Create, update, s.Replace, s.Delete)
 	if s.StateOnly > 0 {
-		line += "; " + plural(s.StateOnly, "change", "changes") + " to the state alone"
+		line += "; " + english.Plural(s.StateOnly, "change", "changes") + " to the state alone"
 	}
 	return line
 }
@@ -146,7 +149,7 @@ func summaryLine(s Summary) string {
 // ShortSummary is the summary that apply prints before it starts: only
 // what the plan does, state-only steps counted like calls, and its steps:
 // "2 to create, 1 to update, 1 change to the state alone; 4 steps."
-func ShortSummary(p *Plan) string {
+func ShortSummary(p *diff.Plan) string {
 	s := p.Summary
 	var parts []string
 	for _, c := range []struct {
@@ -158,26 +161,19 @@ func ShortSummary(p *Plan) string {
 		}
 	}
 	if s.StateOnly > 0 {
-		parts = append(parts, plural(s.StateOnly, "change", "changes")+" to the state alone")
+		parts = append(parts, english.Plural(s.StateOnly, "change", "changes")+" to the state alone")
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "no changes")
 	}
-	return strings.Join(parts, ", ") + "; " + plural(len(p.Steps), "step", "steps") + "."
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+	return strings.Join(parts, ", ") + "; " + english.Plural(len(p.Steps), "step", "steps") + "."
 }
 
 // stateOnly lists the steps that change the state alone.
-func stateOnly(p *Plan) []Step {
-	var out []Step
+func stateOnly(p *diff.Plan) []diff.Step {
+	var out []diff.Step
 	for _, s := range p.Steps {
-		if s.Kind == StepState {
+		if s.Kind == diff.StepState {
 			out = append(out, s)
 		}
 	}
@@ -185,14 +181,14 @@ func stateOnly(p *Plan) []Step {
 }
 
 // where says where an unmanaged endpoint is: "shop.main", or "branch br-x of shop".
-func where(u Unmanaged) string {
+func where(u diff.Unmanaged) string {
 	if u.BranchLabel != "" {
 		return u.ProjectLabel + "." + u.BranchLabel
 	}
 	return fmt.Sprintf("branch %s of %s", u.BranchID, u.ProjectLabel)
 }
 
-func describeUnmanaged(u Unmanaged) string {
+func describeUnmanaged(u diff.Unmanaged) string {
 	s := fmt.Sprintf("%s on %s (%s", u.EndpointID, where(u), u.Type)
 	if u.Name != "" {
 		s += fmt.Sprintf(", named %q", u.Name)
@@ -211,8 +207,8 @@ func shortSize(size string) string {
 // createdAttributes are the attributes of a create worth a line of their
 // own: those the service would not give a compute by default, apart from the
 // type, the branch and the size, which the header and the size line say.
-func createdAttributes(c *Change) []Attribute {
-	var out []Attribute
+func createdAttributes(c *diff.Change) []diff.Attribute {
+	var out []diff.Attribute
 	for _, a := range c.Attributes {
 		switch a.Name {
 		case "type", "branch", "min_cu", "max_cu":
@@ -224,7 +220,7 @@ func createdAttributes(c *Change) []Attribute {
 				continue
 			}
 		}
-		if at := attributeNamed(a.Name); a.Name == "name" || at == nil || !at.atDefault(a.After) {
+		if a.Name == "name" || !diff.AtDefault(a.Name, a.After) {
 			out = append(out, a)
 		}
 	}
