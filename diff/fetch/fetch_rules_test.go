@@ -8,7 +8,7 @@ import (
 	"github.com/neonform/neonform/diff/internal/plantest"
 )
 
-// Fetch lists the branches of a project with a rule even when the state
+// Live lists the branches of a project with a rule even when the state
 // knows every branch block's branch: one list of branches, one of endpoints.
 func TestFetchListsBranchesForRule(t *testing.T) {
 	cfg := difftest.CfgOf(difftest.WithRules(difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", "main", difftest.Compute("primary"))),

@@ -12,7 +12,7 @@ import (
 	"github.com/neonform/neonform/diff/internal/plantest"
 )
 
-// Fetch reads the projects the scope reads: a target's; for a destroy, the
+// Live reads the projects the scope reads: a target's; for a destroy, the
 // state's, even one no block names, and no branches.
 func TestFetchScope(t *testing.T) {
 	cfg := difftest.CfgOf(
