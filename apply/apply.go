@@ -9,6 +9,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/state"
 )
 
@@ -134,7 +135,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	}
 
 	r := newRun(&verified, st, live, opts)
-	opts.emit(PlanSummaryEvent(&verified, "Applying the plan: "+diff.ShortSummary(&verified)))
+	opts.emit(PlanSummaryEvent(&verified, "Applying the plan: "+view.ShortSummary(&verified)))
 	rep = r.execute(ctx)
 	rep.Elapsed = time.Since(start)
 	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/fetch"
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/state"
 )
@@ -133,7 +134,7 @@ func benchPlan(b *testing.B, c *api.Client, st *state.Local, src string) *diff.P
 	if err != nil {
 		b.Fatal(err)
 	}
-	live, diags := diff.Fetch(context.Background(), c, cfg, s, diff.FetchOptions{Parallelism: 10})
+	live, diags := fetch.Live(context.Background(), c, cfg, s, fetch.Options{Parallelism: 10})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}

@@ -18,6 +18,9 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/fetch"
+	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/state"
 )
@@ -200,7 +203,7 @@ func (w *world) tryPlan(src string) (*diff.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	live, diags := diff.Fetch(context.Background(), w.c, cfg, st, diff.FetchOptions{Parallelism: 4})
+	live, diags := fetch.Live(context.Background(), w.c, cfg, st, fetch.Options{Parallelism: 4})
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("fetch: %v", diags)
 	}
@@ -209,6 +212,7 @@ func (w *world) tryPlan(src string) (*diff.Plan, error) {
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("plan: %v", diags)
 	}
+	planfile.CheckSchema(p)
 	return p, nil
 }
 
@@ -248,7 +252,7 @@ func (w *world) checkConverged(src string, projects ...string) {
 	w.t.Helper()
 	if p := w.plan(src); p.HasChanges() {
 		var b bytes.Buffer
-		diff.RenderHuman(&b, p, diff.HumanOptions{})
+		view.Human(&b, p, view.HumanOptions{})
 		w.t.Errorf("a plan after apply still has %d steps:\n%s", len(p.Steps), b.String())
 	}
 	st, err := w.state.Read(context.Background())

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/internal/pgtest"
 	"github.com/neonform/neonform/internal/planschema"
 )
@@ -12,7 +12,7 @@ import (
 func TestMain(m *testing.M) {
 	// Every plan these tests make is checked against the plan file's schema.
 	if !planschema.Benchmarking() {
-		diff.SchemaCheck = planschema.MustChecker(diff.PlanSchema)
+		planfile.SchemaCheck = planschema.MustChecker(planfile.Schema)
 	}
 	code := m.Run()
 	pgtest.Stop() // the Postgres server the lock tests started, if any

@@ -15,6 +15,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/state"
 )
@@ -99,10 +100,10 @@ func (mw *modelWalk) planChecked(src string, before modelSnapshot) *diff.Plan {
 			mw.failf("planning sent %d× %s: a plan only reads", n, route)
 		}
 	}
-	if err := diff.RenderHuman(io.Discard, p, diff.HumanOptions{}); err != nil {
+	if err := view.Human(io.Discard, p, view.HumanOptions{}); err != nil {
 		mw.failf("showing the plan: %v", err)
 	}
-	if err := diff.RenderMarkdown(io.Discard, p, 0); err != nil {
+	if err := view.Markdown(io.Discard, p, 0); err != nil {
 		mw.failf("showing the plan as Markdown: %v", err)
 	}
 	changes := map[string]*diff.Change{}
@@ -339,7 +340,7 @@ func (mw *modelWalk) checkConverged(src string, before modelSnapshot, touched ma
 		mw.failf("the plan after apply failed: %v", err)
 	} else if next.HasChanges() {
 		var b bytes.Buffer
-		diff.RenderHuman(&b, next, diff.HumanOptions{})
+		view.Human(&b, next, view.HumanOptions{})
 		mw.failf("the plan after apply is not empty:\n%s", b.String())
 	}
 	after := mw.snapshot()

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/emulator"
 )
 
@@ -256,11 +258,11 @@ func (mw *modelWalk) plan(n int) (string, modelSnapshot, *diff.Plan, *diff.Plan)
 // apply PLANFILE do.
 func (mw *modelWalk) saveAndRead(p *diff.Plan, n int) *diff.Plan {
 	file := filepath.Join(mw.w.dir, fmt.Sprintf("step%d.plan.json", n))
-	if err := diff.WriteFile(file, p); err != nil {
+	if err := planfile.WriteFile(file, p); err != nil {
 		mw.failf("writing the plan file: %v", err)
 		return nil
 	}
-	saved, err := diff.ReadFile(file)
+	saved, err := planfile.ReadFile(file)
 	if err != nil {
 		mw.failf("reading the plan file back: %v", err)
 		return nil
@@ -295,7 +297,7 @@ func (mw *modelWalk) stop(n int, p *diff.Plan, applied string) {
 	}
 	if p != nil {
 		b.WriteString("\n=== the plan of the failing step:\n")
-		diff.RenderHuman(&b, p, diff.HumanOptions{})
+		view.Human(&b, p, view.HumanOptions{})
 	}
 	if applied != "" {
 		fmt.Fprintf(&b, "\n=== what apply said:\n%s", applied)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -28,7 +29,7 @@ type othersWait struct {
 // waiting is what the wait is for: "2 operations on project shop started
 // outside this run".
 func (w *othersWait) waiting() string {
-	return fmt.Sprintf("waiting for %s on project %s started outside this run", plural(w.running, "operation", "operations"), w.project)
+	return fmt.Sprintf("waiting for %s on project %s started outside this run", english.Plural(w.running, "operation", "operations"), w.project)
 }
 
 // othersRunning says that n operations started outside this run still run in

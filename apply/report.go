@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -127,7 +128,7 @@ func (r *Report) Summary() string {
 
 // progressPhrase is "2 steps done, 1 failed, 3 not attempted".
 func (r *Report) progressPhrase() string {
-	parts := []string{plural(len(r.Done), "step done", "steps done")}
+	parts := []string{english.Plural(len(r.Done), "step done", "steps done")}
 	if len(r.Failed) > 0 {
 		parts = append(parts, fmt.Sprintf("%d failed", len(r.Failed)))
 	}
@@ -176,7 +177,7 @@ func (c Counts) phrase() string {
 	add(c.Replaced, "replaced")
 	add(c.Deleted, "deleted")
 	if c.StateOnly > 0 {
-		parts = append(parts, plural(c.StateOnly, "change to the state only", "changes to the state only"))
+		parts = append(parts, english.Plural(c.StateOnly, "change to the state only", "changes to the state only"))
 	}
 	if len(parts) == 0 {
 		return "no changes"
@@ -193,13 +194,6 @@ func formatElapsed(d time.Duration) string {
 		return d.Round(100 * time.Millisecond).String()
 	}
 	return d.Round(time.Second).String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // IncompleteError is the error of an apply that ran but did not do every

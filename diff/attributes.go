@@ -174,3 +174,21 @@ func attributeNamed(planName string) attribute {
 	}
 	return nil
 }
+
+// AtDefault reports whether value, as a plan records the attribute named
+// planName, is that attribute's default (the views leave a default out of a
+// create); false for a name the table does not know.
+func AtDefault(planName string, value any) bool {
+	a := attributeNamed(planName)
+	return a != nil && a.atDefault(value)
+}
+
+// AttributeNames is the name of every managed attribute, in the order a plan
+// lists them: what the plan file's schema must know.
+func AttributeNames() []string {
+	names := make([]string, len(attributes))
+	for i, a := range attributes {
+		names[i] = a.Name()
+	}
+	return names
+}

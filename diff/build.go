@@ -24,7 +24,7 @@ type Options struct {
 	// directory (FileDigests), for apply to say which changed since.
 	ConfigFiles map[string]string
 	// Scope narrows the plan to some computes, asks for replacements, or
-	// plans the deletion of everything (scope.go); Fetch must have read
+	// plans the deletion of everything (scope.go); fetch.Live must have read
 	// the live endpoints with the same scope.
 	Scope Scope
 }
@@ -110,7 +110,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	for _, e := range eff {
 		byProject[e.c.ProjectID] = append(byProject[e.c.ProjectID], e)
 	}
-	projects := readProjects(cfg, st, opts.Scope)
+	projects := ProjectsToRead(cfg, st, opts.Scope)
 	if !pl.startScope(opts.Scope) {
 		return nil, pl.diags
 	}
@@ -181,10 +181,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	}
 	markDrift(plan, st)
 	plan.Warnings = pl.warnings
-	normalize(plan)
-	if SchemaCheck != nil {
-		encode(plan) // the tests' check of every plan against the schema (schema.go)
-	}
+	Normalize(plan)
 	return plan, pl.diags
 }
 
@@ -446,7 +443,9 @@ func activeTail(active bool, what string) string {
 	return ""
 }
 
-func kindWords(t api.EndpointType) string {
+// KindWords is what a plan calls an endpoint of type t, in its reasons and
+// views: "read replica" or "read_write compute".
+func KindWords(t api.EndpointType) string {
 	if t == api.EndpointTypeReadOnly {
 		return "read replica"
 	}

@@ -1,54 +1,14 @@
 package diff
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
-
-// Edits of a plan file that only one check catches, each refused with what
-// that check says: a value that is not what its field holds, an attribute
-// that changes nothing, an update of what only a new endpoint can have.
-// Each is refused by show (ReadFile) and by apply (Verify).
-func TestEditedAttributesAreRefused(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		edit func(t *testing.T, p *Plan)
-		want string
-	}{
-		{"a fraction in a whole number", func(t *testing.T, p *Plan) {
-			attributeOf(t, changeAt(t, p, "shop.main.new"), "suspend_timeout").After = 90.5
-		}, "change shop.main.new: suspend_timeout: 90.5 is not a whole number"},
-		{"an attribute listed that changes nothing", func(t *testing.T, p *Plan) {
-			ch := changeAt(t, p, "shop.main.primary")
-			ch.Attributes = append(ch.Attributes, Attribute{Name: "disabled", Before: false, After: false, Effect: None})
-		}, "change shop.main.primary: it lists 3 attributes, but its values differ from what is live in 2"},
-		{"an update that changes the type", func(t *testing.T, p *Plan) {
-			ch := changeAt(t, p, "shop.main.reports")
-			ch.Attributes = append([]Attribute{{Name: "type", Before: "read_only", After: "read_write", Effect: Recreate}}, ch.Attributes...)
-		}, "change shop.main.reports: an update changes attributes that an update can change, and only those"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, st, live := busyScenario(false)
-			p := mustBuild(t, cfg, st, live)
-			tt.edit(t, p)
-			if _, err := Verify(p, st); err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("Verify: %v\nwant it to say: %s", err, tt.want)
-			}
-			path := filepath.Join(t.TempDir(), "plan.json")
-			if err := WriteFile(path, p); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("ReadFile: %v\nwant it to say: %s", err, tt.want)
-			}
-		})
-	}
-}
 
 func attributeOf(t *testing.T, ch *Change, name string) *Attribute {
 	t.Helper()
@@ -65,11 +25,11 @@ func attributeOf(t *testing.T, ch *Change, name string) *Attribute {
 // only a new endpoint can have (a type) are refused, never dropped from the
 // request.
 func TestUpdateOfARecreateAttributeIsRefused(t *testing.T) {
-	live := &LiveEndpoint{ID: "ep-reports", Values: LiveValues(ptr(endpoint("ep-reports", brMain, ro, epName("reports"))))}
+	live := &LiveEndpoint{ID: "ep-reports", Values: LiveValues(ptr(difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports"))))}
 	want := live.Values
-	want.Type = rw
-	d := &deriver{project: proj, holders: map[string]string{}}
-	err := d.addUpdate(&Change{Address: "shop.main.reports", ProjectID: proj}, live, want, "")
+	want.Type = difftest.RW
+	d := &deriver{project: difftest.Proj, holders: map[string]string{}}
+	err := d.addUpdate(&Change{Address: "shop.main.reports", ProjectID: difftest.Proj}, live, want, "")
 	if err == nil || err.Error() != "an update cannot change type, which only a new endpoint can have" {
 		t.Errorf("addUpdate: %v", err)
 	}
@@ -80,45 +40,24 @@ func TestUpdateOfARecreateAttributeIsRefused(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-// Two changes acting on one endpoint: show refuses the file, though
-// without the state neither makes a step (a no-op).
-func TestTwoChangesOfOneEndpointAreRefused(t *testing.T) {
-	ep := endpoint("ep-primary", brMain, rw, epName("primary"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": ep})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep)))
-	twin := p.Changes[0]
-	twin.Address = "shop.main.twin"
-	p.Changes = append(p.Changes, twin)
-	p.Summary.NoOp++
-	path := filepath.Join(t.TempDir(), "plan.json")
-	if err := WriteFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	want := "changes shop.main.primary and shop.main.twin both act on endpoint ep-primary"
-	if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("ReadFile: %v\nwant it to say: %s", err, want)
-	}
-}
-
 // A Postgres setting set to "" is not an unset one: the service passes it
 // to Postgres as written. Either way round, the plan changes it.
 func TestAnEmptySettingIsNotAnUnsetOne(t *testing.T) {
 	for _, tt := range []struct {
 		name          string
 		live          api.Endpoint
-		config        []opt
+		config        []difftest.Opt
 		before, after any
 	}{
-		{"set to empty live, unset in the configuration", endpoint("ep-reports", brMain, ro, epName("reports"), epPg("search_path", "")),
-			[]opt{readOnly}, "", nil},
-		{"unset live, set to empty in the configuration", endpoint("ep-reports", brMain, ro, epName("reports")),
-			[]opt{readOnly, pg("search_path", "")}, nil, ""},
+		{"set to empty live, unset in the configuration", difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports"), difftest.EpPG("search_path", "")),
+			[]difftest.Opt{difftest.ReadOnly}, "", nil},
+		{"unset live, set to empty in the configuration", difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports")),
+			[]difftest.Opt{difftest.ReadOnly, difftest.PG("search_path", "")}, nil, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", tt.config...))))
-			st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": tt.live})
-			p := mustBuild(t, cfg, st, liveOf(liveProject(proj, tt.live)))
+			cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("reports", tt.config...))))
+			st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.reports": tt.live})
+			p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, tt.live)))
 			ch := changeAt(t, p, "shop.main.reports")
 			want := []Attribute{{Name: "pg_settings.search_path", Before: tt.before, After: tt.after, Effect: Restart}}
 			if ch.Action != Update || !cmp.Equal(ch.Attributes, want) {
@@ -132,10 +71,10 @@ func TestAnEmptySettingIsNotAnUnsetOne(t *testing.T) {
 // but the state records it (destroy and replacements read it there): a
 // state-only step.
 func TestPreventDestroyAloneIsRecorded(t *testing.T) {
-	ep := endpoint("ep-reports", brMain, ro, epName("reports"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", readOnly, preventDestroy))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": ep})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep)))
+	ep := difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("reports", difftest.ReadOnly, difftest.PreventDestroy))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.reports": ep})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, ep)))
 	if got, want := stepLines(p), []string{"STATE shop.main.reports"}; !cmp.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
 	}
@@ -147,7 +86,7 @@ func TestPreventDestroyAloneIsRecorded(t *testing.T) {
 	}
 	// Recorded, the plan after has nothing to do.
 	st.Computes["shop.main.reports"].PreventDestroy = true
-	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, ep))); p.HasChanges() {
+	if p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, ep))); p.HasChanges() {
 		t.Errorf("once recorded, the plan still has steps: %v", stepLines(p))
 	}
 }
@@ -157,10 +96,10 @@ func TestPreventDestroyAloneIsRecorded(t *testing.T) {
 // primary (shop.main.writer) is created right after the old one's delete,
 // before the read replica (shop.main.replica).
 func TestTheEndOfDowntimeComesFirst(t *testing.T) {
-	old := endpoint("ep-old", brMain, rw, epName("old"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("writer"), compute("replica", readOnly))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.old": old})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, old)))
+	old := difftest.Endpoint("ep-old", difftest.BrMain, difftest.RW, difftest.EpName("old"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("writer"), difftest.Compute("replica", difftest.ReadOnly))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.old": old})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, old)))
 	want := []string{"DELETE shop.main.old", "POST shop.main.writer after 1", "POST shop.main.replica"}
 	if got := stepLines(p); !cmp.Equal(got, want) {
 		t.Errorf("steps = %v, want %v", got, want)
@@ -179,7 +118,7 @@ func TestCheckMadeRefusesWhatApplyWouldRefuse(t *testing.T) {
 	if _, err := derive(p, st, nil); err != nil {
 		t.Fatal(err)
 	}
-	normalize(p)
+	Normalize(p)
 	want := "(shop.main.new): a create must name the endpoint"
 	if err := CheckMade(p); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("CheckMade: %v\nwant it to say: %s", err, want)

@@ -26,7 +26,7 @@ func (pp *projectPlan) planTarget(t *target) {
 		ch.Attributes = want.every()
 		ch.Sensitive, ch.SensitiveFrom = SensitiveAttributes(c), SensitiveFrom(c)
 		MarkSensitive(ch.Attributes, ch.Secrets())
-		ch.Reasons = append(ch.Reasons, fmt.Sprintf("new %s on branch %s", kindWords(want.Type), pp.branchName(t.branchID)))
+		ch.Reasons = append(ch.Reasons, fmt.Sprintf("new %s on branch %s", KindWords(want.Type), pp.branchName(t.branchID)))
 		if t.entry != nil {
 			ch.Reasons = append(ch.Reasons, fmt.Sprintf("its endpoint %s was deleted outside neonform, so a new one (new id and host) takes its place", t.entry.c.EndpointID))
 		}

@@ -23,8 +23,8 @@ func RecordLive(endpoints []api.Endpoint) []LiveEndpoint {
 	return out
 }
 
-// recordSummaries is RecordLive of the endpoints as a plan reads them.
-func recordSummaries(endpoints []api.EndpointSummary) []LiveEndpoint {
+// RecordSummaries is RecordLive of the endpoints as a plan reads them.
+func RecordSummaries(endpoints []api.EndpointSummary) []LiveEndpoint {
 	out := make([]LiveEndpoint, len(endpoints))
 	for i := range endpoints {
 		ep := endpoints[i].Endpoint()

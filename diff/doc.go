@@ -1,22 +1,27 @@
-// Package diff turns what the user wants (config), what neonform last did
-// (state) and what is running (the live endpoints) into a Plan: every change
-// marked with what it does to running clients, and the ordered API calls that
-// carry it out. It also reads and writes the plan file and renders a plan for
-// a terminal, for a pull-request comment (Markdown) and as JSON.
+// Package diff is the plan model: it turns what the user wants (config), what
+// neonform last did (state) and what is running (the live endpoints, a *Live
+// that diff/fetch reads) into a Plan: every change marked with what it does to
+// running clients, and the ordered API calls that carry it out.
 //
 // The pipeline, one file per stage:
 //
-//	Fetch (fetch.go)     one list-endpoints call per project (+ list-branches when a branch is named)
 //	identify (match.go)  which live endpoint each configured compute is: state id, then adoption
 //	compare (compare.go) attribute by attribute: before, after, and the effect (restart, suspend...)
-//	order (order.go)     the changes as API steps, in an order the service accepts
-//	Plan (plan.go)       the model that apply carries out and the renderers print
+//	derive (derive.go)   the drift, the steps, what each records in the state, the summary
+//	order (order.go)     the steps in an order the service accepts
+//	Plan (plan.go)       the model that apply carries out and the views print
 //
-// What it must not do: call the service to change anything (it only reads, in
-// Fetch), print to the terminal (renderers write to the writer they are
-// handed), or ever see the API key. A plan is a pure function of config,
-// state and live endpoints: the same inputs give the same plan file byte for
-// byte, except created_at.
+// Around it, each importing it and none imported by it: diff/fetch reads the
+// live endpoints from the service, diff/planfile reads and writes the plan
+// file (and its redacted JSON copy and schema), and diff/view renders a plan
+// for a terminal and for a pull-request comment. The reasons a change gives
+// (reasons.go) are recorded in the plan file and verified, so they are the
+// model's words.
+//
+// What it must not do: call the service, read or write a file, print, or ever
+// see the API key. A plan is a pure function of config, state and live
+// endpoints: the same inputs give the same plan file byte for byte, except
+// created_at.
 //
 // Apply must not need the configuration: each Step carries what to record in
 // state once it succeeds (Step.UpdateState does exactly that).

@@ -8,18 +8,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
 
 // A compute changed outside neonform since the last apply is drift, reported
 // apart from the change that brings it back: drift compares state (what was
 // applied) with live, the change compares live with the configuration.
 func TestDriftIsReportedApartFromTheChange(t *testing.T) {
-	applied := endpoint("ep-x", brMain, rw, epName("primary"), epCU(0.25, 2), epSuspend(300))
-	live := endpoint("ep-x", brMain, rw, epName("primary"), epCU(0.25, 4), epSuspend(900), active)
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", cu(0.25, 2), suspendAfter(300)))))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied}), liveOf(liveProject(proj, live)))
+	applied := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 2), difftest.EpSuspend(300))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 4), difftest.EpSuspend(900), difftest.Active)
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.CU(0.25, 2), difftest.SuspendAfter(300)))))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": applied}), liveOf(liveProject(difftest.Proj, live)))
 
-	wantDrift := []Drift{{Address: "shop.main.primary", ProjectID: proj, EndpointID: "ep-x", Attributes: []Attribute{
+	wantDrift := []Drift{{Address: "shop.main.primary", ProjectID: difftest.Proj, EndpointID: "ep-x", Attributes: []Attribute{
 		{Name: "max_cu", Before: 2.0, After: 4.0, Effect: None},
 		{Name: "suspend_timeout", Before: 300.0, After: 900.0, Effect: None},
 	}}}
@@ -43,12 +44,12 @@ func TestDriftIsReportedApartFromTheChange(t *testing.T) {
 // change's: the plan keeps which values are sensitive after it lets the
 // configuration go, before the drift is derived.
 func TestDriftOfSensitiveValuesIsMarked(t *testing.T) {
-	applied := endpoint("ep-x", brMain, rw, epName("primary"), epCU(0.25, 2), epPg("work_mem", "64MB"))
-	live := endpoint("ep-x", brMain, rw, epName("primary"), epCU(0.25, 4), epPg("work_mem", "128MB"))
-	c := compute("primary", cu(0.25, 2), pg("work_mem", "64MB"))
+	applied := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 2), difftest.EpPG("work_mem", "64MB"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(0.25, 4), difftest.EpPG("work_mem", "128MB"))
+	c := difftest.Compute("primary", difftest.CU(0.25, 2), difftest.PG("work_mem", "64MB"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied}), liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": applied}), liveOf(liveProject(difftest.Proj, live)))
 
 	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 2 {
 		t.Fatalf("drift: %+v", p.Drift)
@@ -63,9 +64,9 @@ func TestDriftOfSensitiveValuesIsMarked(t *testing.T) {
 // Live equal to what state says was applied is no drift, even when the
 // configuration changed since (that is a change, not drift).
 func TestNoDriftWhenOnlyTheConfigChanged(t *testing.T) {
-	live := endpoint("ep-x", brMain, rw, epName("primary"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", cu(1, 2)))))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(proj, live)))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.CU(1, 2)))))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live}), liveOf(liveProject(difftest.Proj, live)))
 	if len(p.Drift) != 0 {
 		t.Errorf("drift = %+v, want none", p.Drift)
 	}
@@ -78,10 +79,10 @@ func TestNoDriftWhenOnlyTheConfigChanged(t *testing.T) {
 // state learns what is live (a state-only step), so the drift is not
 // reported again.
 func TestDriftThatMatchesTheConfigOnlyUpdatesState(t *testing.T) {
-	applied := endpoint("ep-x", brMain, rw, epName("primary"))
-	live := endpoint("ep-x", brMain, rw, epName("primary"), epCU(1, 2))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", cu(1, 2)))))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied}), liveOf(liveProject(proj, live)))
+	applied := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpCU(1, 2))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.CU(1, 2)))))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": applied}), liveOf(liveProject(difftest.Proj, live)))
 	if len(p.Drift) != 1 {
 		t.Fatalf("drift = %+v, want one", p.Drift)
 	}
@@ -96,16 +97,16 @@ func TestDriftThatMatchesTheConfigOnlyUpdatesState(t *testing.T) {
 // Live endpoints nothing claims are listed as unmanaged and left alone, with
 // the branch's label when a branch block names the branch.
 func TestUnmanagedAreListed(t *testing.T) {
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"))))
-	live := liveOf(liveProject(proj,
-		endpoint("ep-primary", brMain, rw, epName("primary")),
-		endpoint("ep-adhoc", brMain, ro, epName("adhoc")),
-		endpoint("ep-dev", brDev, rw),
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"))))
+	live := liveOf(liveProject(difftest.Proj,
+		difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-adhoc", difftest.BrMain, difftest.RO, difftest.EpName("adhoc")),
+		difftest.Endpoint("ep-dev", difftest.BrDev, difftest.RW),
 	))
 	p := mustBuild(t, cfg, nil, live)
 	want := []Unmanaged{
-		{ProjectID: proj, ProjectLabel: "shop", BranchID: brMain, BranchLabel: "main", EndpointID: "ep-adhoc", Name: "adhoc", Type: ro},
-		{ProjectID: proj, ProjectLabel: "shop", BranchID: brDev, EndpointID: "ep-dev", Type: rw},
+		{ProjectID: difftest.Proj, ProjectLabel: "shop", BranchID: difftest.BrMain, BranchLabel: "main", EndpointID: "ep-adhoc", Name: "adhoc", Type: difftest.RO},
+		{ProjectID: difftest.Proj, ProjectLabel: "shop", BranchID: difftest.BrDev, EndpointID: "ep-dev", Type: difftest.RW},
 	}
 	if !cmp.Equal(p.Unmanaged, want) {
 		t.Errorf("unmanaged:\n%s", cmp.Diff(want, p.Unmanaged))
@@ -120,13 +121,13 @@ func TestUnmanagedAreListed(t *testing.T) {
 // On an exclusive branch, live computes no block declares are deleted; the
 // other branches' unmanaged endpoints are still left alone.
 func TestExclusiveBranchDeletesUndeclared(t *testing.T) {
-	cfg := cfgOf(project("shop", proj,
-		exclusive(branchID("main", brMain, compute("primary"))),
-		branchID("dev", brDev)))
-	live := liveOf(liveProject(proj,
-		endpoint("ep-primary", brMain, rw, epName("primary")),
-		endpoint("ep-adhoc", brMain, ro, epName("adhoc"), active),
-		endpoint("ep-dev-extra", brDev, ro),
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj,
+		difftest.Exclusive(difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"))),
+		difftest.BranchID("dev", difftest.BrDev)))
+	live := liveOf(liveProject(difftest.Proj,
+		difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-adhoc", difftest.BrMain, difftest.RO, difftest.EpName("adhoc"), difftest.Active),
+		difftest.Endpoint("ep-dev-extra", difftest.BrDev, difftest.RO),
 	))
 	p := mustBuild(t, cfg, nil, live)
 	ch := changeAt(t, p, "shop.main[ep-adhoc]")
@@ -145,7 +146,7 @@ func TestExclusiveBranchDeletesUndeclared(t *testing.T) {
 			del = &p.Steps[i]
 		}
 	}
-	if del == nil || del.Path != "/projects/"+proj+"/endpoints/ep-adhoc" || del.Forget != "" {
+	if del == nil || del.Path != "/projects/"+difftest.Proj+"/endpoints/ep-adhoc" || del.Forget != "" {
 		t.Errorf("delete step = %+v, want DELETE ep-adhoc with nothing to forget", del)
 	}
 }
@@ -153,10 +154,10 @@ func TestExclusiveBranchDeletesUndeclared(t *testing.T) {
 // A moved block within a branch is a rename: the same endpoint, recorded at
 // its new address, with no API call.
 func TestMovedRenameIsStateOnly(t *testing.T) {
-	live := endpoint("ep-r", brMain, ro, epName("reports"))
-	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute("analytics", readOnly, named("reports"))))),
+	live := difftest.Endpoint("ep-r", difftest.BrMain, difftest.RO, difftest.EpName("reports"))
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("analytics", difftest.ReadOnly, difftest.Named("reports"))))),
 		"shop.main.reports", "shop.main.analytics")
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.reports": live}), liveOf(liveProject(proj, live)))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.reports": live}), liveOf(liveProject(difftest.Proj, live)))
 	ch := changeAt(t, p, "shop.main.analytics")
 	if ch.Action != NoOp || ch.EndpointID != "ep-r" || ch.MovedFrom != "shop.main.reports" {
 		t.Fatalf("change = %+v, want a no-op of ep-r moved from shop.main.reports", ch)
@@ -172,34 +173,34 @@ func TestMovedRenameIsStateOnly(t *testing.T) {
 // A moved block to another branch moves the endpoint there with PATCH
 // branch_id: it keeps its id and host, and is suspended by the move.
 func TestMovedToAnotherBranchPatchesBranchID(t *testing.T) {
-	live := endpoint("ep-r", brDev, ro, epName("reports"), active)
-	cfg := withMoves(cfgOf(project("shop", proj,
-		branchID("main", brMain, compute("reports", readOnly)),
-		branchID("dev", brDev))),
+	live := difftest.Endpoint("ep-r", difftest.BrDev, difftest.RO, difftest.EpName("reports"), difftest.Active)
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", difftest.Proj,
+		difftest.BranchID("main", difftest.BrMain, difftest.Compute("reports", difftest.ReadOnly)),
+		difftest.BranchID("dev", difftest.BrDev))),
 		"shop.dev.reports", "shop.main.reports")
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.dev.reports": live}), liveOf(liveProject(proj, live)))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.dev.reports": live}), liveOf(liveProject(difftest.Proj, live)))
 	ch := changeAt(t, p, "shop.main.reports")
 	if ch.Action != Update || ch.Disruption != Suspend || ch.MovedFrom != "shop.dev.reports" {
 		t.Fatalf("change = %+v, want an update that suspends, moved from shop.dev.reports", ch)
 	}
-	if want := (Attribute{Name: "branch", Before: brDev, After: brMain, Effect: Suspend}); len(ch.Attributes) != 1 || !reflect.DeepEqual(ch.Attributes[0], want) {
+	if want := (Attribute{Name: "branch", Before: difftest.BrDev, After: difftest.BrMain, Effect: Suspend}); len(ch.Attributes) != 1 || !reflect.DeepEqual(ch.Attributes[0], want) {
 		t.Errorf("attributes = %+v, want %+v", ch.Attributes, want)
 	}
 	if !strings.Contains(strings.Join(ch.Reasons, "\n"), "the service suspends the compute on the move and drops its connections") {
 		t.Errorf("reasons = %q", ch.Reasons)
 	}
 	s := p.Steps[0]
-	if len(p.Steps) != 1 || s.Method != "PATCH" || string(s.Body) != `{"endpoint":{"branch_id":"`+brMain+`"}}` || s.MovedFrom != "shop.dev.reports" {
+	if len(p.Steps) != 1 || s.Method != "PATCH" || string(s.Body) != `{"endpoint":{"branch_id":"`+difftest.BrMain+`"}}` || s.MovedFrom != "shop.dev.reports" {
 		t.Errorf("steps = %+v, want one PATCH of branch_id that drops the old address", p.Steps)
 	}
 }
 
 // Moves chain: a -> b and b -> c take the entry at a to c.
 func TestMovedChain(t *testing.T) {
-	live := endpoint("ep-r", brMain, ro, epName("r"))
-	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute("c", readOnly, named("r"))))),
+	live := difftest.Endpoint("ep-r", difftest.BrMain, difftest.RO, difftest.EpName("r"))
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("c", difftest.ReadOnly, difftest.Named("r"))))),
 		"shop.main.b", "shop.main.c", "shop.main.a", "shop.main.b")
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.a": live}), liveOf(liveProject(proj, live)))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.a": live}), liveOf(liveProject(difftest.Proj, live)))
 	if ch := changeAt(t, p, "shop.main.c"); ch.EndpointID != "ep-r" || ch.MovedFrom != "shop.main.a" {
 		t.Errorf("change = %+v, want ep-r moved from shop.main.a", ch)
 	}
@@ -225,9 +226,9 @@ func TestMovedChainInAnyOrder(t *testing.T) {
 				flat = append(flat, pairs[i][0], pairs[i][1])
 			}
 			start, end := "shop.main."+chain[0], "shop.main."+chain[len(chain)-1]
-			live := endpoint("ep-r", brMain, ro, epName("r"))
-			cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute(chain[len(chain)-1], readOnly, named("r"))))), flat...)
-			p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{start: live}), liveOf(liveProject(proj, live)))
+			live := difftest.Endpoint("ep-r", difftest.BrMain, difftest.RO, difftest.EpName("r"))
+			cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute(chain[len(chain)-1], difftest.ReadOnly, difftest.Named("r"))))), flat...)
+			p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{start: live}), liveOf(liveProject(difftest.Proj, live)))
 			ch := changeAt(t, p, end)
 			if ch.EndpointID != "ep-r" || ch.MovedFrom != start || ch.Action != NoOp || len(p.Changes) != 1 || len(p.Warnings) != 0 {
 				t.Errorf("chain %v, blocks in order %v: changes %v (%s moved from %q), warnings %q; want ep-r renamed from %s to %s",
@@ -258,10 +259,10 @@ func permutations(n int) [][]int {
 // A moved block whose both ends are in state is ignored, with a warning that
 // says what to do.
 func TestMovedBothInStateWarns(t *testing.T) {
-	a := endpoint("ep-a", brMain, ro, epName("a"))
-	b := endpoint("ep-b", brMain, ro, epName("b"))
-	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute("b", readOnly)))), "shop.main.a", "shop.main.b")
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.a": a, "shop.main.b": b}), liveOf(liveProject(proj, a, b)))
+	a := difftest.Endpoint("ep-a", difftest.BrMain, difftest.RO, difftest.EpName("a"))
+	b := difftest.Endpoint("ep-b", difftest.BrMain, difftest.RO, difftest.EpName("b"))
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("b", difftest.ReadOnly)))), "shop.main.a", "shop.main.b")
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.a": a, "shop.main.b": b}), liveOf(liveProject(difftest.Proj, a, b)))
 	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "both addresses are in the state") {
 		t.Errorf("warnings = %q", p.Warnings)
 	}

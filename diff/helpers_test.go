@@ -2,7 +2,7 @@ package diff
 
 import (
 	"fmt"
-	"path/filepath"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -11,84 +11,13 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
-// A small builder of configurations, live endpoints and states, so each test
-// reads as the situation it sets up.
+// What the model's tests build beyond difftest's configurations and
+// endpoints: live projects, states and plans.
 
-var line = 0
-
-// at gives every block its own line in a pretend main.hcl, so a test can check
-// which block a diagnostic points at.
-func at() hcl.Range {
-	line++
-	return hcl.Range{Filename: "main.hcl", Start: hcl.Pos{Line: line, Column: 1}, End: hcl.Pos{Line: line, Column: 10}}
-}
-
-func cfgOf(projects ...*config.Project) *config.Config {
-	return &config.Config{Dir: ".", Projects: projects, Files: map[string]*hcl.File{}}
-}
-
-func withMoves(cfg *config.Config, pairs ...string) *config.Config {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		cfg.Moves = append(cfg.Moves, &config.Move{From: pairs[i], To: pairs[i+1], DeclRange: at()})
-	}
-	return cfg
-}
-
-func project(label, id string, branches ...*config.Branch) *config.Project {
-	p := &config.Project{Label: label, ID: id, Branches: branches, DeclRange: at()}
-	for _, b := range branches {
-		for _, c := range b.Computes {
-			c.ProjectLabel, c.BranchLabel = label, b.Label
-			c.Address = label + "." + b.Label + "." + c.Label
-		}
-	}
-	return p
-}
-
-// branchID is a branch pinned by id; branchNamed is found by name.
-func branchID(label, id string, computes ...*config.Compute) *config.Branch {
-	return &config.Branch{Label: label, Name: label, ID: id, Computes: computes, DeclRange: at()}
-}
-
-func branchNamed(label, name string, computes ...*config.Compute) *config.Branch {
-	return &config.Branch{Label: label, Name: name, Computes: computes, DeclRange: at()}
-}
-
-func exclusive(b *config.Branch) *config.Branch { b.Exclusive = true; return b }
-
-type opt func(*config.Compute)
-
-// compute is a block with the defaults config applies: read_write, 1 CU fixed,
-// default suspend timeout, no settings, enabled, name = label.
-func compute(label string, opts ...opt) *config.Compute {
-	c := &config.Compute{
-		Label: label, Type: config.ReadWrite, MinCU: 1, MaxCU: 1, PgSettings: map[string]string{},
-		Name: label, AllowRestart: true, DeclRange: at(),
-	}
-	for _, o := range opts {
-		o(c)
-	}
-	return c
-}
-
-func readOnly(c *config.Compute) { c.Type = config.ReadOnly }
-func cu(min, max float64) opt    { return func(c *config.Compute) { c.MinCU, c.MaxCU = min, max } }
-func pg(k, v string) opt         { return func(c *config.Compute) { c.PgSettings[k] = v } }
-func suspendAfter(s int64) opt   { return func(c *config.Compute) { c.SuspendTimeoutSeconds = s } }
-func disabled(c *config.Compute) { c.Disabled = true }
-func named(n string) opt         { return func(c *config.Compute) { c.Name = n; c.Ranges.Set("name", at()) } }
-func preventDestroy(c *config.Compute) {
-	c.PreventDestroy = true
-	c.Ranges.Set("lifecycle.prevent_destroy", at())
-}
-func noRestart(c *config.Compute) {
-	c.AllowRestart = false
-	c.Ranges.Set("lifecycle.allow_restart", at())
-}
-func withType(t config.ComputeType) opt     { return func(c *config.Compute) { c.Type = t } }
 func liveOf(projects ...*LiveProject) *Live { return &Live{Projects: indexLive(projects)} }
 
 func indexLive(projects []*LiveProject) map[string]*LiveProject {
@@ -114,36 +43,6 @@ func withBranches(lp *LiveProject, nameToID ...string) *LiveProject {
 	return lp
 }
 
-type epOpt func(*api.Endpoint)
-
-// endpoint is a live endpoint as the service lists it: 1 CU fixed, default
-// suspend, no settings, enabled, idle unless told.
-func endpoint(id, branch string, t api.EndpointType, opts ...epOpt) api.Endpoint {
-	e := api.Endpoint{
-		ID: id, BranchID: branch, Type: t, AutoscalingLimitMinCU: 1, AutoscalingLimitMaxCU: 1,
-		CurrentState: api.EndpointStateIdle, Host: id + ".us-east-2.aws.neon.tech", RegionID: "aws-us-east-2",
-		Settings: api.EndpointSettings{PgSettings: map[string]string{}},
-	}
-	for _, o := range opts {
-		o(&e)
-	}
-	return e
-}
-
-func active(e *api.Endpoint) { e.CurrentState = api.EndpointStateActive }
-func epName(n string) epOpt  { return func(e *api.Endpoint) { e.Name = n } }
-func epCU(min, max float64) epOpt {
-	return func(e *api.Endpoint) { e.AutoscalingLimitMinCU, e.AutoscalingLimitMaxCU = min, max }
-}
-func epPg(k, v string) epOpt     { return func(e *api.Endpoint) { e.Settings.PgSettings[k] = v } }
-func epSuspend(s int64) epOpt    { return func(e *api.Endpoint) { e.SuspendTimeoutSeconds = s } }
-func epDisabled(e *api.Endpoint) { e.Disabled = true }
-
-const (
-	rw = api.EndpointTypeReadWrite
-	ro = api.EndpointTypeReadOnly
-)
-
 // stateWith records endpoints at addresses as a previous apply would have: what
 // is live now is what was applied.
 func stateWith(projectID string, entries map[string]api.Endpoint) *state.State {
@@ -168,8 +67,10 @@ func mustBuild(t testing.TB, cfg *config.Config, st *state.State, live *Live) *P
 }
 
 // checkVerifies checks that what Build made is what Verify derives again,
-// before and after a trip through the plan file: apply must accept every
-// plan neonform makes.
+// before and after a trip through JSON, and that the JSON matches the plan
+// file's schema: apply must accept every plan neonform makes. The plan file
+// is this JSON (diff/planfile's TestPlanFileIsMarshalIndent), and its own
+// tests take plans through the file itself.
 func checkVerifies(t testing.TB, p *Plan, st *state.State) {
 	t.Helper()
 	if err := CheckMade(p); err != nil {
@@ -178,14 +79,7 @@ func checkVerifies(t testing.TB, p *Plan, st *state.State) {
 	if st == nil {
 		st = &state.State{}
 	}
-	path := filepath.Join(t.TempDir(), "plan.json")
-	if err := WriteFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	read, err := ReadFile(path)
-	if err != nil {
-		t.Fatalf("the plan does not read back: %v", err)
-	}
+	read := jsonTrip(t, p)
 	for _, q := range []*Plan{p, read} {
 		steps, err := Verify(q, st)
 		if err != nil {
@@ -195,6 +89,18 @@ func checkVerifies(t testing.TB, p *Plan, st *state.State) {
 			t.Fatalf("Verify derives %d steps, Build made %d", len(steps), len(p.Steps))
 		}
 	}
+}
+
+// jsonTrip is p through the plan file's JSON and back (difftest.JSONTrip),
+// whole again as the plan file's reader makes it.
+func jsonTrip(t testing.TB, p *Plan) *Plan {
+	t.Helper()
+	read := difftest.JSONTrip(t, p)
+	if err := CompactBodies(read); err != nil {
+		t.Fatal(err)
+	}
+	Normalize(read)
+	return read
 }
 
 // buildErr plans and returns the one error diagnostic, failing the test otherwise.
@@ -254,4 +160,22 @@ func stepLines(p *Plan) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// busyScenario is a plan with something of everything (difftest.Busy).
+func busyScenario(reverse bool) (*config.Config, *state.State, *Live) {
+	return worldOf(difftest.Busy(reverse))
+}
+
+// worldOf is the configuration, state and live endpoints of w.
+func worldOf(w difftest.World) (*config.Config, *state.State, *Live) {
+	st := stateWith("", nil)
+	for projectID, entries := range w.Recorded {
+		maps.Copy(st.Computes, stateWith(projectID, entries).Computes)
+	}
+	var projects []*LiveProject
+	for projectID, eps := range w.Live {
+		projects = append(projects, liveProject(projectID, eps...))
+	}
+	return w.Config, st, liveOf(projects...)
 }

@@ -8,24 +8,19 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
-)
-
-const (
-	proj   = "dark-sun-46453911"
-	brMain = "br-withered-paper-a5o7qhfg"
-	brDev  = "br-small-term-a5b6c7d8"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
 
 // The state's endpoint id wins over adoption: a compute recorded in state
 // keeps its endpoint even when another read_write stands on the branch
 // (which cannot happen live, but the state's id must be looked up first).
 func TestIdentityStateFirst(t *testing.T) {
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", readOnly, named("r")))))
-	live := liveOf(liveProject(proj,
-		endpoint("ep-a-recorded", brMain, ro, epName("old-name")),
-		endpoint("ep-b-samename", brMain, ro, epName("r")),
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("reports", difftest.ReadOnly, difftest.Named("r")))))
+	live := liveOf(liveProject(difftest.Proj,
+		difftest.Endpoint("ep-a-recorded", difftest.BrMain, difftest.RO, difftest.EpName("old-name")),
+		difftest.Endpoint("ep-b-samename", difftest.BrMain, difftest.RO, difftest.EpName("r")),
 	))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.reports": endpoint("ep-a-recorded", brMain, ro, epName("old-name"))})
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.reports": difftest.Endpoint("ep-a-recorded", difftest.BrMain, difftest.RO, difftest.EpName("old-name"))})
 	p := mustBuild(t, cfg, st, live)
 	ch := changeAt(t, p, "shop.main.reports")
 	if ch.EndpointID != "ep-a-recorded" || ch.Adopt {
@@ -43,8 +38,8 @@ func TestIdentityStateFirst(t *testing.T) {
 // A read_write compute not in state adopts the branch's read_write endpoint
 // (every default branch has one) instead of creating a second.
 func TestIdentityAdoptsTheBranchReadWrite(t *testing.T) {
-	cfg := cfgOf(project("shop", proj, branchNamed("main", "main", compute("primary", named("")))))
-	live := liveOf(withBranches(liveProject(proj, endpoint("ep-default", brMain, rw)), "main", brMain, "dev", brDev))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", "main", difftest.Compute("primary", difftest.Named("")))))
+	live := liveOf(withBranches(liveProject(difftest.Proj, difftest.Endpoint("ep-default", difftest.BrMain, difftest.RW)), "main", difftest.BrMain, "dev", difftest.BrDev))
 	p := mustBuild(t, cfg, nil, live)
 	ch := changeAt(t, p, "shop.main.primary")
 	if !ch.Adopt || ch.EndpointID != "ep-default" || ch.Action != NoOp {
@@ -55,8 +50,8 @@ func TestIdentityAdoptsTheBranchReadWrite(t *testing.T) {
 		t.Fatalf("steps = %v, want %v", got, want)
 	}
 	s := p.Steps[0]
-	if s.Record == nil || s.Record.EndpointID != "ep-default" || s.Record.BranchID != brMain || s.Record.Type != rw {
-		t.Errorf("record = %+v, want ep-default on %s, read_write", s.Record, brMain)
+	if s.Record == nil || s.Record.EndpointID != "ep-default" || s.Record.BranchID != difftest.BrMain || s.Record.Type != difftest.RW {
+		t.Errorf("record = %+v, want ep-default on %s, read_write", s.Record, difftest.BrMain)
 	}
 	if !strings.Contains(s.Note, "adopt ep-default") {
 		t.Errorf("note = %q, want it to say the endpoint is adopted", s.Note)
@@ -75,14 +70,14 @@ func TestAdoptedEndpointKeepsNoNameUnlessNameIsWritten(t *testing.T) {
 		c    *config.Compute
 		want string // the name change, "" for none
 	}{
-		{"", compute("primary"), ""},
-		{"", compute("primary", named("primary")), "primary"},
-		{"", compute("primary", named("writer")), "writer"},
-		{"old", compute("primary"), "primary"},
-		{"primary", compute("primary"), ""},
+		{"", difftest.Compute("primary"), ""},
+		{"", difftest.Compute("primary", difftest.Named("primary")), "primary"},
+		{"", difftest.Compute("primary", difftest.Named("writer")), "writer"},
+		{"old", difftest.Compute("primary"), "primary"},
+		{"primary", difftest.Compute("primary"), ""},
 	} {
-		cfg := cfgOf(project("shop", proj, branchNamed("main", "main", tt.c)))
-		live := liveOf(withBranches(liveProject(proj, endpoint("ep-default", brMain, rw, epName(tt.live))), "main", brMain))
+		cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchNamed("main", "main", tt.c)))
+		live := liveOf(withBranches(liveProject(difftest.Proj, difftest.Endpoint("ep-default", difftest.BrMain, difftest.RW, difftest.EpName(tt.live))), "main", difftest.BrMain))
 		ch := changeAt(t, mustBuild(t, cfg, nil, live), "shop.main.primary")
 		got := ""
 		for _, a := range ch.Attributes {
@@ -99,13 +94,13 @@ func TestAdoptedEndpointKeepsNoNameUnlessNameIsWritten(t *testing.T) {
 // A read replica adopts a live read_only endpoint of the same name on its
 // branch, and only that: another name, another branch or a read_write is not it.
 func TestIdentityAdoptsReplicaByName(t *testing.T) {
-	cfg := cfgOf(project("shop", proj,
-		branchID("main", brMain, compute("primary"), compute("reports", readOnly), compute("audit", readOnly))))
-	live := liveOf(liveProject(proj,
-		endpoint("ep-primary", brMain, rw, epName("primary")),
-		endpoint("ep-reports", brMain, ro, epName("reports")),
-		endpoint("ep-audit-dev", brDev, ro, epName("audit")),   // other branch
-		endpoint("ep-audit-old", brMain, ro, epName("audit2")), // other name
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj,
+		difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"), difftest.Compute("reports", difftest.ReadOnly), difftest.Compute("audit", difftest.ReadOnly))))
+	live := liveOf(liveProject(difftest.Proj,
+		difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports")),
+		difftest.Endpoint("ep-audit-dev", difftest.BrDev, difftest.RO, difftest.EpName("audit")),   // other branch
+		difftest.Endpoint("ep-audit-old", difftest.BrMain, difftest.RO, difftest.EpName("audit2")), // other name
 	))
 	p := mustBuild(t, cfg, nil, live)
 	if ch := changeAt(t, p, "shop.main.reports"); !ch.Adopt || ch.EndpointID != "ep-reports" {
@@ -126,10 +121,10 @@ func TestIdentityAdoptsReplicaByName(t *testing.T) {
 // Two replicas with the name: the first by id is adopted, and a warning says
 // how to choose the other.
 func TestIdentityAmbiguousReplicaWarns(t *testing.T) {
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", readOnly))))
-	live := liveOf(liveProject(proj,
-		endpoint("ep-z", brMain, ro, epName("reports")),
-		endpoint("ep-a", brMain, ro, epName("reports")),
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("reports", difftest.ReadOnly))))
+	live := liveOf(liveProject(difftest.Proj,
+		difftest.Endpoint("ep-z", difftest.BrMain, difftest.RO, difftest.EpName("reports")),
+		difftest.Endpoint("ep-a", difftest.BrMain, difftest.RO, difftest.EpName("reports")),
 	))
 	p := mustBuild(t, cfg, nil, live)
 	if ch := changeAt(t, p, "shop.main.reports"); ch.EndpointID != "ep-a" {
@@ -144,9 +139,9 @@ func TestIdentityAmbiguousReplicaWarns(t *testing.T) {
 // even when that address is being removed: the new primary is created (after
 // the old one is deleted), not given the old one's endpoint.
 func TestIdentityNeverAdoptsAnEndpointStateAssigns(t *testing.T) {
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("db"))))
-	live := liveOf(liveProject(proj, endpoint("ep-old", brMain, rw, epName("primary"))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": endpoint("ep-old", brMain, rw, epName("primary"))})
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("db"))))
+	live := liveOf(liveProject(difftest.Proj, difftest.Endpoint("ep-old", difftest.BrMain, difftest.RW, difftest.EpName("primary"))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": difftest.Endpoint("ep-old", difftest.BrMain, difftest.RW, difftest.EpName("primary"))})
 	p := mustBuild(t, cfg, st, live)
 	if ch := changeAt(t, p, "shop.main.db"); ch.Action != Create || ch.Adopt {
 		t.Fatalf("shop.main.db: %s (adopt %v), want a create", ch.Action, ch.Adopt)
@@ -160,11 +155,11 @@ func TestIdentityNeverAdoptsAnEndpointStateAssigns(t *testing.T) {
 // gets a new endpoint (a create that replaces the entry), one no longer
 // configured is forgotten by a state-only step.
 func TestIdentityEndpointGone(t *testing.T) {
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("reports", readOnly))))
-	live := liveOf(liveProject(proj))
-	st := stateWith(proj, map[string]api.Endpoint{
-		"shop.main.reports": endpoint("ep-gone-1", brMain, ro, epName("reports")),
-		"shop.main.scratch": endpoint("ep-gone-2", brMain, ro, epName("scratch")),
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("reports", difftest.ReadOnly))))
+	live := liveOf(liveProject(difftest.Proj))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{
+		"shop.main.reports": difftest.Endpoint("ep-gone-1", difftest.BrMain, difftest.RO, difftest.EpName("reports")),
+		"shop.main.scratch": difftest.Endpoint("ep-gone-2", difftest.BrMain, difftest.RO, difftest.EpName("scratch")),
 	})
 	p := mustBuild(t, cfg, st, live)
 	if len(p.Drift) != 2 || !p.Drift[0].Gone || !p.Drift[1].Gone {
@@ -188,11 +183,11 @@ func TestIdentityEndpointGone(t *testing.T) {
 // A compute recorded in one project cannot be configured in another.
 func TestIdentityProjectCannotChange(t *testing.T) {
 	const other = "hidden-river-50598307"
-	cfg := cfgOf(project("shop", other, branchID("main", brMain, compute("primary"))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": endpoint("ep-p", brMain, rw)})
-	st.Computes["shop.main.primary"].ProjectID = proj
-	live := liveOf(liveProject(other, endpoint("ep-q", brMain, rw)), liveProject(proj, endpoint("ep-p", brMain, rw)))
-	cfg.Projects = append(cfg.Projects, project("old", proj))
+	cfg := difftest.CfgOf(difftest.Project("shop", other, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": difftest.Endpoint("ep-p", difftest.BrMain, difftest.RW)})
+	st.Computes["shop.main.primary"].ProjectID = difftest.Proj
+	live := liveOf(liveProject(other, difftest.Endpoint("ep-q", difftest.BrMain, difftest.RW)), liveProject(difftest.Proj, difftest.Endpoint("ep-p", difftest.BrMain, difftest.RW)))
+	cfg.Projects = append(cfg.Projects, difftest.Project("old", difftest.Proj))
 	d := buildErr(t, cfg, st, live)
 	if d.Summary != "Compute cannot change project" || !strings.Contains(d.Detail, "neonform state rm shop.main.primary") {
 		t.Errorf("diagnostic = %s: %s", d.Summary, d.Detail)

@@ -6,52 +6,17 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
-
-// Whether a compute is active or idle at plan time is part of the change,
-// and said in the reasons: a restart of an idle compute drops nothing.
-func TestActiveVersusIdle(t *testing.T) {
-	for _, tt := range []struct {
-		state     api.EndpointState
-		active    bool
-		words     string
-		restarts  int
-		headlineW string
-	}{
-		{api.EndpointStateIdle, false, "max_cu 1 -> 2 restarts the compute; idle now, no connections to drop", 0, "update: restart, idle now, no connections to drop"},
-		{api.EndpointStateActive, true, "max_cu 1 -> 2 restarts the compute and drops its connections", 1, "update: RESTART, active now, drops connections"},
-		// A compute starting up is about to have connections: it counts as active.
-		{api.EndpointStateInit, true, "max_cu 1 -> 2 restarts the compute and drops its connections", 1, "update: RESTART, active now, drops connections"},
-	} {
-		t.Run(string(tt.state), func(t *testing.T) {
-			live := endpoint("ep-x", brMain, rw, epName("c"), func(e *api.Endpoint) { e.CurrentState = tt.state })
-			cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("c", cu(1, 2)))))
-			p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
-			ch := changeAt(t, p, "shop.main.c")
-			if ch.Active != tt.active {
-				t.Errorf("active = %v, want %v", ch.Active, tt.active)
-			}
-			if !contains(ch.Reasons, tt.words) {
-				t.Errorf("reasons = %q, want %q", ch.Reasons, tt.words)
-			}
-			if p.Summary.Restart != tt.restarts {
-				t.Errorf("summary counts %d restarts of active computes, want %d", p.Summary.Restart, tt.restarts)
-			}
-			if got := headline(ch); got != tt.headlineW {
-				t.Errorf("headline = %q, want %q", got, tt.headlineW)
-			}
-		})
-	}
-}
 
 // prevent_destroy in the configuration fails a plan that would recreate the
 // compute, pointing at the lifecycle attribute.
 func TestPreventDestroyInConfig(t *testing.T) {
-	live := endpoint("ep-x", brMain, ro, epName("c"))
-	c := compute("c", preventDestroy) // read_write now: a recreate
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
-	d := buildErr(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RO, difftest.EpName("c"))
+	c := difftest.Compute("c", difftest.PreventDestroy) // read_write now: a recreate
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	d := buildErr(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(difftest.Proj, live)))
 	if d.Summary != "Compute cannot be recreated" {
 		t.Errorf("summary = %q", d.Summary)
 	}
@@ -66,11 +31,11 @@ func TestPreventDestroyInConfig(t *testing.T) {
 // A compute removed from the configuration whose state says prevent_destroy
 // is not deleted: the plan fails and says how to delete it or let it go.
 func TestPreventDestroyInState(t *testing.T) {
-	live := endpoint("ep-x", brMain, rw, epName("primary"))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live})
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live})
 	st.Computes["shop.main.primary"].PreventDestroy = true
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain)))
-	d := buildErr(t, cfg, st, liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain)))
+	d := buildErr(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 	if d.Summary != "Compute cannot be deleted" {
 		t.Errorf("summary = %q", d.Summary)
 	}
@@ -81,7 +46,7 @@ func TestPreventDestroyInState(t *testing.T) {
 	}
 	// Without the flag the same plan deletes it.
 	st.Computes["shop.main.primary"].PreventDestroy = false
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 	if ch := changeAt(t, p, "shop.main.primary"); ch.Action != Delete || ch.Disruption != Remove {
 		t.Errorf("change = %s/%s, want delete", ch.Action, ch.Disruption)
 	}
@@ -92,30 +57,30 @@ func TestPreventDestroyInState(t *testing.T) {
 // configuration to say while the compute is configured (prevent_destroy =
 // false is what allowed the replacement), and for the state once it is not.
 func TestPreventDestroyOfADeposedEndpoint(t *testing.T) {
-	old := endpoint("ep-old", brMain, ro, epName("app"))
+	old := difftest.Endpoint("ep-old", difftest.BrMain, difftest.RO, difftest.EpName("app"))
 	deposed := state.DeposedAddress("shop.main.app", "ep-old")
-	st := stateWith(proj, map[string]api.Endpoint{deposed: old})
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{deposed: old})
 	st.Computes[deposed].PreventDestroy = true
-	live := liveOf(liveProject(proj, old))
+	live := liveOf(liveProject(difftest.Proj, old))
 
 	// The replacement goes on (the configuration still asks for a read_write).
-	p := mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain, compute("app")))), st, live)
+	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("app")))), st, live)
 	ch := changeAt(t, p, deposed)
 	if ch.Action != Delete || !strings.Contains(ch.Reasons[0], "the replacement of shop.main.app was interrupted before it deleted ep-old") {
 		t.Errorf("change %s %q, want the delete of the deposed endpoint, saying why", ch.Action, ch.Reasons)
 	}
 	// The configuration protects the compute now.
-	d := buildErr(t, cfgOf(project("shop", proj, branchID("main", brMain, compute("app", preventDestroy)))), st, live)
+	d := buildErr(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("app", difftest.PreventDestroy)))), st, live)
 	if d.Summary != "Compute cannot be deleted" || !strings.Contains(d.Detail, "To finish the replacement, set prevent_destroy = false") {
 		t.Errorf("got %s: %s", d.Summary, d.Detail)
 	}
 	// The compute is no longer configured: the state's prevent_destroy holds.
-	d = buildErr(t, cfgOf(project("shop", proj, branchID("main", brMain))), st, live)
+	d = buildErr(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain))), st, live)
 	if d.Summary != "Compute cannot be deleted" || !strings.Contains(d.Detail, deposed+" (ep-old)") {
 		t.Errorf("got %s: %s", d.Summary, d.Detail)
 	}
 	// And described again, it is taken back, prevent_destroy and all.
-	p = mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain, compute("app", readOnly, preventDestroy)))), st, live)
+	p = mustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("app", difftest.ReadOnly, difftest.PreventDestroy)))), st, live)
 	if len(p.Steps) != 1 || p.Steps[0].Kind != StepState || p.Steps[0].MovedFrom != deposed || !p.Steps[0].Record.PreventDestroy {
 		t.Errorf("want the endpoint taken back in the state alone: %+v", p.Steps)
 	}
@@ -130,24 +95,24 @@ func TestAllowRestartFalse(t *testing.T) {
 		compute *config.Compute
 		fails   bool
 	}{
-		{"restart while active", true, compute("c", cu(1, 2), noRestart), true},
-		{"suspend while active", true, compute("c", disabled, noRestart), true},
-		{"restart while idle", false, compute("c", cu(1, 2), noRestart), false},
-		{"no interruption while active", true, compute("c", suspendAfter(600), noRestart), false},
-		{"restart while active, allowed", true, compute("c", cu(1, 2)), false},
+		{"restart while active", true, difftest.Compute("c", difftest.CU(1, 2), difftest.NoRestart), true},
+		{"suspend while active", true, difftest.Compute("c", difftest.Disabled, difftest.NoRestart), true},
+		{"restart while idle", false, difftest.Compute("c", difftest.CU(1, 2), difftest.NoRestart), false},
+		{"no interruption while active", true, difftest.Compute("c", difftest.SuspendAfter(600), difftest.NoRestart), false},
+		{"restart while active, allowed", true, difftest.Compute("c", difftest.CU(1, 2)), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			live := endpoint("ep-x", brMain, rw, epName("c"))
+			live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("c"))
 			if tt.active {
-				active(&live)
+				difftest.Active(&live)
 			}
-			cfg := cfgOf(project("shop", proj, branchID("main", brMain, tt.compute)))
-			st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": live})
+			cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, tt.compute)))
+			st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live})
 			if !tt.fails {
-				mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+				mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 				return
 			}
-			d := buildErr(t, cfg, st, liveOf(liveProject(proj, live)))
+			d := buildErr(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 			if want := tt.compute.Range("lifecycle.allow_restart"); d.Summary != "Compute would be interrupted while active" || d.Subject == nil || *d.Subject != want {
 				t.Errorf("%s at %v; want the allow_restart attribute at %v", d.Summary, d.Subject, want)
 			}

@@ -100,7 +100,7 @@ func (pp *projectPlan) resolveBranches() {
 				pp.p.Label, pp.p.ID, id)
 			continue
 		case id == "" && pp.lp.Branches == nil && pp.lp.Known[b.Label] != "":
-			id = pp.lp.Known[b.Label] // as the state records it: not listed (branches.go)
+			id = pp.lp.Known[b.Label] // as the state records it: not listed (diff/fetch/branches.go)
 		case id == "" && pp.lp.Branches == nil:
 			pp.errorf(&b.DeclRange, "Branches not read",
 				"Branch block %s.%s is found by name, but the branches of project %s were not read. This is a bug in neonform; pin the branch with id = \"br-...\" meanwhile.", pp.p.Label, b.Label, pp.p.Label)

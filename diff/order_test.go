@@ -7,14 +7,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
 
 // A replacement creates the new compute first and deletes the old one after,
 // so the gap is as short as it can be.
 func TestReplacementCreatesFirst(t *testing.T) {
-	live := endpoint("ep-old", brMain, rw, epName("c")) // read_write, now configured read_only
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("c", readOnly))))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(proj, live)))
+	live := difftest.Endpoint("ep-old", difftest.BrMain, difftest.RW, difftest.EpName("c")) // read_write, now configured read_only
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("c", difftest.ReadOnly))))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live}), liveOf(liveProject(difftest.Proj, live)))
 	if got, want := stepLines(p), []string{"POST shop.main.c", "DELETE shop.main.c after 1"}; !cmp.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
 	}
@@ -26,7 +27,7 @@ func TestReplacementCreatesFirst(t *testing.T) {
 	if del.Forget != "shop.main.c" || del.EndpointID != "ep-old" || del.Record != nil {
 		t.Errorf("delete = %+v, want it to forget shop.main.c only while it still points at ep-old", del)
 	}
-	if create := p.Steps[0]; create.Record == nil || create.Record.EndpointID != "" || create.Record.Type != ro {
+	if create := p.Steps[0]; create.Record == nil || create.Record.EndpointID != "" || create.Record.Type != difftest.RO {
 		t.Errorf("create record = %+v, want a read_only record whose id comes from the response", create.Record)
 	}
 }
@@ -35,9 +36,9 @@ func TestReplacementCreatesFirst(t *testing.T) {
 // one is deleted first (a branch holds one), and the plan says there is
 // downtime, and how a moved block would avoid it.
 func TestNewPrimaryReplacingTheOldDeletesFirst(t *testing.T) {
-	old := endpoint("ep-old", brMain, rw, epName("primary"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("db"))))
-	p := mustBuild(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.main.primary": old}), liveOf(liveProject(proj, old)))
+	old := difftest.Endpoint("ep-old", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("db"))))
+	p := mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": old}), liveOf(liveProject(difftest.Proj, old)))
 	if got, want := stepLines(p), []string{"DELETE shop.main.primary", "POST shop.main.db after 1"}; !cmp.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
 	}
@@ -46,7 +47,7 @@ func TestNewPrimaryReplacingTheOldDeletesFirst(t *testing.T) {
 		t.Errorf("the create does not say there is downtime")
 	}
 	reasons := strings.Join(ch.Reasons, "\n")
-	for _, want := range []string{"downtime: branch shop.main (" + brMain + ") holds one read_write compute at a time",
+	for _, want := range []string{"downtime: branch shop.main (" + difftest.BrMain + ") holds one read_write compute at a time",
 		"ep-old (shop.main.primary) is deleted first", `moved { from = "shop.main.primary" to = "shop.main.db" }`} {
 		if !strings.Contains(reasons, want) {
 			t.Errorf("reasons = %q\nwant %q in them", reasons, want)
@@ -58,11 +59,11 @@ func TestNewPrimaryReplacingTheOldDeletesFirst(t *testing.T) {
 // removed: the replacement's create waits for that delete (downtime), and
 // the old replica is deleted after the create.
 func TestReplacementOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
-	oldRW := endpoint("ep-rw", brMain, rw, epName("primary"))
-	oldRO := endpoint("ep-ro", brMain, ro, epName("c"))
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("c"))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": oldRW, "shop.main.c": oldRO})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, oldRW, oldRO)))
+	oldRW := difftest.Endpoint("ep-rw", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	oldRO := difftest.Endpoint("ep-ro", difftest.BrMain, difftest.RO, difftest.EpName("c"))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("c"))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": oldRW, "shop.main.c": oldRO})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, oldRW, oldRO)))
 	if got, want := stepLines(p), []string{"DELETE shop.main.primary", "POST shop.main.c after 1", "DELETE shop.main.c after 2"}; !cmp.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
 	}
@@ -74,16 +75,16 @@ func TestReplacementOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
 // A primary moved (moved block) onto a branch whose primary is removed: the
 // delete goes first, then the PATCH branch_id.
 func TestPrimaryMovedOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
-	devPrimary := endpoint("ep-dev", brDev, rw, epName("primary"))
-	mainPrimary := endpoint("ep-main", brMain, rw, epName("primary"))
-	cfg := withMoves(cfgOf(project("shop", proj,
-		branchID("main", brMain, compute("primary")),
-		branchID("dev", brDev))),
+	devPrimary := difftest.Endpoint("ep-dev", difftest.BrDev, difftest.RW, difftest.EpName("primary"))
+	mainPrimary := difftest.Endpoint("ep-main", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", difftest.Proj,
+		difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary")),
+		difftest.BranchID("dev", difftest.BrDev))),
 		"shop.dev.primary", "shop.main.primary")
 	// State: shop.dev.primary = ep-dev moves to main; main's current primary
 	// is recorded at another address that the configuration no longer has.
-	st := stateWith(proj, map[string]api.Endpoint{"shop.dev.primary": devPrimary, "shop.main.old": mainPrimary})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, devPrimary, mainPrimary)))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.dev.primary": devPrimary, "shop.main.old": mainPrimary})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, devPrimary, mainPrimary)))
 	if got, want := stepLines(p), []string{"DELETE shop.main.old", "PATCH shop.main.primary after 1"}; !cmp.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
 	}
@@ -99,20 +100,20 @@ func TestPrimaryMovedOntoABranchWhosePrimaryIsRemoved(t *testing.T) {
 // Two primaries swapping branches cannot be ordered: each needs the other
 // to leave first. The error says why and what to do instead.
 func TestTwoPrimariesSwappingIsAnError(t *testing.T) {
-	a := endpoint("ep-a", brMain, rw, epName("a"))
-	b := endpoint("ep-b", brDev, rw, epName("b"))
-	cfg := withMoves(cfgOf(project("shop", proj,
-		branchID("main", brMain, compute("b")),
-		branchID("dev", brDev, compute("a")))),
+	a := difftest.Endpoint("ep-a", difftest.BrMain, difftest.RW, difftest.EpName("a"))
+	b := difftest.Endpoint("ep-b", difftest.BrDev, difftest.RW, difftest.EpName("b"))
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", difftest.Proj,
+		difftest.BranchID("main", difftest.BrMain, difftest.Compute("b")),
+		difftest.BranchID("dev", difftest.BrDev, difftest.Compute("a")))),
 		"shop.main.a", "shop.dev.a", "shop.dev.b", "shop.main.b")
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.a": a, "shop.dev.b": b})
-	d := buildErr(t, cfg, st, liveOf(liveProject(proj, a, b)))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.a": a, "shop.dev.b": b})
+	d := buildErr(t, cfg, st, liveOf(liveProject(difftest.Proj, a, b)))
 	if d.Summary != "Read-write computes cannot swap branches" {
 		t.Errorf("summary = %q", d.Summary)
 	}
 	for _, want := range []string{
-		"shop.dev.a moves onto branch shop.dev (" + brDev + "), which must first be left by ep-b (shop.main.b)",
-		"shop.main.b moves onto branch shop.main (" + brMain + "), which must first be left by ep-a (shop.dev.a)",
+		"shop.dev.a moves onto branch shop.dev (" + difftest.BrDev + "), which must first be left by ep-b (shop.main.b)",
+		"shop.main.b moves onto branch shop.main (" + difftest.BrMain + "), which must first be left by ep-a (shop.dev.a)",
 		"Do it in two applies",
 	} {
 		if !strings.Contains(d.Detail, want) {
@@ -128,11 +129,11 @@ func TestTwoPrimariesSwappingIsAnError(t *testing.T) {
 // says how to resolve it (here: a moved read_write whose target branch keeps
 // an unmanaged primary).
 func TestReadWriteOntoAnOccupiedBranchIsAnError(t *testing.T) {
-	moving := endpoint("ep-a", brDev, rw, epName("a"))
-	stays := endpoint("ep-unmanaged", brMain, rw)
-	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain, compute("a")), branchID("dev", brDev))),
+	moving := difftest.Endpoint("ep-a", difftest.BrDev, difftest.RW, difftest.EpName("a"))
+	stays := difftest.Endpoint("ep-unmanaged", difftest.BrMain, difftest.RW)
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("a")), difftest.BranchID("dev", difftest.BrDev))),
 		"shop.dev.a", "shop.main.a")
-	d := buildErr(t, cfg, stateWith(proj, map[string]api.Endpoint{"shop.dev.a": moving}), liveOf(liveProject(proj, moving, stays)))
+	d := buildErr(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.dev.a": moving}), liveOf(liveProject(difftest.Proj, moving, stays)))
 	if d.Summary != "Branch already has a read_write compute" || !strings.Contains(d.Detail, "ep-unmanaged (not managed by neonform) already is its read_write compute") ||
 		!strings.Contains(d.Detail, "exclusive = true") {
 		t.Errorf("diagnostic = %s: %s", d.Summary, d.Detail)
@@ -143,13 +144,13 @@ func TestReadWriteOntoAnOccupiedBranchIsAnError(t *testing.T) {
 // then by address; steps only wait for steps of their own project.
 func TestStepsAreNumberedPerProjectInOrder(t *testing.T) {
 	const proj2 = "hidden-river-50598307"
-	liveA := endpoint("ep-a", brMain, rw, epName("primary"))
-	cfg := cfgOf(
-		project("web", proj2, branchID("main", "br-web-main", compute("primary"), compute("zeta", readOnly))),
-		project("shop", proj, branchID("main", brMain, compute("primary", cu(1, 2)), compute("alpha", readOnly))),
+	liveA := difftest.Endpoint("ep-a", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
+	cfg := difftest.CfgOf(
+		difftest.Project("web", proj2, difftest.BranchID("main", "br-web-main", difftest.Compute("primary"), difftest.Compute("zeta", difftest.ReadOnly))),
+		difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.CU(1, 2)), difftest.Compute("alpha", difftest.ReadOnly))),
 	)
-	live := liveOf(liveProject(proj, liveA), liveProject(proj2, endpoint("ep-w", "br-web-main", rw, epName("primary"))))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": liveA})
+	live := liveOf(liveProject(difftest.Proj, liveA), liveProject(proj2, difftest.Endpoint("ep-w", "br-web-main", difftest.RW, difftest.EpName("primary"))))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": liveA})
 	p := mustBuild(t, cfg, st, live)
 	want := []string{
 		"POST shop.main.alpha", "PATCH shop.main.primary", // dark-sun-... sorts before hidden-river-...
@@ -163,7 +164,7 @@ func TestStepsAreNumberedPerProjectInOrder(t *testing.T) {
 			t.Errorf("step %d has id %d", i, s.ID)
 		}
 	}
-	if p.Projects[0].ID != proj || p.Projects[1].ID != proj2 {
+	if p.Projects[0].ID != difftest.Proj || p.Projects[1].ID != proj2 {
 		t.Errorf("projects = %+v, want them in id order", p.Projects)
 	}
 }

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
@@ -47,7 +48,7 @@ type Plan struct {
 	Destroy bool `json:"destroy,omitempty"`
 	// Redacted: the document is a plan as plan -format json and show -format
 	// json print it, with the values of sensitive variables hidden; apply
-	// refuses it. Never set in a plan file (planfile_redact.go).
+	// refuses it. Never set in a plan file (diff/planfile/planfile_redact.go).
 	Redacted bool `json:"redacted,omitempty"`
 }
 
@@ -248,13 +249,13 @@ func stateOnlySteps(steps []Step) int {
 func summarize(changes []Change) Summary {
 	var s Summary
 	for _, c := range changes {
-		s = s.add(c)
+		s = s.Add(c)
 	}
 	return s
 }
 
-// add counts one more change.
-func (s Summary) add(c Change) Summary {
+// Add counts one more change.
+func (s Summary) Add(c Change) Summary {
 	switch c.Action {
 	case Create:
 		s.Create++
@@ -276,9 +277,24 @@ func (s Summary) add(c Change) Summary {
 	return s
 }
 
+// CompactBodies makes each step's request body compact, as the plan made it
+// and apply sends it: the plan file indents the bodies with the rest.
+func CompactBodies(p *Plan) error {
+	for i := range p.Steps {
+		if body := p.Steps[i].Body; len(body) > 0 {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, body); err != nil {
+				return err
+			}
+			p.Steps[i].Body = buf.Bytes()
+		}
+	}
+	return nil
+}
+
 // normalize makes every list a list (never null), so the file's shape does
 // not depend on whether a list happens to be empty.
-func normalize(p *Plan) {
+func Normalize(p *Plan) {
 	if p.Projects == nil {
 		p.Projects = []Project{}
 	}

@@ -6,19 +6,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
 // Applying every step's UpdateState to the state the plan was made from
 // gives the state a later plan finds nothing to do with.
 func TestUpdateStateLeadsToNoChanges(t *testing.T) {
-	old := endpoint("ep-old", brMain, rw, epName("c")) // read_write, configured read_only: replaced
-	reports := endpoint("ep-reports", brMain, ro, epName("reports"))
-	cfg := withMoves(cfgOf(project("shop", proj, branchID("main", brMain,
-		compute("c", readOnly), compute("analytics", readOnly, named("reports"), cu(1, 2)), compute("new", readOnly)))),
+	old := difftest.Endpoint("ep-old", difftest.BrMain, difftest.RW, difftest.EpName("c")) // read_write, configured read_only: replaced
+	reports := difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports"))
+	cfg := difftest.WithMoves(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain,
+		difftest.Compute("c", difftest.ReadOnly), difftest.Compute("analytics", difftest.ReadOnly, difftest.Named("reports"), difftest.CU(1, 2)), difftest.Compute("new", difftest.ReadOnly)))),
 		"shop.main.reports", "shop.main.analytics")
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": old, "shop.main.reports": reports})
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, old, reports)))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": old, "shop.main.reports": reports})
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, old, reports)))
 
 	// Carry the plan out by hand, as apply would, keeping the live endpoints in step.
 	next := st.Clone()
@@ -29,7 +30,7 @@ func TestUpdateStateLeadsToNoChanges(t *testing.T) {
 		case StepCreate:
 			created = "ep-created-" + s.Address
 			r := s.Record
-			live[created] = endpoint(created, r.BranchID, r.Type, epName(r.Applied.Name), epCU(r.Applied.MinCU, r.Applied.MaxCU))
+			live[created] = difftest.Endpoint(created, r.BranchID, r.Type, difftest.EpName(r.Applied.Name), difftest.EpCU(r.Applied.MinCU, r.Applied.MaxCU))
 		case StepDelete:
 			delete(live, s.EndpointID)
 		case StepUpdate:
@@ -53,7 +54,7 @@ func TestUpdateStateLeadsToNoChanges(t *testing.T) {
 	for _, e := range live {
 		eps = append(eps, e)
 	}
-	again := mustBuild(t, cfg, next, liveOf(liveProject(proj, eps...)))
+	again := mustBuild(t, cfg, next, liveOf(liveProject(difftest.Proj, eps...)))
 	if again.HasChanges() || len(again.Drift) != 0 {
 		t.Errorf("a second plan still has steps %v, drift %+v", stepLines(again), again.Drift)
 	}

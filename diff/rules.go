@@ -12,7 +12,7 @@ import (
 )
 
 // expandRules applies the branch rules (branches blocks) of every project to
-// the project's live branches, which Fetch lists for a project with a rule:
+// the project's live branches, which fetch.Live lists for a project with a rule:
 // each matched branch becomes a branch block of its own, labelled
 // <rule>["<name>"] and found by its name, so that from here on identity,
 // adoption, exclusive, the state and the plan treat it as any branch. A

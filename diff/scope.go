@@ -148,10 +148,10 @@ func partCovers(target, part string) bool {
 	return !keyed && tl == l
 }
 
-// readProjects is the projects a plan reads, sorted by id: those a target is
+// ProjectsToRead is the projects a plan reads, sorted by id: those a target is
 // in; for a destroy, the projects of the state's computes (a project no
 // block names any more is still read, by its id, to delete them).
-func readProjects(cfg *config.Config, st *state.State, s Scope) []*config.Project {
+func ProjectsToRead(cfg *config.Config, st *state.State, s Scope) []*config.Project {
 	configured := uniqueProjects(cfg)
 	if s.Destroy {
 		return stateProjects(configured, st)
@@ -351,5 +351,20 @@ func (pl *planner) coveredOnly(byProject map[string][]*stateEntry) map[string][]
 			}
 		}
 	}
+	return out
+}
+
+// uniqueProjects returns the configured projects sorted by id, each id once.
+// (The config forbids two blocks with one id; this only keeps fetch.Live safe.)
+func uniqueProjects(cfg *config.Config) []*config.Project {
+	seen := map[string]bool{}
+	var out []*config.Project
+	for _, p := range cfg.Projects {
+		if !seen[p.ID] {
+			seen[p.ID] = true
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b *config.Project) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }

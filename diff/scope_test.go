@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -62,17 +62,17 @@ func buildScoped(t *testing.T, cfg *config.Config, st *state.State, live *Live, 
 // branch all wait for a whole plan; the untargeted project need not be read.
 func TestTargetLeavesTheRestAlone(t *testing.T) {
 	const shop, books = "dark-sun-1", "quiet-river-2"
-	primary := endpoint("ep-primary", "br-main", rw, epCU(1, 3)) // drifted: state says 1-1
-	reports := endpoint("ep-reports", "br-main", ro, epName("reports"))
-	old := endpoint("ep-old", "br-main", ro, epName("old"))
-	stray := endpoint("ep-stray", "br-main", ro, epName("stray"))
-	st := stateWith(shop, map[string]api.Endpoint{"shop.main.reports": reports, "shop.main.old": old, "shop.main.gone": endpoint("ep-gone", "br-main", ro)})
+	primary := difftest.Endpoint("ep-primary", "br-main", difftest.RW, difftest.EpCU(1, 3)) // drifted: state says 1-1
+	reports := difftest.Endpoint("ep-reports", "br-main", difftest.RO, difftest.EpName("reports"))
+	old := difftest.Endpoint("ep-old", "br-main", difftest.RO, difftest.EpName("old"))
+	stray := difftest.Endpoint("ep-stray", "br-main", difftest.RO, difftest.EpName("stray"))
+	st := stateWith(shop, map[string]api.Endpoint{"shop.main.reports": reports, "shop.main.old": old, "shop.main.gone": difftest.Endpoint("ep-gone", "br-main", difftest.RO)})
 	st.Computes["shop.main.primary"] = LiveValues(&primary).Record(primary.ID, shop, false)
 	st.Computes["shop.main.primary"].Applied.MaxCU = 1
 	st.Computes["books.main.primary"] = LiveValues(&primary).Record("ep-books", books, false)
-	cfg := cfgOf(
-		project("shop", shop, exclusive(branchID("main", "br-main", compute("primary", cu(1, 2)), compute("reports", readOnly, cu(1, 2))))),
-		project("books", books, branchID("main", "br-books", compute("primary", cu(1, 2)))),
+	cfg := difftest.CfgOf(
+		difftest.Project("shop", shop, difftest.Exclusive(difftest.BranchID("main", "br-main", difftest.Compute("primary", difftest.CU(1, 2)), difftest.Compute("reports", difftest.ReadOnly, difftest.CU(1, 2))))),
+		difftest.Project("books", books, difftest.BranchID("main", "br-books", difftest.Compute("primary", difftest.CU(1, 2)))),
 	)
 	live := liveOf(liveProject(shop, primary, reports, old, stray)) // books is not read
 
@@ -98,7 +98,7 @@ func TestTargetLeavesTheRestAlone(t *testing.T) {
 	}
 
 	// The same plan made whole: everything that waited is there.
-	whole := buildScoped(t, cfg, st, liveOf(liveProject(shop, primary, reports, old, stray), liveProject(books, endpoint("ep-books", "br-books", rw))), Scope{})
+	whole := buildScoped(t, cfg, st, liveOf(liveProject(shop, primary, reports, old, stray), liveProject(books, difftest.Endpoint("ep-books", "br-books", difftest.RW))), Scope{})
 	for _, want := range []string{"shop.main.old:delete", "shop.main.primary:update", "shop.main[ep-stray]:delete", "books.main.primary:update"} {
 		if !slices.Contains(addresses(whole), want) {
 			t.Errorf("the whole plan lacks %s: %v", want, addresses(whole))
@@ -109,9 +109,9 @@ func TestTargetLeavesTheRestAlone(t *testing.T) {
 // A target without a key covers every instance of its block.
 func TestTargetCoversInstances(t *testing.T) {
 	const shop = "dark-sun-1"
-	eu, us := compute(`reports["eu"]`, readOnly, named("reports-eu")), compute(`reports["us"]`, readOnly, named("reports-us"))
-	cfg := cfgOf(project("shop", shop, branchID("main", "br-main", compute("primary"), eu, us)))
-	live := liveOf(liveProject(shop, endpoint("ep-primary", "br-main", rw)))
+	eu, us := difftest.Compute(`reports["eu"]`, difftest.ReadOnly, difftest.Named("reports-eu")), difftest.Compute(`reports["us"]`, difftest.ReadOnly, difftest.Named("reports-us"))
+	cfg := difftest.CfgOf(difftest.Project("shop", shop, difftest.BranchID("main", "br-main", difftest.Compute("primary"), eu, us)))
+	live := liveOf(liveProject(shop, difftest.Endpoint("ep-primary", "br-main", difftest.RW)))
 
 	p := buildScoped(t, cfg, nil, live, Scope{Targets: []string{"shop.main.reports"}})
 	if got := addresses(p); !slices.Equal(got, []string{`shop.main.reports["eu"]:create`, `shop.main.reports["us"]:create`}) {
@@ -123,49 +123,14 @@ func TestTargetCoversInstances(t *testing.T) {
 	}
 }
 
-// Fetch reads the projects the scope reads: a target's; for a destroy, the
-// state's, even one no block names, and no branches.
-func TestFetchScope(t *testing.T) {
-	cfg := cfgOf(
-		project("shop", "p-shop", branchNamed("main", "main", compute("primary"))),
-		project("books", "p-books", branchID("main", "br-books", compute("primary"))),
-	)
-	st := stateWith("p-gone", map[string]api.Endpoint{"old.main.primary": endpoint("ep-old", "br-x", rw)})
-	for _, tc := range []struct {
-		scope Scope
-		want  []string
-	}{
-		{Scope{Targets: []string{"books.main"}}, []string{"endpoints p-books"}},
-		{Scope{Targets: []string{"shop", "books.main.primary"}}, []string{"branches p-shop", "endpoints p-books", "endpoints p-shop"}},
-		{Scope{Destroy: true}, []string{"endpoints p-gone"}},
-	} {
-		r := &fakeReader{branches: map[string][]api.Branch{"p-shop": {{ID: "br-main", Name: "main"}}}}
-		live, diags := Fetch(context.Background(), r, cfg, st, FetchOptions{Parallelism: 2, Scope: tc.scope})
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
-		var got []string
-		for call := range r.calls {
-			got = append(got, call)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%+v: calls %v, want %v", tc.scope, got, tc.want)
-		}
-		if len(live.Projects) != len(tc.want) && !strings.HasPrefix(tc.want[0], "branches") {
-			t.Errorf("%+v: %d projects read", tc.scope, len(live.Projects))
-		}
-	}
-}
-
 // -replace recreates a compute in which nothing changed, with its reason,
 // create first; the plan records it, and Verify refuses the replacement
 // without it.
 func TestReplaceAsked(t *testing.T) {
 	const shop = "dark-sun-1"
-	primary, reports := endpoint("ep-primary", "br-main", rw, epName("primary")), endpoint("ep-reports", "br-main", ro, epName("reports"))
+	primary, reports := difftest.Endpoint("ep-primary", "br-main", difftest.RW, difftest.EpName("primary")), difftest.Endpoint("ep-reports", "br-main", difftest.RO, difftest.EpName("reports"))
 	st := stateWith(shop, map[string]api.Endpoint{"shop.main.primary": primary, "shop.main.reports": reports})
-	cfg := cfgOf(project("shop", shop, branchID("main", "br-main", compute("primary"), compute("reports", readOnly))))
+	cfg := difftest.CfgOf(difftest.Project("shop", shop, difftest.BranchID("main", "br-main", difftest.Compute("primary"), difftest.Compute("reports", difftest.ReadOnly))))
 	live := liveOf(liveProject(shop, primary, reports))
 
 	p := buildScoped(t, cfg, st, live, Scope{Replace: []string{"shop.main.reports"}})
@@ -201,19 +166,19 @@ func TestReplaceAsked(t *testing.T) {
 // say -replace asked it.
 func TestReplaceAskedLifecycle(t *testing.T) {
 	const shop = "dark-sun-1"
-	reports := endpoint("ep-reports", "br-main", ro, epName("reports"), active)
+	reports := difftest.Endpoint("ep-reports", "br-main", difftest.RO, difftest.EpName("reports"), difftest.Active)
 	st := stateWith(shop, map[string]api.Endpoint{"shop.main.reports": reports})
 	live := liveOf(liveProject(shop, reports))
 
-	protected := compute("reports", readOnly, preventDestroy)
-	cfg := cfgOf(project("shop", shop, branchID("main", "br-main", protected)))
+	protected := difftest.Compute("reports", difftest.ReadOnly, difftest.PreventDestroy)
+	cfg := difftest.CfgOf(difftest.Project("shop", shop, difftest.BranchID("main", "br-main", protected)))
 	d := buildErrScoped(t, cfg, st, live, Scope{Replace: []string{"shop.main.reports"}})
 	if d.Summary != "Compute cannot be recreated" || *d.Subject != protected.Range("lifecycle.prevent_destroy") || !strings.Contains(d.Detail, "-replace asks to recreate it") {
 		t.Errorf("got %q at %v: %s", d.Summary, d.Subject, d.Detail)
 	}
 
-	careful := compute("reports", readOnly, noRestart)
-	cfg = cfgOf(project("shop", shop, branchID("main", "br-main", careful)))
+	careful := difftest.Compute("reports", difftest.ReadOnly, difftest.NoRestart)
+	cfg = difftest.CfgOf(difftest.Project("shop", shop, difftest.BranchID("main", "br-main", careful)))
 	d = buildErrScoped(t, cfg, st, live, Scope{Replace: []string{"shop.main.reports"}})
 	if d.Summary != "Compute would be interrupted while active" || !strings.Contains(d.Detail, "but -replace asks to recreate it, which drops its connections") {
 		t.Errorf("got %q: %s", d.Summary, d.Detail)
@@ -237,17 +202,17 @@ func buildErrScoped(t *testing.T, cfg *config.Config, st *state.State, live *Liv
 // destroy plan that leaves a managed endpoint standing, or does anything else.
 func TestDestroy(t *testing.T) {
 	const shop, gone = "dark-sun-1", "old-project-2"
-	primary := endpoint("ep-primary", "br-main", rw, active)
-	deposed := endpoint("ep-deposed", "br-main", ro, epName("reports"))
-	adhoc := endpoint("ep-adhoc", "br-main", ro, epName("adhoc"))
+	primary := difftest.Endpoint("ep-primary", "br-main", difftest.RW, difftest.Active)
+	deposed := difftest.Endpoint("ep-deposed", "br-main", difftest.RO, difftest.EpName("reports"))
+	adhoc := difftest.Endpoint("ep-adhoc", "br-main", difftest.RO, difftest.EpName("adhoc"))
 	st := stateWith(shop, map[string]api.Endpoint{
 		"shop.main.primary": primary,
 		state.DeposedAddress("shop.main.reports", "ep-deposed"): deposed,
-		"shop.main.lost": endpoint("ep-lost", "br-main", ro),
+		"shop.main.lost": difftest.Endpoint("ep-lost", "br-main", difftest.RO),
 	})
 	st.Computes["legacy.main.primary"] = LiveValues(&primary).Record("ep-legacy", gone, false)
-	cfg := cfgOf(project("shop", shop, branchID("main", "br-main", compute("primary"), compute("reports", readOnly))))
-	live := liveOf(liveProject(shop, primary, deposed, adhoc), liveProject(gone, endpoint("ep-legacy", "br-legacy", rw)))
+	cfg := difftest.CfgOf(difftest.Project("shop", shop, difftest.BranchID("main", "br-main", difftest.Compute("primary"), difftest.Compute("reports", difftest.ReadOnly))))
+	live := liveOf(liveProject(shop, primary, deposed, adhoc), liveProject(gone, difftest.Endpoint("ep-legacy", "br-legacy", difftest.RW)))
 
 	p := buildScoped(t, cfg, st, live, Scope{Destroy: true})
 	want := []string{"legacy.main.primary:delete", "shop.main.primary:delete", "shop.main.reports[deposed:ep-deposed]:delete"}
@@ -297,9 +262,9 @@ func TestDestroy(t *testing.T) {
 // A destroy plan deletes only managed endpoints, and nothing but deletes.
 func TestDestroyOnlyDeletesManaged(t *testing.T) {
 	const shop = "dark-sun-1"
-	primary, stray := endpoint("ep-primary", "br-main", rw), endpoint("ep-stray", "br-main", ro)
+	primary, stray := difftest.Endpoint("ep-primary", "br-main", difftest.RW), difftest.Endpoint("ep-stray", "br-main", difftest.RO)
 	st := stateWith(shop, map[string]api.Endpoint{"shop.main.primary": primary})
-	cfg := cfgOf(project("shop", shop, exclusive(branchID("main", "br-main", compute("primary", cu(1, 2))))))
+	cfg := difftest.CfgOf(difftest.Project("shop", shop, difftest.Exclusive(difftest.BranchID("main", "br-main", difftest.Compute("primary", difftest.CU(1, 2))))))
 	live := liveOf(liveProject(shop, primary, stray))
 
 	// The whole plan updates the primary and deletes the stray endpoint of

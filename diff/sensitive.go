@@ -274,3 +274,26 @@ func wordAt(s string, last bool) bool {
 	}
 	return s != "" && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
+
+// HasSensitive reports whether any value of the plan came from a sensitive
+// variable.
+func (p *Plan) HasSensitive() bool {
+	for _, ch := range p.Changes {
+		if len(ch.Sensitive) > 0 {
+			return true
+		}
+		for _, a := range ch.Attributes {
+			if a.Sensitive {
+				return true
+			}
+		}
+	}
+	for _, d := range p.Drift {
+		for _, a := range d.Attributes {
+			if a.Sensitive {
+				return true
+			}
+		}
+	}
+	return false
+}

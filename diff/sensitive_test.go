@@ -1,14 +1,12 @@
 package diff
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -16,14 +14,14 @@ import (
 // show can hide them; a state entry written before it kept the list gets it
 // from a state-only step, once.
 func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
-	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET"))
-	c := compute("primary", pg("work_mem", "TOPSECRET"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET"))
+	c := difftest.Compute("primary", difftest.PG("work_mem", "TOPSECRET"))
 	c.Sensitive = map[string]bool{"pg_settings": true}
 	c.SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": live}) // an older state: no list
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": live}) // an older state: no list
 
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 	if got, want := stepLines(p), []string{"STATE shop.main.primary"}; !slices.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)
 	}
@@ -37,57 +35,28 @@ func TestStateRecordsWhichValuesAreSensitive(t *testing.T) {
 	if err := s.UpdateState(st, ""); err != nil {
 		t.Fatal(err)
 	}
-	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live))); len(p.Steps) != 0 {
+	if p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live))); len(p.Steps) != 0 {
 		t.Errorf("once recorded, the plan still has steps: %v", stepLines(p))
 	}
 	// A state that keeps the list without the variables (written before
 	// they were kept) learns them once.
 	st.Computes["shop.main.primary"].SensitiveFrom = nil
-	if p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live))); len(p.Steps) != 1 || p.Steps[0].Record.SensitiveFrom == nil {
+	if p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live))); len(p.Steps) != 1 || p.Steps[0].Record.SensitiveFrom == nil {
 		t.Errorf("the state does not learn the variables: %v", stepLines(p))
-	}
-}
-
-// A compute no longer configured is deleted; the state's record of which
-// of its values are sensitive hides their drift, and the change carries it.
-func TestDeletedComputeKeepsItsSensitivity(t *testing.T) {
-	applied := endpoint("ep-x", brMain, ro, epName("old"), epPg("work_mem", "TOPSECRET-1"))
-	live := endpoint("ep-x", brMain, ro, epName("old"), epPg("work_mem", "TOPSECRET-2"))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.old": applied})
-	st.Computes["shop.main.old"].Sensitive = []string{"pg_settings"}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain)))
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
-
-	if ch := changeAt(t, p, "shop.main.old"); ch.Action != Delete || !slices.Equal(ch.Sensitive, []string{"pg_settings"}) {
-		t.Errorf("change: %s, sensitive %q", ch.Action, ch.Sensitive)
-	}
-	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 || !p.Drift[0].Attributes[0].Sensitive {
-		t.Fatalf("drift: %+v", p.Drift)
-	}
-	var out strings.Builder
-	if err := RenderHuman(&out, p, HumanOptions{Verbose: true}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(out.String(), "TOPSECRET") {
-		t.Errorf("the plan shows a sensitive value:\n%s", out.String())
-	}
-	destroy := buildScoped(t, cfg, st, liveOf(liveProject(proj, live)), Scope{Destroy: true})
-	if ch := changeAt(t, destroy, "shop.main.old"); ch.Action != Delete || !slices.Equal(ch.Sensitive, []string{"pg_settings"}) {
-		t.Errorf("destroy: %s, sensitive %q", ch.Action, ch.Sensitive)
 	}
 }
 
 // A replica is adopted by its name; when the name comes from a sensitive
 // variable, neither the reason nor the warning about namesakes repeats it.
 func TestAdoptionByASensitiveNameHidesIt(t *testing.T) {
-	c := compute("reports", readOnly, named("rep-TOPSECRET"))
+	c := difftest.Compute("reports", difftest.ReadOnly, difftest.Named("rep-TOPSECRET"))
 	c.Sensitive = map[string]bool{"name": true}
 	c.SensitiveFrom = map[string][]string{"name": {"replica_name"}}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary"), c)))
-	live := liveOf(liveProject(proj,
-		endpoint("ep-primary", brMain, rw, epName("primary")),
-		endpoint("ep-a", brMain, ro, epName("rep-TOPSECRET")),
-		endpoint("ep-b", brMain, ro, epName("rep-TOPSECRET")),
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"), c)))
+	live := liveOf(liveProject(difftest.Proj,
+		difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-a", difftest.BrMain, difftest.RO, difftest.EpName("rep-TOPSECRET")),
+		difftest.Endpoint("ep-b", difftest.BrMain, difftest.RO, difftest.EpName("rep-TOPSECRET")),
 	))
 	p, diags := Build(cfg, nil, live, testOpts)
 	if diags.HasErrors() {
@@ -103,7 +72,7 @@ func TestAdoptionByASensitiveNameHidesIt(t *testing.T) {
 // state show's rows hide what the entry records as sensitive, keeping a
 // setting's name, and name the variable when the entry records it.
 func TestRowsHidingSensitiveValues(t *testing.T) {
-	sc := &state.Compute{Type: rw, Applied: state.Attributes{Name: "n", MaxCU: 7, PgSettings: map[string]string{"work_mem": "TOPSECRET"}},
+	sc := &state.Compute{Type: difftest.RW, Applied: state.Attributes{Name: "n", MaxCU: 7, PgSettings: map[string]string{"work_mem": "TOPSECRET"}},
 		Sensitive: []string{"max_cu", "pg_settings"}, SensitiveFrom: map[string][]string{"pg_settings": {"db_tuning", "extra"}}}
 	got := map[string]string{}
 	for _, r := range AppliedValues(sc).RowsHiding(SecretsOf(sc)) {
@@ -117,27 +86,8 @@ func TestRowsHidingSensitiveValues(t *testing.T) {
 // secretUpdate is a plan that changes work_mem from TOPSECRET-1 to
 // TOPSECRET-2, a sensitive variable's value, and the state it was made with.
 func secretUpdate(t *testing.T) (*Plan, *state.State) {
-	live := endpoint("ep-x", brMain, rw, epName("c"), epPg("work_mem", "TOPSECRET-1"))
-	c := compute("c", pg("work_mem", "TOPSECRET-2"))
-	c.Sensitive = map[string]bool{"pg_settings": true}
-	c.SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, c)))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.c": live})
-	return mustBuild(t, cfg, st, liveOf(liveProject(proj, live))), st
-}
-
-// secretUpdateFile saves secretUpdate's plan: its path and its bytes.
-func secretUpdateFile(t *testing.T) (string, []byte) {
-	p, _ := secretUpdate(t)
-	path := filepath.Join(t.TempDir(), "plan.json")
-	if err := WriteFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path, b
+	cfg, st, live := worldOf(difftest.SecretUpdate())
+	return mustBuild(t, cfg, st, live), st
 }
 
 // A plan file whose sensitive attribute was edited is refused without
@@ -155,35 +105,18 @@ func TestEditedSensitiveAttributeIsRefusedWithoutItsValues(t *testing.T) {
 	}
 }
 
-// A plan file whose request body was edited is refused, and the refusal,
-// which quotes the bodies, hides the values the plan took from sensitive
-// variables.
-func TestEditedBodyIsRefusedWithoutTheSensitiveValues(t *testing.T) {
-	path, b := secretUpdateFile(t)
-	body := strings.Index(string(b), `"body"`)
-	edited := string(b[:body]) + strings.Replace(string(b[body:]), `"work_mem": "TOPSECRET-2"`, `"work_mem": "TOPSECRET-2", "wal_level": "x"`, 1)
-	if !strings.Contains(string(b[body:]), `"work_mem": "TOPSECRET-2"`) || edited == string(b) {
-		t.Fatalf("the body is not as expected:\n%s", b[body:])
-	}
-	os.WriteFile(path, []byte(edited), 0o600)
-	_, err := ReadFile(path)
-	if err == nil || strings.Contains(err.Error(), "TOPSECRET") || !strings.Contains(err.Error(), "its body is") {
-		t.Errorf("ReadFile: %v", err)
-	}
-}
-
 // Drift of a value the state records as sensitive stays hidden after the
 // variable is no longer declared sensitive, and so does the change that
 // reconciles it: what was applied, and is live, came from it. The state
 // then learns that it is no longer sensitive.
 func TestDriftHidesWhatTheStateRecordsAsSensitive(t *testing.T) {
-	applied := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-1"))
-	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-2"))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
+	applied := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-1"))
+	live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, difftest.EpName("primary"), difftest.EpPG("work_mem", "TOPSECRET-2"))
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": applied})
 	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
 	st.Computes["shop.main.primary"].SensitiveFrom = map[string][]string{"pg_settings": {"db_tuning"}}
-	cfg := cfgOf(project("shop", proj, branchID("main", brMain, compute("primary", pg("work_mem", "64MB")))))
-	p := mustBuild(t, cfg, st, liveOf(liveProject(proj, live)))
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary", difftest.PG("work_mem", "64MB")))))
+	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
 	if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 || !p.Drift[0].Attributes[0].Sensitive {
 		t.Errorf("drift: %+v", p.Drift)
 	} else if before, _ := p.Drift[0].Attributes[0].Values(); before != "(sensitive value from var.db_tuning)" {
@@ -206,132 +139,6 @@ func TestHideTexts(t *testing.T) {
 		secrets := []Secret{{"rep-TOPSECRET", []string{"replica_name"}}, {"TOPSECRET", []string{"db_tuning"}}, {"on", nil}}
 		if got := HideTexts(c.text, secrets); got != c.want {
 			t.Errorf("HideTexts(%q) = %q, want %q", c.text, got, c.want)
-		}
-	}
-}
-
-// A plan file read back hides every attribute its change lists as
-// sensitive, even one the file does not mark.
-func TestReadFileHidesWhatTheChangeListsAsSensitive(t *testing.T) {
-	path, b := secretUpdateFile(t)
-	unmarked := strings.Replace(string(b), `"effect": "restart",`+"\n          \"sensitive\": true", `"effect": "restart"`, 1)
-	if unmarked == string(b) {
-		t.Fatalf("the attribute is not marked as expected:\n%s", b)
-	}
-	os.WriteFile(path, []byte(unmarked), 0o600)
-	back, err := ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	if err := RenderHuman(&out, back, HumanOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(out.String(), "TOPSECRET") {
-		t.Errorf("show repeats the value:\n%s", out.String())
-	}
-}
-
-// A saved plan names the variable its hidden values come from, in show and
-// in the printed JSON, and still verifies: the step's record carries the
-// variables as the change does. A plan written before it kept them reads,
-// and says "(sensitive value)".
-func TestSavedPlanNamesTheSensitiveVariable(t *testing.T) {
-	path, b := secretUpdateFile(t)
-	if !strings.Contains(string(b), `"sensitive_from"`) {
-		t.Fatalf("the plan file does not keep the variables:\n%s", b)
-	}
-	back, err := ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, st := secretUpdate(t)
-	if _, err := Verify(back, st); err != nil {
-		t.Fatalf("Verify: %v", err)
-	}
-	var human, printed strings.Builder
-	if err := RenderHuman(&human, back, HumanOptions{Verbose: true}); err != nil {
-		t.Fatal(err)
-	}
-	if err := RenderJSON(&printed, back); err != nil {
-		t.Fatal(err)
-	}
-	for what, out := range map[string]string{"show": human.String(), "the printed JSON": printed.String()} {
-		if strings.Contains(out, "TOPSECRET") || !strings.Contains(out, "(sensitive value from var.db_tuning)") {
-			t.Errorf("%s does not name the variable, or repeats the value:\n%s", what, out)
-		}
-	}
-
-	old := strings.NewReplacer(`"sensitive_from"`, `"x_sensitive_from"`).Replace(string(b))
-	var doc map[string]any
-	if err := json.Unmarshal([]byte(old), &doc); err != nil {
-		t.Fatal(err)
-	}
-	dropKey(doc, "x_sensitive_from")
-	ob, _ := json.Marshal(doc)
-	os.WriteFile(path, ob, 0o600)
-	back, err = ReadFile(path)
-	if err != nil {
-		t.Fatalf("a plan without sensitive_from: %v", err)
-	}
-	human.Reset()
-	if err := RenderHuman(&human, back, HumanOptions{Verbose: true}); err != nil {
-		t.Fatal(err)
-	}
-	// (The reasons are the planner's text, written with the variable's name.)
-	if out := human.String(); strings.Contains(out, "TOPSECRET") || !strings.Contains(out, "work_mem  (sensitive value) -> (sensitive value)") {
-		t.Errorf("show of a plan without sensitive_from:\n%s", out)
-	}
-}
-
-// dropKey deletes key from every object within v.
-func dropKey(v any, key string) {
-	switch v := v.(type) {
-	case map[string]any:
-		delete(v, key)
-		for _, e := range v {
-			dropKey(e, key)
-		}
-	case []any:
-		for _, e := range v {
-			dropKey(e, key)
-		}
-	}
-}
-
-// Drift names the variable the state says the applied value came from; the
-// change, the configuration's; and the saved plan says the same once read.
-func TestDriftAndChangeNameTheirOwnVariables(t *testing.T) {
-	applied := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-1"))
-	live := endpoint("ep-x", brMain, rw, epName("primary"), epPg("work_mem", "TOPSECRET-2"))
-	st := stateWith(proj, map[string]api.Endpoint{"shop.main.primary": applied})
-	st.Computes["shop.main.primary"].Sensitive = []string{"pg_settings"}
-	st.Computes["shop.main.primary"].SensitiveFrom = map[string][]string{"pg_settings": {"old_tuning"}}
-	c := compute("primary", pg("work_mem", "TOPSECRET-3"))
-	c.Sensitive = map[string]bool{"pg_settings": true}
-	c.SensitiveFrom = map[string][]string{"pg_settings": {"new_tuning"}}
-	p := mustBuild(t, cfgOf(project("shop", proj, branchID("main", brMain, c))), st, liveOf(liveProject(proj, live)))
-	path := filepath.Join(t.TempDir(), "plan.json")
-	if err := WriteFile(path, p); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []*Plan{p, back} {
-		if len(p.Drift) != 1 || len(p.Drift[0].Attributes) != 1 {
-			t.Fatalf("drift: %+v", p.Drift)
-		}
-		if before, _ := p.Drift[0].Attributes[0].Values(); before != "(sensitive value from var.old_tuning)" {
-			t.Errorf("drift shows %q", before)
-		}
-		ch := changeAt(t, p, "shop.main.primary")
-		if len(ch.Attributes) != 1 {
-			t.Fatalf("change: %+v", ch.Attributes)
-		}
-		if _, after := ch.Attributes[0].Values(); after != "(sensitive value from var.new_tuning)" {
-			t.Errorf("the change shows %q", after)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/state"
 )
 
@@ -46,7 +47,7 @@ func Verify(p *Plan, st *state.State) ([]Step, error) {
 // and summary say what the changes do, its calls to the service are the ones
 // the changes make, in their order, and its state-only steps are as many as
 // the summary counts, one at least for each adoption or rename that needs no
-// call. show runs it (ReadFile), so that it never renders a plan that says
+// call. show runs it (planfile.ReadFile), so that it never renders a plan that says
 // less than what apply would carry out; what the state-only steps record,
 // and those that follow from the state alone (forgetting an endpoint deleted
 // outside neonform), only Verify can check.
@@ -96,7 +97,7 @@ func checkRules(p *Plan) error {
 func stateOnlyCounted(p *Plan) error {
 	n := stateOnlySteps(p.Steps)
 	if n != p.Summary.StateOnly {
-		return fmt.Errorf("the plan file has %s, but its summary counts %d", plural(n, "state-only step", "state-only steps"), p.Summary.StateOnly)
+		return fmt.Errorf("the plan file has %s, but its summary counts %d", english.Plural(n, "state-only step", "state-only steps"), p.Summary.StateOnly)
 	}
 	need := 0
 	for _, ch := range p.Changes {
@@ -106,7 +107,7 @@ func stateOnlyCounted(p *Plan) error {
 	}
 	if n < need {
 		return fmt.Errorf("the plan file has %s, but its changes adopt or rename %s without a call, a state-only step each",
-			plural(n, "state-only step", "state-only steps"), plural(need, "compute", "computes"))
+			english.Plural(n, "state-only step", "state-only steps"), english.Plural(need, "compute", "computes"))
 	}
 	return nil
 }
@@ -182,7 +183,7 @@ func rederive(p *Plan, st *state.State) (*Plan, error) {
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%s cannot be ordered: %s", problems[0].address, problems[0].summary)
 	}
-	normalize(d)
+	Normalize(d)
 	return d, nil
 }
 

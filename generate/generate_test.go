@@ -12,6 +12,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/fetch"
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/state"
 )
@@ -174,7 +175,7 @@ func TestGeneratedPlansToNothing(t *testing.T) {
 
 func planOf(t *testing.T, c *api.Client, cfg *config.Config, st *state.State) *diff.Plan {
 	t.Helper()
-	live, diags := diff.Fetch(context.Background(), c, cfg, st, diff.FetchOptions{})
+	live, diags := fetch.Live(context.Background(), c, cfg, st, fetch.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
@@ -238,7 +240,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.
 func applyPlanFile(ctx context.Context, o applyOptions) error {
-	plan, err := diff.ReadFile(o.PlanFile)
+	plan, err := planfile.ReadFile(o.PlanFile)
 	if err != nil {
 		return err
 	}
@@ -347,7 +349,7 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 
 // planSummary is diff.ShortSummary, and whether the plan is partial.
 func planSummary(p *diff.Plan) string {
-	out := diff.ShortSummary(p)
+	out := view.ShortSummary(p)
 	if len(p.Targets) > 0 {
 		out += " It is partial (-target " + strings.Join(p.Targets, ", -target ") + "): other changes may be waiting."
 	}

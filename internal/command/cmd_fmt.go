@@ -15,6 +15,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/atomicfile"
+	"github.com/neonform/neonform/internal/english"
 )
 
 func fmtCommand() *cli.Command {
@@ -159,7 +160,7 @@ func runFmt(o fmtOptions) error {
 	}
 	if o.Check && len(changed) > 0 {
 		return &exitError{code: 3, msg: fmt.Sprintf("%s not formatted. Run: neonform fmt%s",
-			plural(len(changed), "file is", "files are"), fmtFixArgs(o))}
+			english.Plural(len(changed), "file is", "files are"), fmtFixArgs(o))}
 	}
 	return nil
 }
@@ -266,12 +267,4 @@ func fmtFixArgs(o fmtOptions) string {
 		s += " " + p
 	}
 	return s
-}
-
-// plural picks the singular or plural form for n: plural(2, "file is", "files are") = "2 files are".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/generate"
 	"github.com/neonform/neonform/internal/atomicfile"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
@@ -276,7 +277,7 @@ func writeGenerated(dir string, files []*generate.File) ([]string, error) {
 // what the first apply will still do.
 func reportGenerated(o generateOptions, backend state.Backend, res *generate.Result) {
 	for _, f := range res.Files {
-		fmt.Fprintf(o.Stdout, "wrote %s: %s, %s\n", textsafe.Terminal(f.Name), plural(f.Branches, "branch", "branches"), plural(f.Computes, "compute", "computes"))
+		fmt.Fprintf(o.Stdout, "wrote %s: %s, %s\n", textsafe.Terminal(f.Name), english.Plural(f.Branches, "branch", "branches"), english.Plural(f.Computes, "compute", "computes"))
 	}
 	for _, l := range res.LeftOut {
 		// The service's names and ids, shown escaped (internal/textsafe).
@@ -287,5 +288,5 @@ func reportGenerated(o generateOptions, backend state.Backend, res *generate.Res
 		return
 	}
 	fmt.Fprintf(o.Stdout, "Recorded %s in the %s. Run `%s`: it has nothing to do.\n",
-		plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(o.planInputs).command("plan"))
+		english.Plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(o.planInputs).command("plan"))
 }

@@ -9,14 +9,16 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
+	"github.com/neonform/neonform/internal/english"
 )
 
 // Exit codes of plan -detailed-exitcode, as Terraform's.
 const exitChanges = 2
 
 // markdownLimit keeps a pull-request comment under GitHub's 65,535 characters.
-const markdownLimit = diff.DefaultMarkdownLimit
+const markdownLimit = view.DefaultMarkdownLimit
 
 type planOptions struct {
 	planInputs
@@ -132,7 +134,7 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	if o.Out != "" {
 		// Before any call: a plan that cannot be saved is not worth making.
-		if err := diff.CheckWritable(o.Out); err != nil {
+		if err := planfile.CheckWritable(o.Out); err != nil {
 			return err
 		}
 	}
@@ -142,7 +144,7 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	defer p.Close(o.Stderr)
 	if o.Out != "" {
-		if err := diff.WriteFile(o.Out, p.plan); err != nil {
+		if err := planfile.WriteFile(o.Out, p.plan); err != nil {
 			return err
 		}
 	}
@@ -161,9 +163,9 @@ func runPlan(ctx context.Context, o planOptions) error {
 func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, savedTo string, args configArgs) error {
 	switch format {
 	case "json":
-		return diff.RenderJSON(w, p.plan)
+		return planfile.RenderJSON(w, p.plan)
 	case "markdown":
-		return diff.RenderMarkdown(w, p.plan, markdownLimit)
+		return view.Markdown(w, p.plan, markdownLimit)
 	}
 	applyWith := ""
 	if savedTo != "" {
@@ -171,9 +173,9 @@ func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, sav
 		applyWith = args.command("apply", savedTo)
 	}
 	cw := args.completing(w)
-	if err := diff.RenderHuman(cw, p.plan, diff.HumanOptions{
+	if err := view.Human(cw, p.plan, view.HumanOptions{
 		Color: color, Verbose: verbose, SavedTo: savedTo, ApplyWith: applyWith,
-		Stats: plural(p.reads, "API read", "API reads"),
+		Stats: english.Plural(p.reads, "API read", "API reads"),
 	}); err != nil {
 		return err
 	}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
 )
 
 type showOptions struct {
@@ -57,7 +58,7 @@ func runShow(o showOptions) error {
 	if err := checkFormat(o.Format); err != nil {
 		return err
 	}
-	p, err := diff.ReadFile(o.PlanFile)
+	p, err := planfile.ReadFile(o.PlanFile)
 	if err != nil {
 		// show reads no configuration, so it cannot name the directory a new
 		// plan is made from: its advice says DIR, not a guess that would plan
@@ -70,13 +71,13 @@ func runShow(o showOptions) error {
 	}
 	switch o.Format {
 	case "json":
-		return diff.RenderJSON(o.Stdout, p)
+		return planfile.RenderJSON(o.Stdout, p)
 	case "markdown":
-		return diff.RenderMarkdown(o.Stdout, p, markdownLimit)
+		return view.Markdown(o.Stdout, p, markdownLimit)
 	}
 	// Its advice (a partial plan's "neonform plan", a warning's) says DIR too.
 	cw := (configArgs{dir: "DIR"}).completing(o.Stdout)
-	if err := diff.RenderHuman(cw, p, diff.HumanOptions{Color: o.Color, Verbose: o.Verbose}); err != nil {
+	if err := view.Human(cw, p, view.HumanOptions{Color: o.Color, Verbose: o.Verbose}); err != nil {
 		return err
 	}
 	return cw.Flush()

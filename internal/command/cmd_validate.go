@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -119,14 +120,14 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 			computes += len(b.Computes)
 		}
 	}
-	counts := plural(branches, "branch", "branches")
+	counts := english.Plural(branches, "branch", "branches")
 	if rules > 0 {
-		counts += ", " + plural(rules, "branch rule", "branch rules")
+		counts += ", " + english.Plural(rules, "branch rule", "branch rules")
 	}
 	computes += len(cfg.AllRuleComputes()) // each stands for every branch its rule matches, known at plan time
 	fmt.Fprintf(w, "Success! The configuration is valid: %s, %s, %s.\n",
-		plural(len(cfg.Projects), "project", "projects"), counts,
-		plural(computes, "compute", "computes"))
+		english.Plural(len(cfg.Projects), "project", "projects"), counts,
+		english.Plural(computes, "compute", "computes"))
 	if computes == 0 {
 		return nil
 	}
@@ -163,9 +164,9 @@ func countDiags(diags hcl.Diagnostics) string {
 			warns++
 		}
 	}
-	s := plural(errs, "error", "errors")
+	s := english.Plural(errs, "error", "errors")
 	if warns > 0 {
-		s += ", " + plural(warns, "warning", "warnings")
+		s += ", " + english.Plural(warns, "warning", "warnings")
 	}
 	return s
 }

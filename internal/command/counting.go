@@ -5,12 +5,12 @@ import (
 	"sync/atomic"
 
 	"github.com/neonform/neonform/api"
-	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/fetch"
 )
 
 // countingReader counts the API reads a plan makes, for the plan's first line.
 type countingReader struct {
-	diff.Reader
+	fetch.Reader
 	calls atomic.Int64
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -122,10 +123,10 @@ func firstDiagnostics(diags hcl.Diagnostics) (shown hcl.Diagnostics, moreErrors,
 func moreDiagnostics(errs, warnings int) string {
 	var parts []string
 	if errs > 0 {
-		parts = append(parts, plural(errs, "more error", "more errors"))
+		parts = append(parts, english.Plural(errs, "more error", "more errors"))
 	}
 	if warnings > 0 {
-		parts = append(parts, plural(warnings, "more warning", "more warnings"))
+		parts = append(parts, english.Plural(warnings, "more warning", "more warnings"))
 	}
 	return strings.Join(parts, " and ")
 }

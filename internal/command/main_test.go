@@ -6,7 +6,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/internal/planschema"
 )
 
@@ -15,7 +15,7 @@ import (
 // scenarios (this binary too), is checked against the plan file's schema.
 func TestMain(m *testing.M) {
 	if !planschema.Benchmarking() {
-		diff.SchemaCheck = planschema.MustChecker(diff.PlanSchema)
+		planfile.SchemaCheck = planschema.MustChecker(planfile.Schema)
 	}
 	testscript.Main(m, map[string]func(){
 		"neonform": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },

@@ -12,6 +12,8 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/fetch"
+	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
@@ -140,7 +142,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	}
 	counted := &countingReader{Reader: out.conn.client}
 	progress := startReadProgress(stderr, in.LiveProgress)
-	live, diags := diff.Fetch(ctx, counted, cfg, out.state, diff.FetchOptions{
+	live, diags := fetch.Live(ctx, counted, cfg, out.state, fetch.Options{
 		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update, Scope: in.Scope})
 	progress.finish()
 	if diags.HasErrors() {
@@ -162,6 +164,9 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 		Scope:        in.Scope,
 	})
 	diags = append(diags, bdiags...)
+	if plan != nil {
+		planfile.CheckSchema(plan) // the tests' check of every plan against the schema
+	}
 	if len(diags) > 0 {
 		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, files, env)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/state"
 )
 
@@ -36,7 +37,7 @@ func entryJSON(addr string, c *state.Compute) stateEntryJSON {
 	e := stateEntryJSON{
 		Address: addr, EndpointID: c.EndpointID, ProjectID: c.ProjectID, BranchID: c.BranchID,
 		BranchName: c.BranchName, Type: shownType(c), PreventDestroy: c.PreventDestroy,
-		Applied: diff.HiddenApplied(c), Sensitive: c.Sensitive, SensitiveFrom: c.SensitiveFrom,
+		Applied: planfile.HiddenApplied(c), Sensitive: c.Sensitive, SensitiveFrom: c.SensitiveFrom,
 	}
 	if c.Host != "" {
 		e.Host = &c.Host

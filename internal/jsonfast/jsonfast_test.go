@@ -28,7 +28,7 @@ func seeds(tb testing.TB) [][]byte {
 		tb.Fatalf("no state seeds: %v", err)
 	}
 	var out [][]byte
-	plans, err := filepath.Glob("../../diff/testdata/planfiles/*.json")
+	plans, err := filepath.Glob("../../diff/planfile/testdata/planfiles/*.json")
 	if err != nil || len(plans) == 0 {
 		tb.Fatalf("no plan seeds: %v", err)
 	}
@@ -88,7 +88,7 @@ func TestDecodeReadsAsEncodingJSON(t *testing.T) {
 	if !jsonfast.Decode([]byte(ordinaryAnswer), &list, false) || len(list.Endpoints) != 1 || list.Endpoints[0].Settings.PgSettings["work_mem"] != "64MB" {
 		t.Errorf("the fast path did not read an ordinary answer: %+v", list)
 	}
-	plan, err := os.ReadFile("../../diff/testdata/planfiles/update.json")
+	plan, err := os.ReadFile("../../diff/planfile/testdata/planfiles/update.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Package planschema validates plan files against their JSON Schema
-// (diff.PlanSchema, given by the caller, so that diff's own tests can use it
+// (planfile.Schema, given by the caller, so that the plan packages' own tests can use it
 // without an import cycle). The tests of every package that makes plans set
-// diff.SchemaCheck to it; neonform itself does not use it.
+// planfile.SchemaCheck to it; neonform itself does not use it.
 package planschema
 
 import (

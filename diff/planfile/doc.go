@@ -1,0 +1,11 @@
+// Package planfile reads and writes the plan file (docs/plan-format.md): the
+// plan model's diff.Plan as indented JSON, written atomically and readable by
+// its owner only (WriteFile), read back with every refusal a hand-edited,
+// truncated, foreign or newer file deserves (ReadFile); the printed JSON copy
+// with the values of sensitive variables hidden (RenderJSON, and
+// HiddenApplied for a state entry); and the file's JSON Schema (Schema), which
+// every plan the tests make is checked against (SchemaCheck, CheckSchema).
+//
+// It imports the model and nothing imports it back: diff.Build makes a plan
+// and leaves encoding to its caller.
+package planfile

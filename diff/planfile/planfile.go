@@ -1,0 +1,289 @@
+package planfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/atomicfile"
+	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/internal/jsonfast"
+)
+
+// encode is the plan file's bytes: indented JSON (a CI artifact people read
+// and diff), lists never null, a newline at the end. Struct fields and map
+// keys have a fixed order, so the same plan gives the same bytes.
+// WriteFile and RenderJSON write them as a stream (writePlanJSON): the file of
+// a large plan is never whole in memory.
+func encode(p *diff.Plan) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writePlanJSON(&buf, p); err != nil {
+		return nil, err
+	}
+	buf.WriteString("\n")
+	checkSchema(buf.Bytes())
+	return buf.Bytes(), nil
+}
+
+// writeChecked writes the plan file's bytes to w, and has the tests' schema
+// check see them.
+func writeChecked(w io.Writer, p *diff.Plan) error {
+	if SchemaCheck != nil {
+		b, err := encode(p)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	if err := writePlanJSON(w, p); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// RenderJSON writes the plan as the plan file holds it, but with the values
+// that came from sensitive variables hidden (planfile_redact.go).
+func RenderJSON(w io.Writer, p *diff.Plan) error {
+	return writeRedacted(w, p)
+}
+
+// WriteFile saves the plan at path, readable by its owner only (0600), and
+// atomically: a reader sees the old file or the new one, never half of one.
+// It replaces only what CheckWritable allows.
+func WriteFile(path string, p *diff.Plan) error {
+	err := atomicfile.Write(path, outOptions, func(w io.Writer) error { return writeChecked(w, p) })
+	if err != nil && !refusedOut(err) {
+		return fmt.Errorf("saving the plan to %s: %w", path, err)
+	}
+	return err
+}
+
+// CheckWritable makes sure a plan can be saved at path before anything is
+// read from the service: path is nothing yet, an empty regular file or a
+// plan (saving would otherwise replace a configuration file, a state,
+// anything else a mistyped -out names), never a directory, a device, a
+// named pipe or a socket, nor a link to one, and its directory takes a new
+// file.
+func CheckWritable(path string) error {
+	err := atomicfile.Check(path, outOptions)
+	if err != nil && !refusedOut(err) {
+		return fmt.Errorf("cannot save the plan to %s: %w", path, err)
+	}
+	return err
+}
+
+// outOptions are what -out may replace: a regular file that is empty or a
+// plan, or one a link points to.
+var outOptions = atomicfile.Options{
+	Rule: "-out writes only regular files: choose another path",
+	Replace: func(target string, _ fs.FileInfo) error {
+		if what := notAPlan(target); what != "" {
+			return &notAPlanError{path: target, what: what}
+		}
+		return nil
+	},
+}
+
+// notAPlanError is a regular file -out will not replace.
+type notAPlanError struct{ path, what string }
+
+func (e *notAPlanError) Error() string {
+	return fmt.Sprintf("cannot save the plan to %s: it is %s, not a plan file, and saving would replace it. Choose another file for -out, or remove %s first if you mean to replace it",
+		e.path, e.what, e.path)
+}
+
+// refusedOut reports whether err is -out refusing what its path is: a
+// message complete as it is.
+func refusedOut(err error) bool {
+	var refused *atomicfile.RefusedError
+	var notPlan *notAPlanError
+	return errors.As(err, &refused) || errors.As(err, &notPlan)
+}
+
+// MaxFileSize bounds what is read of a plan file, so that a path pointing at
+// /dev/zero or a huge file cannot exhaust memory: a plan of 1,000 projects
+// of 10 computes is 8 MB.
+const MaxFileSize = 256 << 20
+
+// ReadFile loads a plan file. It refuses a file from a newer neonform (whose
+// format this one might misread) and says clearly when the file is not a plan.
+func ReadFile(path string) (*diff.Plan, error) {
+	b, err := bounded.Read(path, MaxFileSize)
+	if err != nil {
+		if bounded.Refused(err) {
+			return nil, fmt.Errorf("reading the plan: %w; a plan file is a regular file of at most %s", err, bounded.MiB(MaxFileSize))
+		}
+		return nil, fmt.Errorf("reading the plan: %w", err)
+	}
+	var head struct {
+		FormatVersion int             `json:"format_version"`
+		ToolVersion   string          `json:"tool_version"`
+		Steps         json.RawMessage `json:"steps"`
+		Computes      json.RawMessage `json:"computes"`
+		Redacted      bool            `json:"redacted"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, corrupt(path, b, err)
+	}
+	switch {
+	case head.Computes != nil && head.Steps == nil:
+		return nil, fmt.Errorf("%s is a neonform state file, not a plan; make a plan with %s", path, remake(path))
+	case head.FormatVersion == 0:
+		return nil, fmt.Errorf("%s is not a neonform plan (it has no format_version); make one with %s", path, remake(path))
+	case head.FormatVersion > diff.FormatVersion:
+		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
+			"apply it with that version or newer, or make a new plan with this one: %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion, remake(path))
+	case head.FormatVersion < diff.FormatVersion:
+		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, which this neonform no longer reads (it reads format %d); "+
+			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion, remake(path))
+	case head.Steps == nil:
+		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with %s", path, remake(path))
+	case head.Redacted:
+		return nil, fmt.Errorf("%s is a plan as `plan -format json` or `show -format json` print it, with the values of sensitive variables hidden, "+
+			"so neither show nor apply uses it. Use the file that `plan -out` wrote, or make one with %s", path, remake(path))
+	}
+	// json.Unmarshal above already refused anything after the plan.
+	p, err := decodePlan(b)
+	if err != nil {
+		return nil, corrupt(path, b, err)
+	}
+	for i := range p.Changes {
+		// A change's list is the one source: an attribute it names is hidden
+		// in every view, whether or not the file marks the attribute (and
+		// names the change's variables, unless the file names them).
+		diff.MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Secrets())
+	}
+	if err := diff.Check(p); err != nil {
+		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
+			path, diff.HideTexts(err.Error(), p.SensitiveTexts()), remake(path))
+	}
+	return p, nil
+}
+
+// decodePlan reads the plan in b, a plan file's bytes: with the fast
+// decoder when it reads them as encoding/json does (internal/jsonfast), a
+// large plan being most of what apply reads; request bodies compact.
+func decodePlan(b []byte) (*diff.Plan, error) {
+	p := &diff.Plan{}
+	if !jsonfast.Decode(b, p, false) {
+		if err := json.Unmarshal(b, p); err != nil {
+			return nil, err
+		}
+	}
+	if err := diff.CompactBodies(p); err != nil {
+		return nil, err
+	}
+	diff.Normalize(p)
+	return p, nil
+}
+
+// corrupt explains a file that does not decode, with the line where it breaks.
+func corrupt(path string, b []byte, err error) error {
+	where := ""
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		where = fmt.Sprintf(" at line %d", lineOf(b, syn.Offset))
+	case errors.As(err, &typ):
+		where = fmt.Sprintf(" at line %d (field %s)", lineOf(b, typ.Offset), typ.Field)
+	}
+	return fmt.Errorf("%s is not a valid plan file%s: %v. It may be truncated or edited by hand; make a new one with %s",
+		path, where, err, remake(path))
+}
+
+// remake is the command that makes a new plan in place of the one at path,
+// in backticks: at path itself if a plan may be saved there, otherwise (path
+// is a configuration file, a state, anything but a plan) beside it, in a
+// file -out will take. The caller completes it with the configuration's
+// directory.
+func remake(path string) string {
+	out := path
+	for _, name := range []string{"plan.json", "neonform.plan.json", "new.plan.json"} {
+		if notAPlan(out) == "" {
+			break
+		}
+		out = filepath.Join(filepath.Dir(path), name)
+	}
+	if strings.ContainsAny(out, " \t'\"$`\\;&|<>()*?[]{}~#!") {
+		out = "'" + strings.ReplaceAll(out, "'", `'\''`) + "'"
+	}
+	return "`neonform plan -out " + filepath.ToSlash(out) + "`"
+}
+
+// notAPlan says what the file at path is when it is there and is not a plan
+// file that -out may replace: "a configuration file", "a neonform state
+// file", "a JSON file"... "" when there is no file, it is empty, or it is a
+// plan (of any format version, even one that no longer holds together).
+func notAPlan(path string) string {
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return ""
+	case !info.Mode().IsRegular():
+		return bounded.Kind(info.Mode())
+	case strings.HasSuffix(path, ".hcl") || strings.HasSuffix(path, ".vars"):
+		return "a configuration file" // even empty: it is still read as one
+	case info.Size() == 0 || startsLikeAPlan(path):
+		return ""
+	}
+	b, err := bounded.Read(path, MaxFileSize)
+	if err != nil {
+		return "a file neonform cannot read as a plan (" + err.Error() + ")"
+	}
+	var head struct {
+		FormatVersion *int            `json:"format_version"`
+		Steps         json.RawMessage `json:"steps"`
+		Computes      json.RawMessage `json:"computes"`
+	}
+	switch {
+	case json.Unmarshal(b, &head) != nil:
+		if bytes.Contains(b, []byte(`"format_version"`)) && !bytes.Contains(b, []byte(`"computes"`)) {
+			return "" // a plan cut short (a state has computes): what is left of it is no loss
+		}
+		return "a file that is not JSON"
+	case head.FormatVersion != nil && head.Steps != nil:
+		return ""
+	case head.Computes != nil:
+		return "a neonform state file"
+	}
+	return "a JSON file"
+}
+
+// startsLikeAPlan reports whether the file at path begins as every plan file
+// neonform writes does, with the keys format_version and tool_version:
+// the start of a plan, so that a large plan about to be replaced is not
+// read whole (a state file has no tool_version).
+func startsLikeAPlan(path string) bool {
+	f, _, err := bounded.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	dec := json.NewDecoder(io.LimitReader(f, 4096))
+	token := func() string {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		return fmt.Sprint(tok)
+	}
+	var version int
+	return token() == "{" && token() == "format_version" && dec.Decode(&version) == nil && token() == "tool_version"
+}
+
+func lineOf(b []byte, offset int64) int {
+	if offset > int64(len(b)) {
+		offset = int64(len(b))
+	}
+	return bytes.Count(b[:offset], []byte("\n")) + 1
+}

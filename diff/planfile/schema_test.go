@@ -1,0 +1,116 @@
+package planfile
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/internal/plantest"
+	"github.com/neonform/neonform/internal/planschema"
+)
+
+// Every plan the diff tests build or encode is checked against the plan
+// file's schema (schema.go).
+func init() {
+	if !planschema.Benchmarking() {
+		SchemaCheck = planschema.MustChecker(Schema)
+	}
+}
+
+// The schema names the attributes of the attribute table, and only them: an
+// attribute added to the table must be added to the documented format.
+func TestSchemaKnowsEveryAttribute(t *testing.T) {
+	check := planschema.MustChecker(Schema)
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
+	for _, name := range diff.AttributeNames() {
+		if name == "pg_settings" {
+			name = "pg_settings.work_mem"
+		}
+		p.Changes[0].Attributes = []diff.Attribute{{Name: name, Before: nil, After: "x", Effect: diff.None}}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := check(b); err != nil {
+			t.Errorf("the schema refuses attribute %s: %v", name, err)
+		}
+	}
+	p.Changes[0].Attributes = []diff.Attribute{{Name: "pooler_enabled", After: true, Effect: diff.None}}
+	b, _ := json.Marshal(p)
+	if err := check(b); err == nil || !strings.Contains(err.Error(), "/changes/0/attributes/0/name") {
+		t.Errorf("the schema takes an attribute the table lacks: %v", err)
+	}
+}
+
+// The schema is strict: a field it does not list is refused, so that the
+// format cannot grow a field that docs/plan-format.md does not describe.
+func TestSchemaRefusesAnUndocumentedField(t *testing.T) {
+	check := planschema.MustChecker(Schema)
+	cfg, st, live := plantest.BusyScenario(false)
+	b, err := json.Marshal(plantest.MustBuild(t, cfg, st, live))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check(b); err != nil {
+		t.Fatalf("a plan Build made does not match: %v", err)
+	}
+	var doc map[string]any
+	json.Unmarshal(b, &doc)
+	doc["steps"].([]any)[0].(map[string]any)["retries"] = 3
+	b, _ = json.Marshal(doc)
+	if err := check(b); err == nil || !strings.Contains(err.Error(), "retries") {
+		t.Errorf("an undocumented field in a step is taken: %v", err)
+	}
+}
+
+// docs/plan-format.md lists every field and every enum value the schema has.
+func TestPlanFormatDocumentsEverySchemaField(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/plan-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema any
+	if err := json.Unmarshal(Schema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if props, ok := v["properties"].(map[string]any); ok {
+				for name := range props {
+					seen++
+					if !strings.Contains(string(doc), "`"+name+"`") {
+						t.Errorf("docs/plan-format.md does not describe the field %s", name)
+					}
+				}
+			}
+			if enum, ok := v["enum"].([]any); ok {
+				for _, e := range enum {
+					if !strings.Contains(string(doc), fmt.Sprintf("`%v`", e)) {
+						t.Errorf("docs/plan-format.md does not list the value %v", e)
+					}
+				}
+			}
+			for _, c := range v {
+				walk(c)
+			}
+		case []any:
+			for _, c := range v {
+				walk(c)
+			}
+		}
+	}
+	walk(schema)
+	if seen < 60 {
+		t.Errorf("the schema lists %d fields; is the walk broken?", seen)
+	}
+	if !strings.Contains(string(doc), fmt.Sprintf("`format_version`, which is **%d**", diff.FormatVersion)) {
+		t.Errorf("docs/plan-format.md does not tie its promise to format_version %d", diff.FormatVersion)
+	}
+}

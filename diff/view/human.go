@@ -1,0 +1,356 @@
+package view
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/textsafe"
+)
+
+// HumanOptions shape the terminal view.
+type HumanOptions struct {
+	// Color: ANSI colours (only on a terminal, and never with NO_COLOR).
+	Color bool
+	// Verbose: also list unchanged computes, every reason and every unmanaged endpoint.
+	Verbose bool
+	// SavedTo is the plan file's path when the plan was saved; "" when not.
+	SavedTo string
+	// ApplyWith is the command that applies the saved plan, as the caller
+	// would have it typed (with the configuration's directory, when it is
+	// not the current one): the view cannot know it.
+	ApplyWith string
+	// Stats, when set, is appended to the first line: "3 API reads, 0.4s".
+	Stats string
+}
+
+// unmanagedShown is how many unmanaged endpoints the terminal lists without -verbose.
+const unmanagedShown = 10
+
+// Human writes the plan for a person at a terminal: what changed
+// outside neonform, then what neonform will do, the dangerous things first,
+// every interruption in words, and a closing summary.
+func Human(w io.Writer, p *diff.Plan, o HumanOptions) error {
+	bw := bufio.NewWriter(w)
+	h := &human{w: bw, o: o}
+	h.render(p)
+	return bw.Flush()
+}
+
+type human struct {
+	w *bufio.Writer
+	o HumanOptions
+}
+
+// printf writes a line of the view. Every string it is given is a value
+// (an address, an id, a reason quoting a name) and is shown escaped
+// (internal/textsafe); the view's own words are the format, and its colours
+// come from paint, already escaped.
+func (h *human) printf(format string, args ...any) {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = textsafe.Terminal(s)
+		}
+	}
+	fmt.Fprintf(h.w, format, args...)
+}
+
+// painted is text paint has escaped and coloured: printf writes it as it is.
+type painted string
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+	ansiDim    = "\x1b[2m"
+)
+
+func (h *human) paint(code, s string) painted {
+	s = textsafe.Terminal(s)
+	if !h.o.Color || s == "" {
+		return painted(s)
+	}
+	return painted(code + s + ansiReset)
+}
+
+func (h *human) symbol(a diff.Action) painted {
+	s := fmt.Sprintf("%4s", a.Symbol())
+	switch a {
+	case diff.Create:
+		return h.paint(ansiGreen, s)
+	case diff.Update:
+		return h.paint(ansiYellow, s)
+	case diff.Replace, diff.Delete:
+		return h.paint(ansiRed, s)
+	}
+	return painted(s)
+}
+
+func (h *human) render(p *diff.Plan) {
+	if !p.HasChanges() {
+		if h.o.Verbose {
+			h.header(p)
+			h.unchanged(p)
+		}
+		h.unmanaged(p)
+		h.warnings(p)
+		h.printf("%s\n", noChangesLine(p, h.o.Stats))
+		return
+	}
+	h.header(p)
+	h.drift(p)
+	h.changes(p)
+	h.stateSteps(p)
+	if h.o.Verbose {
+		h.unchanged(p)
+	}
+	h.unmanaged(p)
+	h.warnings(p)
+	line := "Plan: " + summaryLine(p.Summary)
+	h.printf("%s.\n", h.paint(ansiBold, line))
+	if len(p.Targets) > 0 {
+		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))
+	}
+	if h.o.SavedTo != "" {
+		h.printf("Saved the plan to %s.", h.o.SavedTo)
+		if h.o.ApplyWith != "" {
+			h.printf(" Apply exactly this plan with: %s", h.o.ApplyWith)
+		}
+		h.printf("\n")
+	}
+}
+
+func (h *human) header(p *diff.Plan) {
+	line := headerLine(p)
+	if h.o.Stats != "" {
+		line += " (" + h.o.Stats + ")"
+	}
+	h.printf("%s\n\n", line)
+	if len(p.Targets) > 0 {
+		h.printf("%s %s\n\n", h.paint(ansiYellow+ansiBold, "Warning:"), partialTop(p))
+	}
+}
+
+func (h *human) drift(p *diff.Plan) {
+	if len(p.Drift) == 0 {
+		return
+	}
+	h.printf("Changed outside neonform since the last apply:\n")
+	for _, d := range p.Drift {
+		if d.Gone {
+			h.printf("%s %s  %s  %s\n", h.paint(ansiRed, "   -"), d.Address, d.EndpointID, "deleted outside neonform")
+			continue
+		}
+		h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.EndpointID)
+		h.attributes(d.Attributes, false)
+	}
+	h.printf("\n")
+}
+
+func (h *human) changes(p *diff.Plan) {
+	list := dangerFirst(p.Changes)
+	if len(list) == 0 {
+		return
+	}
+	addrW, idW := 0, 0
+	for _, c := range list {
+		addrW = max(addrW, len(c.Address))
+		idW = max(idW, len(endpointColumn(c)))
+	}
+	addrW, idW = min(addrW, 40), min(idW, 32)
+	h.printf("neonform will:\n\n")
+	groups := fleets(p.Changes) // fleets.go
+	inFleet := map[*diff.Change]*fleet{}
+	for _, f := range groups {
+		for _, c := range f.changes {
+			inFleet[c] = f
+		}
+	}
+	shown := map[*fleet]bool{}
+	for _, c := range list {
+		f := inFleet[c]
+		if f == nil {
+			h.change(c, c.Reasons, addrW, idW)
+			continue
+		}
+		if shown[f] {
+			continue
+		}
+		shown[f] = true
+		// The fleet where its most dangerous instance would be: its summary,
+		// then each run of instances that change alike, the change said once.
+		h.printf("   %s\n\n", h.paint(ansiBold, f.address+": "+f.summary()))
+		var members []*diff.Change
+		for _, m := range list {
+			if inFleet[m] == f {
+				members = append(members, m)
+			}
+		}
+		for _, run := range sameChanges(members) {
+			if len(run) == 1 || h.o.Verbose {
+				for _, m := range run {
+					h.change(m, m.Reasons, addrW, idW)
+				}
+				continue
+			}
+			for _, m := range run[:len(run)-1] {
+				h.headline(m, addrW, idW)
+			}
+			h.change(run[len(run)-1], commonReasons(run), addrW, idW)
+		}
+	}
+}
+
+// headline is the first line of a change: symbol, address, endpoint, and
+// what it does to the compute's clients.
+func (h *human) headline(c *diff.Change, addrW, idW int) {
+	words := painted(headline(c))
+	if loud(c) {
+		words = h.paint(ansiRed+ansiBold, headline(c))
+	} else if c.Disruption != diff.None {
+		words = h.paint(ansiYellow, headline(c))
+	}
+	h.printf("%s %-*s  %-*s  %s\n", h.symbol(c.Action), addrW, c.Address, idW, endpointColumn(c), words)
+}
+
+// change prints one change, or the last of a run of changes alike (whose
+// headlines come before it): its headline, then what changes, with reasons.
+func (h *human) change(c *diff.Change, reasons []string, addrW, idW int) {
+	h.headline(c, addrW, idW)
+	if c.Action != diff.Create {
+		h.attributes(c.Attributes, true)
+	}
+	if c.Size != "" {
+		label := "size"
+		if c.Action == diff.Update {
+			label = "new size"
+		}
+		h.printf("      %s: %s\n", label, c.Size)
+	}
+	if c.Action == diff.Create {
+		h.settings(createdAttributes(c))
+	}
+	if c.Action == diff.Replace && !c.Downtime {
+		h.printf("      order: the new compute is created first, then the old one deleted\n")
+	}
+	for _, r := range reasons {
+		if h.o.Verbose || !attributeReason(c, r) {
+			h.printf("      %s\n", h.paint(ansiDim, r))
+		}
+	}
+	h.printf("\n")
+}
+
+// configured counts the computes the configuration declares: every change
+// but the deletes (of computes no longer declared, or not declared on an
+// exclusive branch).
+func configured(p *diff.Plan) int {
+	n := 0
+	for _, c := range p.Changes {
+		if c.Action != diff.Delete {
+			n++
+		}
+	}
+	return n
+}
+
+// endpointColumn is the endpoint id, or what a create makes.
+func endpointColumn(c *diff.Change) string {
+	if c.Action == diff.Create {
+		return "(new " + diff.KindWords(c.Type) + ")"
+	}
+	return c.EndpointID
+}
+
+func (h *human) attributes(attrs []diff.Attribute, effects bool) {
+	nameW, valW := 16, 0
+	rows := make([]string, len(attrs))
+	for i, a := range attrs {
+		nameW = max(nameW, len(a.Name))
+		before, after := a.Values()
+		rows[i] = before + " -> " + after
+		valW = max(valW, len(rows[i]))
+	}
+	for i, a := range attrs {
+		effect := ""
+		if effects {
+			effect = effectWords(a)
+		}
+		if effect == "" {
+			h.printf("      %-*s  %s\n", nameW, a.Name, rows[i])
+			continue
+		}
+		h.printf("      %-*s  %-*s  %s\n", nameW, a.Name, valW, rows[i], h.paint(ansiYellow, effect))
+	}
+}
+
+// settings prints the values a create sets: "name  reports".
+func (h *human) settings(attrs []diff.Attribute) {
+	nameW := 16
+	for _, a := range attrs {
+		nameW = max(nameW, len(a.Name))
+	}
+	for _, a := range attrs {
+		_, after := a.Values()
+		h.printf("      %-*s  %s\n", nameW, a.Name, after)
+	}
+}
+
+func (h *human) stateSteps(p *diff.Plan) {
+	steps := stateOnly(p)
+	if len(steps) == 0 {
+		return
+	}
+	h.printf("neonform will also record in the state (no API call):\n")
+	for _, s := range steps {
+		h.printf("      %s  %s\n", h.paint(ansiCyan, s.Address), s.Note)
+	}
+	h.printf("\n")
+}
+
+func (h *human) unchanged(p *diff.Plan) {
+	var addrs []string
+	for _, c := range p.Changes {
+		if c.Action == diff.NoOp {
+			addrs = append(addrs, fmt.Sprintf("%s (%s)", c.Address, c.EndpointID))
+		}
+	}
+	if len(addrs) == 0 {
+		return
+	}
+	h.printf("Unchanged:\n")
+	for _, a := range addrs {
+		h.printf("      %s\n", a)
+	}
+	h.printf("\n")
+}
+
+func (h *human) unmanaged(p *diff.Plan) {
+	if len(p.Unmanaged) == 0 {
+		return
+	}
+	shown := p.Unmanaged
+	if !h.o.Verbose && len(shown) > unmanagedShown {
+		shown = shown[:unmanagedShown]
+	}
+	parts := make([]string, len(shown))
+	for i, u := range shown {
+		parts[i] = describeUnmanaged(u)
+	}
+	line := leftAloneWords(p) + ": " + strings.Join(parts, "; ")
+	if more := len(p.Unmanaged) - len(shown); more > 0 {
+		line += fmt.Sprintf("; and %d more (-verbose lists them)", more)
+	}
+	h.printf("%s\n\n", line)
+}
+
+func (h *human) warnings(p *diff.Plan) {
+	for _, w := range p.Warnings {
+		h.printf("%s %s\n\n", h.paint(ansiYellow+ansiBold, "Warning:"), w)
+	}
+}

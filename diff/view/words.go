@@ -1,0 +1,228 @@
+package view
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/english"
+)
+
+// Words shared by the renderers: what a change does, said the same way in the
+// terminal and in a pull-request comment.
+
+// headline is what a change does to clients, in a few words; loud (upper
+// case) when it interrupts a running compute or a host goes away.
+func headline(c *diff.Change) string {
+	if c.Downtime {
+		return actionWords(c) + "; DOWNTIME on its branch meanwhile"
+	}
+	return actionWords(c)
+}
+
+func actionWords(c *diff.Change) string {
+	if c.Adopt && c.Action == diff.Update {
+		return "adopt and " + updateWords(c)
+	}
+	switch c.Action {
+	case diff.Create:
+		return "create"
+	case diff.Replace:
+		return "replace: RECREATE, new host, update connection strings"
+	case diff.Delete:
+		if c.Active {
+			return "delete: DELETE, active now, drops connections"
+		}
+		return "delete"
+	case diff.NoOp:
+		if c.Adopt {
+			return "adopt, no changes"
+		}
+		return "no changes"
+	}
+	return updateWords(c)
+}
+
+// updateWords says what an update does to the compute's clients.
+func updateWords(c *diff.Change) string {
+	switch c.Disruption {
+	case diff.Restart:
+		if c.Active {
+			return "update: RESTART, active now, drops connections"
+		}
+		return "update: restart, idle now, no connections to drop"
+	case diff.Suspend:
+		if c.Active {
+			return "update: SUSPEND, active now, drops connections"
+		}
+		return "update: suspend, idle now, no connections to drop"
+	}
+	return "update, no interruption"
+}
+
+// loud reports whether a change drops something now: a reviewer must see it.
+func loud(c *diff.Change) bool {
+	switch {
+	case c.Action == diff.Delete || c.Action == diff.Replace || c.Downtime:
+		return true
+	case c.Disruption == diff.Restart || c.Disruption == diff.Suspend:
+		return c.Active
+	}
+	return false
+}
+
+// dangerFirst orders changes for reading: those that drop something now, then
+// idle restarts and suspends, then the rest; the worst disruption first within
+// each, then by address.
+func dangerFirst(changes []diff.Change) []*diff.Change {
+	out := make([]*diff.Change, 0, len(changes))
+	for i := range changes {
+		if changes[i].Action != diff.NoOp {
+			out = append(out, &changes[i])
+		}
+	}
+	class := func(c *diff.Change) int {
+		switch {
+		case loud(c):
+			return 0
+		case c.Disruption != diff.None:
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(a, b *diff.Change) int {
+		if x := cmp.Compare(class(a), class(b)); x != 0 {
+			return x
+		}
+		if x := cmp.Compare(b.Disruption, a.Disruption); x != 0 {
+			return x
+		}
+		return strings.Compare(a.Address, b.Address)
+	})
+	return out
+}
+
+// attributeReason reports whether a reason only repeats an attribute line
+// ("max_cu 1 -> 2 restarts..."), which the human view shows as a row already.
+func attributeReason(c *diff.Change, reason string) bool {
+	for _, a := range c.Attributes {
+		if before, _ := a.Values(); strings.HasPrefix(reason, a.Name+" "+before+" -> ") {
+			return true
+		}
+	}
+	return false
+}
+
+// effectWords is the short effect column of an attribute row.
+func effectWords(a diff.Attribute) string {
+	switch a.Effect {
+	case diff.Recreate:
+		return "cannot change in place"
+	case diff.None:
+		return ""
+	}
+	return a.Effect.String()
+}
+
+// summaryLine is "1 to create, 1 to update (1 restart), 1 to replace, 1 to delete".
+func summaryLine(s diff.Summary) string {
+	update := fmt.Sprintf("%d to update", s.Update)
+	var extra []string
+	if s.Restart > 0 {
+		extra = append(extra, english.Plural(s.Restart, "restart", "restarts"))
+	}
+	if s.Suspend > 0 {
+		extra = append(extra, english.Plural(s.Suspend, "suspend", "suspends"))
+	}
+	if len(extra) > 0 {
+		update += " (" + strings.Join(extra, ", ") + ")"
+	}
+	line := fmt.Sprintf("%d to create, %s, %d to replace, %d to delete", s.Create, update, s.Replace, s.Delete)
+	if s.StateOnly > 0 {
+		line += "; " + english.Plural(s.StateOnly, "change", "changes") + " to the state alone"
+	}
+	return line
+}
+
+// ShortSummary is the summary that apply prints before it starts: only
+// what the plan does, state-only steps counted like calls, and its steps:
+// "2 to create, 1 to update, 1 change to the state alone; 4 steps."
+func ShortSummary(p *diff.Plan) string {
+	s := p.Summary
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		verb string
+	}{{s.Create, "create"}, {s.Update, "update"}, {s.Replace, "replace"}, {s.Delete, "delete"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d to %s", c.n, c.verb))
+		}
+	}
+	if s.StateOnly > 0 {
+		parts = append(parts, english.Plural(s.StateOnly, "change", "changes")+" to the state alone")
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no changes")
+	}
+	return strings.Join(parts, ", ") + "; " + english.Plural(len(p.Steps), "step", "steps") + "."
+}
+
+// stateOnly lists the steps that change the state alone.
+func stateOnly(p *diff.Plan) []diff.Step {
+	var out []diff.Step
+	for _, s := range p.Steps {
+		if s.Kind == diff.StepState {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// where says where an unmanaged endpoint is: "shop.main", or "branch br-x of shop".
+func where(u diff.Unmanaged) string {
+	if u.BranchLabel != "" {
+		return u.ProjectLabel + "." + u.BranchLabel
+	}
+	return fmt.Sprintf("branch %s of %s", u.BranchID, u.ProjectLabel)
+}
+
+func describeUnmanaged(u diff.Unmanaged) string {
+	s := fmt.Sprintf("%s on %s (%s", u.EndpointID, where(u), u.Type)
+	if u.Name != "" {
+		s += fmt.Sprintf(", named %q", u.Name)
+	}
+	return s + ")"
+}
+
+// shortSize is the first part of a size line: "1 CU fixed", "0.25-4 CU autoscaling".
+func shortSize(size string) string {
+	if i := strings.Index(size, ","); i >= 0 {
+		return size[:i]
+	}
+	return size
+}
+
+// createdAttributes are the attributes of a create worth a line of their
+// own: those the service would not give a compute by default, apart from the
+// type, the branch and the size, which the header and the size line say.
+func createdAttributes(c *diff.Change) []diff.Attribute {
+	var out []diff.Attribute
+	for _, a := range c.Attributes {
+		switch a.Name {
+		case "type", "branch", "min_cu", "max_cu":
+			continue
+		}
+		if a.Name == "name" {
+			// Shown when it is not the compute's label, which the address ends in.
+			if name, _ := a.After.(string); strings.HasSuffix(c.Address, "."+name) {
+				continue
+			}
+		}
+		if a.Name == "name" || !diff.AtDefault(a.Name, a.After) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
