@@ -89,7 +89,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		opts.Progress = io.Discard
 	}
 	if p == nil {
-		return nil, &DamagedPlanError{Reason: "there is no plan"}
+		return nil, damaged(&diff.Plan{}, errors.New("there is no plan"))
 	}
 	if !opts.Locked {
 		unlock, err := state.LockWaiting(state.WithOperation(ctx, "apply"), opts.State, opts.Who, opts.LockTimeout, opts.LockWaiting)
@@ -113,8 +113,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	// file's own: they must be the same, or the plan was edited.
 	steps, err := diff.Verify(p, st)
 	if err != nil {
-		// Which field differs may quote a secret: the error may end up in a CI log.
-		return nil, &DamagedPlanError{Reason: diff.HideTexts(err.Error(), p.SensitiveTexts())}
+		return nil, damaged(p, err)
 	}
 	if len(steps) == 0 {
 		// Only now: a file whose steps were taken out has none, but its

@@ -22,6 +22,9 @@ type applyEvents struct {
 	// complete makes the commands an end's message suggests name the
 	// run's configuration, as the same text on standard error does.
 	complete func(string) string
+	// planFile is the plan file applied, named by diagnostics about its
+	// computes; "" when apply plans itself.
+	planFile string
 }
 
 // send writes e, noting when the stream is finished.
@@ -29,6 +32,12 @@ func (a *applyEvents) send(e apply.Event) {
 	if e.Type == apply.EventApplyFinished {
 		a.finished.Store(true)
 		e.Message, e.Error = a.complete(e.Message), a.complete(e.Error)
+		for i := range e.Diagnostics {
+			if e.Diagnostics[i].Address != "" && e.Diagnostics[i].PlanFile == "" {
+				e.Diagnostics[i].PlanFile = a.planFile
+			}
+			e.Diagnostics[i].Detail = a.complete(e.Diagnostics[i].Detail)
+		}
 	}
 	a.write(e)
 }
@@ -43,7 +52,7 @@ func jsonApply(o applyOptions) (applyOptions, error) {
 			"Add -auto-approve, or apply a plan that was reviewed:\n  %s\n  %s",
 			a.command("plan", "-out", "plan.json"), a.command("apply", "-json", "plan.json"))
 	}
-	o.events = &applyEvents{write: apply.JSONEvents(o.Stdout), complete: configArgsOf(o.planInputs).complete}
+	o.events = &applyEvents{write: apply.JSONEvents(o.Stdout), complete: configArgsOf(o.planInputs).complete, planFile: o.PlanFile}
 	o.Stdout, o.Live = o.Stderr, false
 	return o, nil
 }
