@@ -107,7 +107,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		return nil, err
 	}
 	if reasons := checkState(p, st, opts.State.Describe()); len(reasons) > 0 {
-		return nil, &StaleError{Reasons: reasons}
+		return nil, staleError(stateReasons(reasons))
 	}
 	// The steps to carry out are those the plan's changes derive, never the
 	// file's own: they must be the same, or the plan was edited.
@@ -130,7 +130,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		return nil, err
 	}
 	if reasons := checkLive(p, live); len(reasons) > 0 {
-		return nil, &StaleError{Reasons: reasons}
+		return nil, staleError(reasons)
 	}
 
 	r := newRun(&verified, st, live, opts)
