@@ -7,6 +7,7 @@ import (
 
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // apply -json: standard output holds one JSON object a line for every event
@@ -68,14 +69,15 @@ func (a *applyEvents) noChanges(plan *diff.Plan) {
 
 // end makes sure the stream ends with an apply_finished: a run that stopped
 // before apply began (a plan file that cannot be read, the configuration, a
-// held lock) changed nothing, and says why.
+// held lock) changed nothing, and says why: the configuration's diagnostics,
+// printed for people on standard error, in the fields validate -json uses.
 func (a *applyEvents) end(err error) {
 	if a == nil || a.finished.Load() {
 		return
 	}
 	var ee *exitError
 	if errors.As(err, &ee) && ee.msg == "" {
-		err = errors.New("the errors are on standard error")
+		err = &diag.Error{Message: "the errors are on standard error", Diagnostics: ee.diags}
 	}
 	a.send(apply.FinishedEvent(nil, err))
 }
