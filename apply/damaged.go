@@ -1,8 +1,6 @@
 package apply
 
 import (
-	"errors"
-
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/diag"
 )
@@ -35,18 +33,10 @@ func (e *DamagedPlanError) Unwrap() error {
 }
 
 // damaged is the refusal of p, whose Verify failed with err. What differs
-// may quote a secret, and the error may end up in a CI log: the summary and
-// the detail are hidden as the sentence is.
+// may quote a secret, and the error may end up in a CI log: it is hidden.
 func damaged(p *diff.Plan, err error) *DamagedPlanError {
 	secrets := p.SensitiveTexts()
 	e := &DamagedPlanError{Reason: diff.HideTexts(err.Error(), secrets)}
-	d := diag.Diagnostic{Severity: diag.SeverityError, Summary: "Plan cannot be applied"}
-	var found *diag.Error
-	if errors.As(err, &found) && len(found.Diagnostics) > 0 {
-		first := found.Diagnostics[0]
-		d.Summary, d.Address = diff.HideTexts(first.Summary, secrets), first.Address
-	}
-	d.Detail = e.Error()
-	e.Diagnostics = diag.Diagnostics{d}
+	e.Diagnostics = diag.Diagnostics{diff.Refusal(err, "Plan cannot be applied", e.Error(), secrets)}
 	return e
 }
