@@ -6,7 +6,7 @@
 // reading `validate -json` or `apply -json` (docs/plan-format.md, "Apply
 // events") reads the same fields for each.
 //
-// The package converts from and to hcl.Diagnostics without loss, renders
+// The package converts from hcl.Diagnostics without loss, renders
 // JSON (json.go) and carries diagnostics through Go errors (Error). It does
 // not print for people: the CLI's renderer does (internal/command).
 package diag
@@ -37,8 +37,8 @@ type Diagnostic struct {
 	Address  string
 	PlanFile string
 
-	// What hcl.Diagnostic holds besides, kept so that converting back gives
-	// the diagnostic config made (an editor or test may read them).
+	// What hcl.Diagnostic holds besides, kept so that nothing config says
+	// is lost on the way (an editor or a test may read them).
 	Context     *hcl.Range
 	Expression  hcl.Expression
 	EvalContext *hcl.EvalContext
@@ -78,22 +78,4 @@ func FromHCL(hd hcl.Diagnostics) Diagnostics {
 		ds[i] = d
 	}
 	return ds
-}
-
-// HCL converts ds back to hcl's diagnostics. An address has no place in an
-// hcl.Diagnostic: it is left out, so convert only what FromHCL made.
-func (ds Diagnostics) HCL() hcl.Diagnostics {
-	if ds == nil {
-		return nil
-	}
-	hd := make(hcl.Diagnostics, len(ds))
-	for i, d := range ds {
-		h := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: d.Summary, Detail: d.Detail, Subject: d.Range,
-			Context: d.Context, Expression: d.Expression, EvalContext: d.EvalContext, Extra: d.Extra}
-		if d.Severity == SeverityWarning {
-			h.Severity = hcl.DiagWarning
-		}
-		hd[i] = h
-	}
-	return hd
 }
