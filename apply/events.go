@@ -92,7 +92,8 @@ type Event struct {
 	// apply_finished
 	Counts       *EventCounts   `json:"counts,omitempty"`
 	NotAttempted []EventSkipped `json:"not_attempted,omitempty"`
-	// Diagnostics: a refusal's (an edited plan's), as validate -json writes them.
+	// Diagnostics: what a refusal names (a configuration error, an edited
+	// or stale plan, a damaged state), as validate -json writes them.
 	Diagnostics []diag.JSON `json:"diagnostics,omitempty"`
 }
 
