@@ -89,7 +89,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		opts.Progress = io.Discard
 	}
 	if p == nil {
-		return nil, &DamagedPlanError{Reason: "there is no plan"}
+		return nil, damaged(&diff.Plan{}, errors.New("there is no plan"))
 	}
 	if !opts.Locked {
 		unlock, err := state.LockWaiting(state.WithOperation(ctx, "apply"), opts.State, opts.Who, opts.LockTimeout, opts.LockWaiting)
@@ -107,14 +107,13 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		return nil, err
 	}
 	if reasons := checkState(p, st, opts.State.Describe()); len(reasons) > 0 {
-		return nil, &StaleError{Reasons: reasons}
+		return nil, staleError(stateReasons(reasons))
 	}
 	// The steps to carry out are those the plan's changes derive, never the
 	// file's own: they must be the same, or the plan was edited.
 	steps, err := diff.Verify(p, st)
 	if err != nil {
-		// Which field differs may quote a secret: the error may end up in a CI log.
-		return nil, &DamagedPlanError{Reason: diff.HideTexts(err.Error(), p.SensitiveTexts())}
+		return nil, damaged(p, err)
 	}
 	if len(steps) == 0 {
 		// Only now: a file whose steps were taken out has none, but its
@@ -131,7 +130,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		return nil, err
 	}
 	if reasons := checkLive(p, live); len(reasons) > 0 {
-		return nil, &StaleError{Reasons: reasons}
+		return nil, staleError(reasons)
 	}
 
 	r := newRun(&verified, st, live, opts)

@@ -1,13 +1,42 @@
 package apply
 
+import (
+	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
+)
+
 // DamagedPlanError refuses a plan that diff.Verify does not derive again: a
 // plan file cut short or edited by hand (its steps, state-only ones
 // included, its changes or its summary). Nothing was changed.
+//
+// It wraps the refusal as a *diag.Error (errors.As finds it): one
+// diagnostic whose detail is this error's sentence and whose address is the
+// compute whose change or step differs, when Verify named one; so
+// `apply -json` reports it in the fields `validate -json` uses.
 type DamagedPlanError struct {
 	Reason string
+	// Diagnostics: the refusal as one diagnostic (damaged makes it).
+	Diagnostics diag.Diagnostics
 }
 
 func (e *DamagedPlanError) Error() string {
 	return "the plan cannot be applied, so nothing was changed: " + e.Reason +
 		". Was the plan file edited or cut short? Make a new one with `neonform plan -out plan.json`."
+}
+
+// Unwrap is the refusal as diagnostics.
+func (e *DamagedPlanError) Unwrap() error {
+	if len(e.Diagnostics) == 0 {
+		return nil
+	}
+	return &diag.Error{Diagnostics: e.Diagnostics, Message: e.Error()}
+}
+
+// damaged is the refusal of p, whose Verify failed with err. What differs
+// may quote a secret, and the error may end up in a CI log: it is hidden.
+func damaged(p *diff.Plan, err error) *DamagedPlanError {
+	secrets := p.SensitiveTexts()
+	e := &DamagedPlanError{Reason: diff.HideTexts(err.Error(), secrets)}
+	e.Diagnostics = diag.Diagnostics{diff.Refusal(err, "Plan cannot be applied", e.Error(), secrets)}
+	return e
 }

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // An apply tells what it does twice: in prose to people (progress.go) and,
@@ -90,6 +92,9 @@ type Event struct {
 	// apply_finished
 	Counts       *EventCounts   `json:"counts,omitempty"`
 	NotAttempted []EventSkipped `json:"not_attempted,omitempty"`
+	// Diagnostics: what a refusal names (a configuration error, an edited
+	// or stale plan, a damaged state), as validate -json writes them.
+	Diagnostics []diag.JSON `json:"diagnostics,omitempty"`
 }
 
 // EventCounts are an apply_finished's counts: the changes done, as the
@@ -152,6 +157,7 @@ func FinishedEvent(rep *Report, err error) Event {
 		e := Event{Type: EventApplyFinished, Status: StatusError, Counts: &EventCounts{}, Message: "Nothing was changed."}
 		if err != nil {
 			e.Error = err.Error()
+			e.Diagnostics = diagnosticsOf(err)
 			e.Message = strings.TrimSuffix(firstLine(e.Error), ":")
 			if !strings.Contains(strings.ToLower(e.Message), "nothing was changed") {
 				e.Message = "Nothing was changed: " + e.Message
@@ -173,6 +179,16 @@ func FinishedEvent(rep *Report, err error) Event {
 		e.NotAttempted = append(e.NotAttempted, EventSkipped{Step: s.Step.ID, Address: s.Step.Address, Reason: s.Err.Error()})
 	}
 	return e
+}
+
+// diagnosticsOf is the diagnostics err carries (a *diag.Error), as JSON; nil
+// for an error that is only a sentence.
+func diagnosticsOf(err error) []diag.JSON {
+	var de *diag.Error
+	if !errors.As(err, &de) {
+		return nil
+	}
+	return de.Diagnostics.ToJSON()
 }
 
 func firstLine(s string) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // secretReplica names the replica and sets the primary's work_mem from a
@@ -186,5 +187,13 @@ func TestDamagedPlanHidesSensitiveValues(t *testing.T) {
 	var damaged *DamagedPlanError
 	if !errors.As(err, &damaged) || strings.Contains(err.Error(), "TOPSECRET") || !strings.Contains(err.Error(), "its body is") {
 		t.Errorf("apply: %v", err)
+	}
+	// The same refusal as a diagnostic (apply -json) hides them too.
+	var refusal *diag.Error
+	if !errors.As(err, &refusal) || len(refusal.Diagnostics) != 1 {
+		t.Fatalf("the refusal carries no diagnostic: %#v", err)
+	}
+	if d := refusal.Diagnostics[0]; d.Address == "" || d.Detail != err.Error() || strings.Contains(d.Summary+d.Detail, "TOPSECRET") {
+		t.Errorf("diagnostic %+v: want the compute's address and the error's sentence, without the secret", d)
 	}
 }

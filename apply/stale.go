@@ -10,15 +10,50 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
 // StaleError refuses a plan that no longer matches what it was made from:
 // the state moved on, or the live endpoints changed. Nothing was changed.
+//
+// It wraps the reasons as a *diag.Error (errors.As finds it): one
+// diagnostic each, about the compute it names when it names one, so
+// `apply -json` reports them in the fields `validate -json` uses.
 type StaleError struct {
 	// Reasons name what changed, one sentence each, e.g.
 	// "ep-x (shop.main.primary): max_cu is 4 now, was 2 when planned".
 	Reasons []string
+	// Diagnostics: the reasons as diagnostics (staleError makes them).
+	Diagnostics diag.Diagnostics
+}
+
+// staleReason is one thing that changed since the plan, and the address of
+// the compute it concerns ("" for the state or an endpoint no compute is).
+type staleReason struct {
+	address, text string
+}
+
+// rerun is what a stale plan's refusal asks people to do.
+const rerun = "Run `neonform plan` again, review the new plan, and apply it."
+
+// staleError is the refusal of a plan for reasons.
+func staleError(reasons []staleReason) *StaleError {
+	e := &StaleError{}
+	for _, r := range reasons {
+		e.Reasons = append(e.Reasons, r.text)
+		e.Diagnostics = append(e.Diagnostics, diag.Diagnostic{Severity: diag.SeverityError, Summary: "Plan is stale",
+			Detail: r.text + ". " + rerun, Address: r.address})
+	}
+	return e
+}
+
+// Unwrap is the refusal as diagnostics.
+func (e *StaleError) Unwrap() error {
+	if len(e.Diagnostics) == 0 {
+		return nil
+	}
+	return &diag.Error{Diagnostics: e.Diagnostics, Message: e.Error()}
 }
 
 func (e *StaleError) Error() string {
@@ -27,7 +62,7 @@ func (e *StaleError) Error() string {
 	for _, r := range e.Reasons {
 		b.WriteString("\n  - " + r)
 	}
-	b.WriteString("\nRun `neonform plan` again, review the new plan, and apply it.")
+	b.WriteString("\n" + rerun)
 	return b.String()
 }
 
@@ -59,6 +94,15 @@ func checkState(p *diff.Plan, st *state.State, where string) []string {
 			"(was it restored from a backup?)", where, st.Serial, planned.Serial)}
 	}
 	return nil
+}
+
+// stateReasons are checkState's reasons: about the state, no compute's.
+func stateReasons(texts []string) []staleReason {
+	out := make([]staleReason, len(texts))
+	for i, t := range texts {
+		out[i].text = t
+	}
+	return out
 }
 
 func orNone(s string) string {
@@ -123,8 +167,8 @@ func projectName(proj diff.Project) string {
 
 // checkLive compares the live endpoints now of each project read again
 // (live) with those the plan recorded, and says what changed.
-func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []string {
-	var reasons []string
+func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []staleReason {
+	var reasons []staleReason
 	var sensitive map[string]diff.Secrets
 	for _, proj := range p.Projects {
 		now, read := live[proj.ID]
@@ -141,7 +185,7 @@ func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []string {
 		// (another apply of the same configuration made it).
 		secrets := p.SensitiveTexts()
 		for i := range reasons {
-			reasons[i] = diff.HideTexts(reasons[i], secrets)
+			reasons[i].text = diff.HideTexts(reasons[i].text, secrets)
 		}
 	}
 	return reasons
@@ -151,7 +195,7 @@ func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []string {
 // endpoints created and deleted since, and each attribute that differs from
 // what the plan recorded (by value: what the digest notices).
 // sensitive is the plan's SensitiveByEndpoint.
-func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint, sensitive map[string]diff.Secrets) []string {
+func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint, sensitive map[string]diff.Secrets) []staleReason {
 	then := make(map[string]*diff.LiveEndpoint, len(proj.Endpoints))
 	for i := range proj.Endpoints {
 		then[proj.Endpoints[i].ID] = &proj.Endpoints[i]
@@ -167,17 +211,17 @@ func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint, sensiti
 		}
 		return id
 	}
-	var reasons []string
+	var reasons []staleReason
 	for _, id := range slices.Sorted(maps.Keys(nowByID)) {
 		if then[id] == nil {
 			ep := nowByID[id]
-			reasons = append(reasons, fmt.Sprintf("%s: %s was created on branch %s since the plan", projectName(proj), describeEndpoint(ep), ep.BranchID))
+			reasons = append(reasons, staleReason{text: fmt.Sprintf("%s: %s was created on branch %s since the plan", projectName(proj), describeEndpoint(ep), ep.BranchID)})
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(then)) {
 		ep := nowByID[id]
 		if ep == nil {
-			reasons = append(reasons, fmt.Sprintf("%s: %s was deleted since the plan", projectName(proj), label(id)))
+			reasons = append(reasons, staleReason{names[id], fmt.Sprintf("%s: %s was deleted since the plan", projectName(proj), label(id))})
 			continue
 		}
 		var parts []string
@@ -188,11 +232,11 @@ func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint, sensiti
 			parts = append(parts, fmt.Sprintf("%s is %s now, was %s when planned", a.Name, after, before))
 		}
 		if len(parts) > 0 {
-			reasons = append(reasons, fmt.Sprintf("%s: %s", label(id), strings.Join(parts, ", ")))
+			reasons = append(reasons, staleReason{names[id], fmt.Sprintf("%s: %s", label(id), strings.Join(parts, ", "))})
 		}
 	}
 	if len(reasons) == 0 {
-		reasons = append(reasons, fmt.Sprintf("%s (id %s): the live endpoints differ from the plan", projectName(proj), proj.ID))
+		reasons = append(reasons, staleReason{text: fmt.Sprintf("%s (id %s): the live endpoints differ from the plan", projectName(proj), proj.ID)})
 	}
 	return reasons
 }

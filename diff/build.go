@@ -174,7 +174,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		return nil, pl.diags
 	}
 	for _, pr := range problems {
-		pl.errorf(pl.subjectOf(pr.address), pr.summary, "%s", pr.detail)
+		pl.errorf(pl.subjectOf(pr.Address), pr.Summary, "%s", pr.Detail)
 	}
 	if pl.diags.HasErrors() {
 		return nil, pl.diags

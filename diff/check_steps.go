@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // checkSteps makes sure every step of p is a call apply knows how to carry
@@ -22,7 +24,7 @@ func checkSteps(p *Plan) error {
 	for i := range p.Steps {
 		s := &p.Steps[i]
 		bad := func(format string, args ...any) error {
-			return fmt.Errorf("step %d (%s): %s", s.ID, s.Address, fmt.Sprintf(format, args...))
+			return diag.ErrorAt(s.Address, "Step apply cannot carry out safely", fmt.Sprintf("step %d (%s): %s", s.ID, s.Address, fmt.Sprintf(format, args...)))
 		}
 		if s.ID <= 0 {
 			return bad("its id must be a positive number")

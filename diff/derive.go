@@ -8,6 +8,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
@@ -23,7 +24,7 @@ import (
 // their configured names in reasons. With st nil, what needs the state is
 // left out: the drift, the state-only steps, and what the steps record and
 // forget; the calls to the service and their order are still derived.
-func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
+func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, error) {
 	withState := st != nil
 	if st == nil {
 		st = &state.State{}
@@ -58,14 +59,14 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 	for i := range p.Changes {
 		ch := &p.Changes[i]
 		if !planned[ch.ProjectID] {
-			return nil, fmt.Errorf("change %s is in project %q, which is not among the plan's projects", ch.Address, ch.ProjectID)
+			return nil, diag.ErrorAt(ch.Address, "Change in an unplanned project", fmt.Sprintf("change %s is in project %q, which is not among the plan's projects", ch.Address, ch.ProjectID))
 		}
 		if addresses[ch.Address] {
-			return nil, fmt.Errorf("two changes are for %s", ch.Address)
+			return nil, diag.ErrorAt(ch.Address, "Two changes for one compute", fmt.Sprintf("two changes are for %s", ch.Address))
 		}
 		addresses[ch.Address] = true
 		if other := endpoints[ch.EndpointID]; ch.EndpointID != "" && other != "" {
-			return nil, fmt.Errorf("changes %s and %s both act on endpoint %s", other, ch.Address, ch.EndpointID)
+			return nil, diag.ErrorAt(ch.Address, "Two changes for one endpoint", fmt.Sprintf("changes %s and %s both act on endpoint %s", other, ch.Address, ch.EndpointID))
 		}
 		endpoints[ch.EndpointID] = ch.Address
 		byProject[ch.ProjectID] = append(byProject[ch.ProjectID], ch)
@@ -74,7 +75,7 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 		return nil, err
 	}
 	p.Steps, p.Drift = nil, nil
-	var problems []problem
+	var problems diag.Diagnostics
 	nextID := 1
 	for _, proj := range p.Projects {
 		d := &deriver{st: st, withState: withState, scope: scope, holders: holders, inState: inState[proj.ID], names: names[proj.ID], project: proj.ID,
@@ -89,7 +90,7 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 		}
 		for _, ch := range byProject[proj.ID] {
 			if err := d.change(ch); err != nil {
-				return nil, fmt.Errorf("change %s: %w", ch.Address, err)
+				return nil, diag.ErrorAt(ch.Address, "Change does not agree with its values", fmt.Sprintf("change %s: %v", ch.Address, err))
 			}
 		}
 		if withState {
@@ -106,11 +107,6 @@ func derive(p *Plan, st *state.State, names branchNames) ([]problem, error) {
 
 // branchNames gives, per project id, a branch's name for people.
 type branchNames map[string]func(branchID string) string
-
-// problem is a change whose steps cannot be put in any order the service accepts.
-type problem struct {
-	address, summary, detail string
-}
 
 // deriver derives the steps of one project.
 type deriver struct {

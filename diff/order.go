@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // order puts the project's steps in an order the service accepts (docs/architecture.md,
@@ -15,8 +16,8 @@ import (
 // unless the new compute needs the old one's place. The result is
 // deterministic: state-only steps first, then by address, except that a step
 // ending a branch's time without a read_write compute runs as soon as it can.
-func (d *deriver) order() []problem {
-	var problems []problem
+func (d *deriver) order() diag.Diagnostics {
+	var problems diag.Diagnostics
 	leaver := map[string]*op{}
 	for _, o := range d.ops {
 		if o.leaves != "" {
@@ -33,10 +34,10 @@ func (d *deriver) order() []problem {
 		}
 		l := leaver[o.arrives]
 		if l == nil {
-			problems = append(problems, problem{address: o.step.Address, summary: "Branch already has a read_write compute",
-				detail: fmt.Sprintf("%s would put a read_write compute on branch %s, but %s already is its read_write compute and stays: a branch holds one. "+
+			problems = append(problems, diag.AtAddress(o.step.Address, "Branch already has a read_write compute",
+				fmt.Sprintf("%s would put a read_write compute on branch %s, but %s already is its read_write compute and stays: a branch holds one. "+
 					"Declare %s as this compute (import it), or delete it, or mark the branch exclusive = true so the plan deletes it first.",
-					o.step.Address, d.branchName(o.arrives), d.describeEndpoint(standing), standing.ID)})
+					o.step.Address, d.branchName(o.arrives), d.describeEndpoint(standing), standing.ID)))
 			continue
 		}
 		o.deps = append(o.deps, l)
@@ -59,7 +60,7 @@ func (d *deriver) order() []problem {
 
 // sortOps is a topological sort that always picks the best ready step, so the
 // same inputs give the same order. Steps left over form a cycle.
-func (d *deriver) sortOps() ([]*op, *problem) {
+func (d *deriver) sortOps() ([]*op, *diag.Diagnostic) {
 	done := make(map[*op]bool, len(d.ops))
 	out := make([]*op, 0, len(d.ops))
 	ready := func(o *op) bool {
@@ -107,7 +108,7 @@ func opBefore(a, b *op) bool {
 
 // cycleError explains read_write computes that wait on each other, such as two
 // primaries swapping branches.
-func (d *deriver) cycleProblem(done map[*op]bool) *problem {
+func (d *deriver) cycleProblem(done map[*op]bool) *diag.Diagnostic {
 	var waits []string
 	address := ""
 	for _, o := range d.ops {
@@ -124,11 +125,12 @@ func (d *deriver) cycleProblem(done map[*op]bool) *problem {
 		waits = append(waits, fmt.Sprintf("%s moves onto branch %s, which must first be left by %s",
 			o.step.Address, d.branchName(o.arrives), waiting))
 	}
-	return &problem{address: address, summary: "Read-write computes cannot swap branches",
-		detail: fmt.Sprintf("%s. A branch holds one read_write compute at every moment, so none of these moves can go first. "+
+	p := diag.AtAddress(address, "Read-write computes cannot swap branches",
+		fmt.Sprintf("%s. A branch holds one read_write compute at every moment, so none of these moves can go first. "+
 			"Do it in two applies: first move one of them to a branch that has no read_write compute "+
 			"(or remove its moved block, so it is deleted and created anew, with downtime and a new host), apply, "+
-			"then move it on to where you want it.", strings.Join(waits, "; "))}
+			"then move it on to where you want it.", strings.Join(waits, "; ")))
+	return &p
 }
 
 // liveReadWrite returns the live read_write endpoint of a branch, or nil.

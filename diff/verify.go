@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/state"
 )
@@ -140,13 +141,16 @@ func sameCalls(file, derived []Step) error {
 	for i := 0; i < max(len(got), len(want)); i++ {
 		switch {
 		case i >= len(got):
-			return fmt.Errorf("the changes make a call %s %s (%s) that the plan file does not have", want[i].Method, want[i].Path, want[i].Address)
+			return diag.ErrorAt(want[i].Address, "Step missing from the plan file",
+				fmt.Sprintf("the changes make a call %s %s (%s) that the plan file does not have", want[i].Method, want[i].Path, want[i].Address))
 		case i >= len(want):
-			return fmt.Errorf("the plan file has a step %d (%s, %s %s) that its changes do not make", ids[i], got[i].Address, got[i].Method, got[i].Path)
+			return diag.ErrorAt(got[i].Address, "Step not made by the plan's changes",
+				fmt.Sprintf("the plan file has a step %d (%s, %s %s) that its changes do not make", ids[i], got[i].Address, got[i].Method, got[i].Path))
 		}
 		if field, g, w := firstDifference(got[i], want[i]); field != "" {
-			return fmt.Errorf("step %d (%s, %s %s) is not what the plan's changes make: its %s is %s in the file, but %s from the changes",
-				ids[i], got[i].Address, got[i].Method, got[i].Path, field, g, w)
+			return diag.ErrorAt(got[i].Address, "Step differs from the plan's changes",
+				fmt.Sprintf("step %d (%s, %s %s) is not what the plan's changes make: its %s is %s in the file, but %s from the changes",
+					ids[i], got[i].Address, got[i].Method, got[i].Path, field, g, w))
 		}
 	}
 	return nil
@@ -181,7 +185,7 @@ func rederive(p *Plan, st *state.State) (*Plan, error) {
 		return nil, err
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("%s cannot be ordered: %s", problems[0].address, problems[0].summary)
+		return nil, &diag.Error{Message: fmt.Sprintf("%s cannot be ordered: %s", problems[0].Address, problems[0].Summary), Diagnostics: problems}
 	}
 	Normalize(d)
 	return d, nil
@@ -192,18 +196,21 @@ func rederive(p *Plan, st *state.State) (*Plan, error) {
 func sameSteps(file, derived []Step) error {
 	if len(file) > len(derived) {
 		if s := firstNotIn(file, derived); s != nil {
-			return fmt.Errorf("the plan file has a step %d (%s, %s) that its changes do not make", s.ID, s.Address, callWords(s))
+			return diag.ErrorAt(s.Address, "Step not made by the plan's changes",
+				fmt.Sprintf("the plan file has a step %d (%s, %s) that its changes do not make", s.ID, s.Address, callWords(s)))
 		}
 	}
 	if len(file) < len(derived) {
 		if s := firstNotIn(derived, file); s != nil {
-			return fmt.Errorf("the changes make a step %d (%s, %s) that the plan file does not have", s.ID, s.Address, callWords(s))
+			return diag.ErrorAt(s.Address, "Step missing from the plan file",
+				fmt.Sprintf("the changes make a step %d (%s, %s) that the plan file does not have", s.ID, s.Address, callWords(s)))
 		}
 	}
 	for i := 0; i < min(len(file), len(derived)); i++ {
 		if field, got, want := firstDifference(file[i], derived[i]); field != "" {
-			return fmt.Errorf("step %d (%s, %s) is not what the plan's changes make: its %s is %s in the file, but %s from the changes",
-				file[i].ID, file[i].Address, callWords(&file[i]), field, got, want)
+			return diag.ErrorAt(file[i].Address, "Step differs from the plan's changes",
+				fmt.Sprintf("step %d (%s, %s) is not what the plan's changes make: its %s is %s in the file, but %s from the changes",
+					file[i].ID, file[i].Address, callWords(&file[i]), field, got, want))
 		}
 	}
 	if len(file) != len(derived) {
@@ -318,7 +325,8 @@ func sameDerived(file, derived *Plan, withState bool) error {
 		got, want := file.Changes[i], derived.Changes[i]
 		got.Reasons, want.Reasons = nil, nil // words for people, made with the configuration's names
 		if field, g, w := firstDifference(got, want); field != "" {
-			return fmt.Errorf("change %s is not what its attributes make: its %s is %s in the file, but %s from the attributes", got.Address, field, g, w)
+			return diag.ErrorAt(got.Address, "Change differs from its attributes",
+				fmt.Sprintf("change %s is not what its attributes make: its %s is %s in the file, but %s from the attributes", got.Address, field, g, w))
 		}
 	}
 	want := derived.Summary

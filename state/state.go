@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // FormatVersion is the version of the state format this neonform writes and
@@ -137,10 +138,11 @@ func (s *State) Clone() *State {
 func (s *State) Move(from, to string) error {
 	c, ok := s.Computes[from]
 	if !ok {
-		return fmt.Errorf("no compute %q in state; `neonform state list` shows the addresses there are", from)
+		return diag.ErrorAt(from, "No such compute in the state", fmt.Sprintf("no compute %q in state; `neonform state list` shows the addresses there are", from))
 	}
 	if _, taken := s.Computes[to]; taken {
-		return fmt.Errorf("cannot move %q to %q: %q is already in state; remove it first with `neonform state rm %s`", from, to, to, to)
+		return diag.ErrorAt(to, "Address already in the state",
+			fmt.Sprintf("cannot move %q to %q: %q is already in state; remove it first with `neonform state rm %s`", from, to, to, to))
 	}
 	delete(s.Computes, from)
 	s.Computes[to] = c
@@ -172,14 +174,17 @@ func validateIn(s *State, addrs iter.Seq[string]) error {
 		case addr == "":
 			return fmt.Errorf("state has a compute with an empty address")
 		case c == nil:
-			return fmt.Errorf("compute %q in state is null; remove it with `neonform state rm %s`", addr, addr)
+			return diag.ErrorAt(addr, "Empty state entry", fmt.Sprintf("compute %q in state is null; remove it with `neonform state rm %s`", addr, addr))
 		case c.EndpointID == "":
-			return fmt.Errorf("compute %q in state has no endpoint_id; remove it with `neonform state rm %s` and import it again", addr, addr)
+			return diag.ErrorAt(addr, "State entry without an endpoint",
+				fmt.Sprintf("compute %q in state has no endpoint_id; remove it with `neonform state rm %s` and import it again", addr, addr))
 		case c.Type != api.EndpointTypeReadWrite && c.Type != api.EndpointTypeReadOnly:
-			return fmt.Errorf("compute %q in state has type %q; it must be %q or %q", addr, c.Type, api.EndpointTypeReadWrite, api.EndpointTypeReadOnly)
+			return diag.ErrorAt(addr, "Unknown compute type in the state",
+				fmt.Sprintf("compute %q in state has type %q; it must be %q or %q", addr, c.Type, api.EndpointTypeReadWrite, api.EndpointTypeReadOnly))
 		}
 		if other, dup := owner[c.EndpointID]; dup {
-			return fmt.Errorf("endpoint %s is in state twice, as %q and %q; remove one with `neonform state rm %s` or `neonform state rm %s`", c.EndpointID, other, addr, other, addr)
+			return diag.ErrorAt(addr, "Endpoint in the state twice",
+				fmt.Sprintf("endpoint %s is in state twice, as %q and %q; remove one with `neonform state rm %s` or `neonform state rm %s`", c.EndpointID, other, addr, other, addr))
 		}
 		owner[c.EndpointID] = addr
 	}

@@ -1,12 +1,14 @@
 package state
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 func TestNewStatesHaveDistinctLineages(t *testing.T) {
@@ -153,5 +155,24 @@ func TestSensitiveIsKeptAndOptional(t *testing.T) {
 	old = strings.Replace(old, ",\n      \"sensitive\": [\n        \"pg_settings\"\n      ]", "", 1)
 	if v2, err := decode([]byte(old), "test", ""); err != nil || v2.Computes["shop.main.primary"].Sensitive != nil {
 		t.Errorf("a format-2 state: %v, %+v", err, v2)
+	}
+}
+
+// A state refused at an address says which, as a diagnostic (errors.As finds
+// it through the reader's wrapping), so apply -json can name the compute.
+func TestRefusalsNameTheAddress(t *testing.T) {
+	s := sampleState()
+	s.Computes["shop.main.primary"].EndpointID = ""
+	data, err := encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = decode(data, "state file x.json", "fix it")
+	var refusal *diag.Error
+	if !errors.As(err, &refusal) || refusal.Diagnostics[0].Address != "shop.main.primary" || !strings.HasPrefix(err.Error(), "state file x.json: ") {
+		t.Errorf("decode = %v (%#v): want a diagnostic about shop.main.primary under the file's name", err, refusal)
+	}
+	if err := sampleState().Move("shop.dev.reporting", "shop.main.primary"); !errors.As(err, &refusal) || refusal.Diagnostics[0].Address != "shop.main.primary" {
+		t.Errorf("Move onto a taken address = %v: want a diagnostic about the taken address", err)
 	}
 }

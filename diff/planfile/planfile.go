@@ -14,6 +14,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/jsonfast"
 )
 
@@ -163,8 +164,13 @@ func ReadFile(path string) (*diff.Plan, error) {
 		diff.MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Secrets())
 	}
 	if err := diff.Check(p); err != nil {
-		return nil, fmt.Errorf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
-			path, diff.HideTexts(err.Error(), p.SensitiveTexts()), remake(path))
+		// What differs may quote a secret: hidden, in the sentence and the diagnostic.
+		secrets := p.SensitiveTexts()
+		sentence := fmt.Sprintf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
+			path, diff.HideTexts(err.Error(), secrets), remake(path))
+		d := diff.Refusal(err, "Plan file does not hold together", sentence, secrets)
+		d.PlanFile = path
+		return nil, &diag.Error{Message: sentence, Diagnostics: diag.Diagnostics{d}}
 	}
 	return p, nil
 }

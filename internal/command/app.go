@@ -19,6 +19,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -27,6 +28,8 @@ import (
 type exitError struct {
 	code int
 	msg  string
+	// diags: the diagnostics already printed, for apply -json (reported).
+	diags diag.Diagnostics
 }
 
 func (e *exitError) Error() string { return e.msg }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // apply -json: standard output holds one JSON object a line for every event
@@ -22,6 +23,9 @@ type applyEvents struct {
 	// complete makes the commands an end's message suggests name the
 	// run's configuration, as the same text on standard error does.
 	complete func(string) string
+	// planFile is the plan file applied, named by diagnostics about its
+	// computes; "" when apply plans itself.
+	planFile string
 }
 
 // send writes e, noting when the stream is finished.
@@ -29,6 +33,12 @@ func (a *applyEvents) send(e apply.Event) {
 	if e.Type == apply.EventApplyFinished {
 		a.finished.Store(true)
 		e.Message, e.Error = a.complete(e.Message), a.complete(e.Error)
+		for i := range e.Diagnostics {
+			if e.Diagnostics[i].Address != "" && e.Diagnostics[i].PlanFile == "" {
+				e.Diagnostics[i].PlanFile = a.planFile
+			}
+			e.Diagnostics[i].Detail = a.complete(e.Diagnostics[i].Detail)
+		}
 	}
 	a.write(e)
 }
@@ -43,7 +53,7 @@ func jsonApply(o applyOptions) (applyOptions, error) {
 			"Add -auto-approve, or apply a plan that was reviewed:\n  %s\n  %s",
 			a.command("plan", "-out", "plan.json"), a.command("apply", "-json", "plan.json"))
 	}
-	o.events = &applyEvents{write: apply.JSONEvents(o.Stdout), complete: configArgsOf(o.planInputs).complete}
+	o.events = &applyEvents{write: apply.JSONEvents(o.Stdout), complete: configArgsOf(o.planInputs).complete, planFile: o.PlanFile}
 	o.Stdout, o.Live = o.Stderr, false
 	return o, nil
 }
@@ -59,14 +69,15 @@ func (a *applyEvents) noChanges(plan *diff.Plan) {
 
 // end makes sure the stream ends with an apply_finished: a run that stopped
 // before apply began (a plan file that cannot be read, the configuration, a
-// held lock) changed nothing, and says why.
+// held lock) changed nothing, and says why: the configuration's diagnostics,
+// printed for people on standard error, in the fields validate -json uses.
 func (a *applyEvents) end(err error) {
 	if a == nil || a.finished.Load() {
 		return
 	}
 	var ee *exitError
 	if errors.As(err, &ee) && ee.msg == "" {
-		err = errors.New("the errors are on standard error")
+		err = &diag.Error{Message: "the errors are on standard error", Diagnostics: ee.diags}
 	}
 	a.send(apply.FinishedEvent(nil, err))
 }

@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/neonform/neonform/internal/diag"
 	"io"
 	"slices"
 	"text/tabwriter"
@@ -174,36 +175,17 @@ func countDiags(diags hcl.Diagnostics) string {
 // The -json shape follows terraform validate -json, so editors and CI tools
 // that read one can read the other.
 type validateJSON struct {
-	FormatVersion string           `json:"format_version"`
-	Valid         bool             `json:"valid"`
-	ErrorCount    int              `json:"error_count"`
-	WarningCount  int              `json:"warning_count"`
-	Diagnostics   []diagnosticJSON `json:"diagnostics"`
+	FormatVersion string      `json:"format_version"`
+	Valid         bool        `json:"valid"`
+	ErrorCount    int         `json:"error_count"`
+	WarningCount  int         `json:"warning_count"`
+	Diagnostics   []diag.JSON `json:"diagnostics"`
 	// DiagnosticsOmitted counts those left out past the first maxDiagnostics.
 	DiagnosticsOmitted int `json:"diagnostics_omitted,omitempty"`
 }
 
-type diagnosticJSON struct {
-	Severity string     `json:"severity"` // "error" or "warning"
-	Summary  string     `json:"summary"`
-	Detail   string     `json:"detail,omitempty"`
-	Range    *rangeJSON `json:"range,omitempty"`
-}
-
-type rangeJSON struct {
-	Filename string  `json:"filename"`
-	Start    posJSON `json:"start"`
-	End      posJSON `json:"end"`
-}
-
-type posJSON struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
-}
-
 func writeValidateJSON(w io.Writer, diags hcl.Diagnostics) error {
-	out := validateJSON{FormatVersion: "1.0", Diagnostics: []diagnosticJSON{}}
+	out := validateJSON{FormatVersion: "1.0", Diagnostics: []diag.JSON{}}
 	for _, d := range diags {
 		if d.Severity == hcl.DiagWarning {
 			out.WarningCount++
@@ -211,21 +193,10 @@ func writeValidateJSON(w io.Writer, diags hcl.Diagnostics) error {
 			out.ErrorCount++
 		}
 	}
-	shown, moreErrors, moreWarnings := firstDiagnostics(diags)
+	shown, moreErrors, moreWarnings := firstDiagnostics(diag.FromHCL(diags))
 	out.DiagnosticsOmitted = moreErrors + moreWarnings
 	for _, d := range shown {
-		j := diagnosticJSON{Severity: "error", Summary: clip(d.Summary, maxSummary), Detail: clip(d.Detail, maxDetail)}
-		if d.Severity == hcl.DiagWarning {
-			j.Severity = "warning"
-		}
-		if r := d.Subject; r != nil {
-			j.Range = &rangeJSON{
-				Filename: r.Filename,
-				Start:    posJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
-				End:      posJSON{r.End.Line, r.End.Column, r.End.Byte},
-			}
-		}
-		out.Diagnostics = append(out.Diagnostics, j)
+		out.Diagnostics = append(out.Diagnostics, d.ToJSON())
 	}
 	out.Valid = out.ErrorCount == 0
 	enc := json.NewEncoder(w)

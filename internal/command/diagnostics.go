@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/textsafe"
 )
@@ -24,7 +25,7 @@ import (
 // hcl's own text writer marks the offending part with colour only, so in CI
 // logs and under NO_COLOR it would show no marker and no column; hence this.
 func printDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File, env environment) {
-	writeDiagnostics(w, diags, files, env.color(w))
+	writeDiagnostics(w, diag.FromHCL(diags), files, env.color(w))
 }
 
 // ANSI codes, used only when colour is on.
@@ -41,13 +42,13 @@ const (
 	// maxDiagnostics are printed; the rest are counted: "and 12 more errors".
 	maxDiagnostics = 50
 	// maxLineWidth characters of a source line are quoted, around the mistake.
+	// (diag.MaxSummary and diag.MaxDetail cut a message that quotes a long value.)
 	maxLineWidth = 120
-	// maxSummary and maxDetail cut a message that quotes a long value.
-	maxSummary = 200
-	maxDetail  = 2000
 )
 
-func writeDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File, color bool) {
+// writeDiagnostics prints diags for people: a diagnostic about a place in a
+// file quotes it; one about a compute names its address (and plan file).
+func writeDiagnostics(w io.Writer, diags diag.Diagnostics, files map[string]*hcl.File, color bool) {
 	paint := func(code, s string) string {
 		if !color {
 			return s
@@ -58,14 +59,15 @@ func writeDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.
 	shown, moreErrors, moreWarnings := firstDiagnostics(diags)
 	for _, d := range shown {
 		severity, code := "Error", ansiRed
-		if d.Severity == hcl.DiagWarning {
+		if d.Severity == diag.SeverityWarning {
 			severity, code = "Warning", ansiYellow
 		}
 		// A diagnostic quotes the files' text and, in a plan, the service's:
 		// shown escaped (internal/textsafe).
-		fmt.Fprintf(w, "%s: %s\n", paint(ansiBold+code, severity), paint(ansiBold, textsafe.Terminal(clip(d.Summary, maxSummary))))
-		if d.Subject != nil {
-			r := *d.Subject
+		fmt.Fprintf(w, "%s: %s\n", paint(ansiBold+code, severity), paint(ansiBold, textsafe.Terminal(diag.Clip(d.Summary, diag.MaxSummary))))
+		switch {
+		case d.Range != nil:
+			r := *d.Range
 			src := sources.get(r.Filename)
 			where := fmt.Sprintf("%s:%d:%d", textsafe.Terminal(r.Filename), r.Start.Line, r.Start.Column)
 			if in := blockPath(src, r.Start.Byte); in != "" {
@@ -78,9 +80,15 @@ func writeDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.
 				fmt.Fprintf(w, "  %s | %s\n", num, line)
 				fmt.Fprintf(w, "  %s | %s\n", pad, paint(code, marker))
 			}
+		case d.Address != "":
+			where := textsafe.Terminal(d.Address)
+			if d.PlanFile != "" {
+				where += " in " + textsafe.Terminal(d.PlanFile)
+			}
+			fmt.Fprintf(w, "\n  on %s\n", where)
 		}
 		if d.Detail != "" {
-			fmt.Fprintf(w, "\n  %s\n", strings.ReplaceAll(textsafe.TerminalText(clip(d.Detail, maxDetail)), "\n", "\n  "))
+			fmt.Fprintf(w, "\n  %s\n", strings.ReplaceAll(textsafe.TerminalText(diag.Clip(d.Detail, diag.MaxDetail)), "\n", "\n  "))
 		}
 		fmt.Fprintln(w)
 	}
@@ -92,22 +100,22 @@ func writeDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.
 // firstDiagnostics picks the diagnostics to print: up to maxDiagnostics, in
 // order, errors before warnings when there are too many (a warning must not
 // hide an error), and counts the others.
-func firstDiagnostics(diags hcl.Diagnostics) (shown hcl.Diagnostics, moreErrors, moreWarnings int) {
+func firstDiagnostics(diags diag.Diagnostics) (shown diag.Diagnostics, moreErrors, moreWarnings int) {
 	if len(diags) <= maxDiagnostics {
 		return diags, 0, 0
 	}
 	errs := 0
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
+		if d.Severity == diag.SeverityError {
 			errs++
 		}
 	}
 	warningRoom := max(maxDiagnostics-errs, 0)
 	for _, d := range diags {
 		switch {
-		case d.Severity == hcl.DiagError && moreErrors == 0 && len(shown) < maxDiagnostics:
+		case d.Severity == diag.SeverityError && moreErrors == 0 && len(shown) < maxDiagnostics:
 			shown = append(shown, d)
-		case d.Severity == hcl.DiagError:
+		case d.Severity == diag.SeverityError:
 			moreErrors++
 		case warningRoom > 0:
 			shown = append(shown, d)
@@ -129,24 +137,6 @@ func moreDiagnostics(errs, warnings int) string {
 		parts = append(parts, english.Plural(warnings, "more warning", "more warnings"))
 	}
 	return strings.Join(parts, " and ")
-}
-
-// clip cuts s to about max bytes, keeping its start and its end (where a
-// message says how to fix things) and saying how much it left out.
-func clip(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	head, tail := max*2/3, max/3
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	tailStart := len(s) - tail
-	for tailStart < len(s) && !utf8.RuneStart(s[tailStart]) {
-		tailStart++
-	}
-	left := utf8.RuneCountInString(s[head:tailStart])
-	return fmt.Sprintf("%s … (%d characters left out) … %s", s[:head], left, s[tailStart:])
 }
 
 // source is one file's bytes and, when it parsed, its syntax tree.

@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"fmt"
+	"github.com/neonform/neonform/internal/diag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ func TestDiagnosticsStopAfterFifty(t *testing.T) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Mistake %d", i)})
 	}
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, diags, nil, false)
+	writeDiagnostics(&buf, diag.FromHCL(diags), nil, false)
 	out := buf.String()
 	if n := strings.Count(out, "Error: Mistake"); n != 50 {
 		t.Errorf("%d errors printed, want 50", n)
@@ -61,9 +62,9 @@ func TestDiagnosticsCutALongLineAroundTheMistake(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, hcl.Diagnostics{{
+	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{{
 		Severity: hcl.DiagError, Summary: "Unknown variable", Subject: &hcl.Range{Filename: path, Start: line, End: end},
-	}}, nil, false)
+	}}), nil, false)
 	lines := strings.Split(buf.String(), "\n")
 	var quoted, marker string
 	for i, l := range lines {
@@ -83,13 +84,13 @@ func TestDiagnosticsCutALongLineAroundTheMistake(t *testing.T) {
 func TestDiagnosticsCutALongMessage(t *testing.T) {
 	value := strings.Repeat("a", 10<<20)
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, hcl.Diagnostics{{
+	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid compute type " + value,
 		Detail:   `type is "read_write" or "read_only", not "` + value + `". Fix the type.`,
-	}}, nil, false)
+	}}), nil, false)
 	out := buf.String()
-	if len(out) > maxSummary+maxDetail+200 {
+	if len(out) > diag.MaxSummary+diag.MaxDetail+200 {
 		t.Errorf("%d bytes printed for one diagnostic", len(out))
 	}
 	for _, want := range []string{"Error: Invalid compute type aaa", `type is "read_write"`, "characters left out) … ", `aaaa". Fix the type.`} {

@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"github.com/neonform/neonform/internal/diag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +56,7 @@ func parsedFiles(t *testing.T) map[string]*hcl.File {
 
 func TestDiagnosticsShowPlaceLineMarkerAndFix(t *testing.T) {
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, hcl.Diagnostics{diagAt(t, "3.5")}, parsedFiles(t), false)
+	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{diagAt(t, "3.5")}), parsedFiles(t), false)
 	// The source uses tabs: the marker keeps them so the carets sit under "3.5".
 	want := "Error: Unsupported compute size\n" +
 		"\n" +
@@ -77,7 +78,7 @@ func TestDiagnosticsReadSourceFromDiskWhenNotGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, hcl.Diagnostics{diagAt(t, "max_cu")}, nil, false)
+	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{diagAt(t, "max_cu")}), nil, false)
 	if !strings.Contains(buf.String(), "  5 | \t  max_cu = 3.5\n    | \t  ^^^^^^\n") {
 		t.Errorf("source line or marker missing:\n%s", buf.String())
 	}
@@ -87,10 +88,10 @@ func TestDiagnosticsWithoutRangeOrSource(t *testing.T) {
 	var buf bytes.Buffer
 	missing := diagAt(t, "3.5")
 	missing.Subject.Filename = "gone.hcl"
-	writeDiagnostics(&buf, hcl.Diagnostics{
+	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{
 		{Severity: hcl.DiagWarning, Summary: "No computes", Detail: "Add a compute block."},
 		missing,
-	}, nil, false)
+	}), nil, false)
 	want := "Warning: No computes\n\n  Add a compute block.\n\n" +
 		"Error: Unsupported compute size\n\n  on gone.hcl:5:13:\n\n" +
 		"  3.5 CU is not a size the service offers. The nearest are 3 and 4.\n\n"
@@ -102,8 +103,8 @@ func TestDiagnosticsWithoutRangeOrSource(t *testing.T) {
 func TestDiagnosticsColour(t *testing.T) {
 	var plain, colour bytes.Buffer
 	diags := hcl.Diagnostics{diagAt(t, "3.5")}
-	writeDiagnostics(&plain, diags, parsedFiles(t), false)
-	writeDiagnostics(&colour, diags, parsedFiles(t), true)
+	writeDiagnostics(&plain, diag.FromHCL(diags), parsedFiles(t), false)
+	writeDiagnostics(&colour, diag.FromHCL(diags), parsedFiles(t), true)
 	if strings.Contains(plain.String(), "\x1b[") {
 		t.Errorf("colour codes without colour: %q", plain.String())
 	}
@@ -132,7 +133,7 @@ func TestDiagnosticsAfterLoadDroppedTheSyntaxTrees(t *testing.T) {
 	}
 	r := cfg.Projects[0].Branches[0].Computes[0].Range("max_cu")
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Restart not allowed", Subject: &r}}, cfg.Files, false)
+	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Restart not allowed", Subject: &r}}), cfg.Files, false)
 	want := "Error: Restart not allowed\n\n" +
 		"  on " + name + ":6:7, in project \"shop\", branch \"main\", compute \"primary\":\n" +
 		"  6 |       max_cu = 4\n" +
@@ -157,12 +158,25 @@ func TestDiagnosticsShowTheFilesTextEscaped(t *testing.T) {
 			Start: hcl.Pos{Line: line, Column: col, Byte: start}, End: hcl.Pos{Line: line, Column: col + 3, Byte: start + 3}},
 	}
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, hcl.Diagnostics{d}, map[string]*hcl.File{"main.hcl": {Bytes: []byte(src)}}, false)
+	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{d}), map[string]*hcl.File{"main.hcl": {Bytes: []byte(src)}}, false)
 	out := buf.String()
 	textsafetest.Terminal(t, "a diagnostic", out)
 	want := "  4 | \t  /* \\x1b[2K\\u202e\\x00 */ max_cu = 3.5\n" +
 		"    | \t" + strings.Repeat(" ", len(`  /* \x1b[2K\u202e\x00 */ max_cu = `)) + "^^^\n"
 	if !strings.Contains(out, want) {
 		t.Errorf("want the line escaped and the marker under 3.5:\n%s\nin:\n%s", want, out)
+	}
+}
+
+// A diagnostic about a compute has no source line to quote: it names the
+// compute and the plan file it was found in.
+func TestDiagnosticOfAnAddress(t *testing.T) {
+	var buf bytes.Buffer
+	d := diag.AtAddress("shop.main.primary", "Plan file edited", "Make a new one.")
+	d.PlanFile = "plan.json"
+	writeDiagnostics(&buf, diag.Diagnostics{d}, nil, false)
+	want := "Error: Plan file edited\n\n  on shop.main.primary in plan.json\n\n  Make a new one.\n\n"
+	if buf.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", buf.String(), want)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/fetch"
 	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
@@ -80,9 +81,12 @@ func (p *planned) Close(w io.Writer) {
 	}
 }
 
-// errReported means the error was already printed (as diagnostics) and the
-// command only has to exit 1.
-var errReported = &exitError{code: 1}
+// reported is the error of diagnostics already printed: the command only
+// has to exit 1, and apply -json reports them in its last event
+// (applyEvents.end).
+func reported(diags hcl.Diagnostics) error {
+	return &exitError{code: 1, diags: diag.FromHCL(diags)}
+}
 
 // loadConfig reads and checks the configuration, printing its diagnostics. A
 // configuration with errors stops here: no API call is made.
@@ -100,7 +104,7 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 		printDiagnostics(stderr, diags, files, env)
 	}
 	if diags.HasErrors() {
-		return nil, errReported
+		return nil, reported(diags)
 	}
 	return cfg, nil
 }
@@ -148,7 +152,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	if diags.HasErrors() {
 		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, cfg.Files, env)
-		return nil, errReported
+		return nil, reported(diags)
 	}
 	sources := sourcesOf(cfg)
 	// Nothing after Build reads cfg but its files, for diagnostics: Build
@@ -172,7 +176,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 		printDiagnostics(stderr, diags, files, env)
 	}
 	if diags.HasErrors() {
-		return nil, errReported
+		return nil, reported(diags)
 	}
 	// Held to the rules apply holds every plan to, before it is shown, saved
 	// or applied: a plan that fails is the planner's mistake, never a file

@@ -1,0 +1,85 @@
+package diag
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Limits of one diagnostic as neonform shows it, to people and in JSON, so
+// that a message quoting a long value cannot bury the rest (docs/limits.md:
+// "Limits").
+const (
+	MaxSummary = 200
+	MaxDetail  = 2000
+)
+
+// JSON is a diagnostic as `validate -json` and `apply -json` write it; the
+// shape follows terraform validate -json's, so tools that read one read the
+// other. Range is set when the subject is a place in a file; Address (and
+// PlanFile, when known) when it is a compute.
+type JSON struct {
+	Severity string     `json:"severity"` // "error" or "warning"
+	Summary  string     `json:"summary"`
+	Detail   string     `json:"detail,omitempty"`
+	Range    *RangeJSON `json:"range,omitempty"`
+	Address  string     `json:"address,omitempty"`
+	PlanFile string     `json:"plan_file,omitempty"`
+}
+
+// RangeJSON is a place in a file; lines and columns count from 1.
+type RangeJSON struct {
+	Filename string  `json:"filename"`
+	Start    PosJSON `json:"start"`
+	End      PosJSON `json:"end"`
+}
+
+// PosJSON is one position of a RangeJSON.
+type PosJSON struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// ToJSON is d as JSON, its summary and detail clipped as people see them.
+func (d Diagnostic) ToJSON() JSON {
+	j := JSON{Severity: "error", Summary: Clip(d.Summary, MaxSummary), Detail: Clip(d.Detail, MaxDetail),
+		Address: d.Address, PlanFile: d.PlanFile}
+	if d.Severity == SeverityWarning {
+		j.Severity = "warning"
+	}
+	if r := d.Range; r != nil {
+		j.Range = &RangeJSON{
+			Filename: r.Filename,
+			Start:    PosJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
+			End:      PosJSON{r.End.Line, r.End.Column, r.End.Byte},
+		}
+	}
+	return j
+}
+
+// ToJSON is each of ds as JSON, nil for none.
+func (ds Diagnostics) ToJSON() []JSON {
+	var out []JSON
+	for _, d := range ds {
+		out = append(out, d.ToJSON())
+	}
+	return out
+}
+
+// Clip cuts s to about max bytes, keeping its start and its end (where a
+// message says how to fix things) and saying how much it left out.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	head, tail := max*2/3, max/3
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	tailStart := len(s) - tail
+	for tailStart < len(s) && !utf8.RuneStart(s[tailStart]) {
+		tailStart++
+	}
+	left := utf8.RuneCountInString(s[head:tailStart])
+	return fmt.Sprintf("%s … (%d characters left out) … %s", s[:head], left, s[tailStart:])
+}
