@@ -16,6 +16,7 @@ import (
 	"github.com/neonform/neonform/internal/bounded"
 	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/jsonfast"
+	"github.com/neonform/neonform/internal/schemacheck"
 )
 
 // encode is the plan file's bytes: indented JSON (a CI artifact people read
@@ -29,14 +30,14 @@ func encode(p *diff.Plan) ([]byte, error) {
 		return nil, err
 	}
 	buf.WriteString("\n")
-	checkSchema(buf.Bytes())
+	schemacheck.Run(buf.Bytes())
 	return buf.Bytes(), nil
 }
 
 // writeChecked writes the plan file's bytes to w, and has the tests' schema
 // check see them.
 func writeChecked(w io.Writer, p *diff.Plan) error {
-	if SchemaCheck != nil {
+	if schemacheck.Enabled() {
 		b, err := encode(p)
 		if err != nil {
 			return err

@@ -10,13 +10,14 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/plantest"
 	"github.com/neonform/neonform/internal/planschema"
+	"github.com/neonform/neonform/internal/schemacheck"
 )
 
 // Every plan the diff tests build or encode is checked against the plan
 // file's schema (schema.go).
 func init() {
 	if !planschema.Benchmarking() {
-		SchemaCheck = planschema.MustChecker(Schema)
+		schemacheck.Plan = planschema.MustChecker(Schema)
 	}
 }
 

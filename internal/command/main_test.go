@@ -8,6 +8,7 @@ import (
 
 	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/internal/planschema"
+	"github.com/neonform/neonform/internal/schemacheck"
 )
 
 // TestMain lets the test binary act as the neonform command inside testscript
@@ -15,7 +16,7 @@ import (
 // scenarios (this binary too), is checked against the plan file's schema.
 func TestMain(m *testing.M) {
 	if !planschema.Benchmarking() {
-		planfile.SchemaCheck = planschema.MustChecker(planfile.Schema)
+		schemacheck.Plan = planschema.MustChecker(planfile.Schema)
 	}
 	testscript.Main(m, map[string]func(){
 		"neonform": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },

@@ -1,7 +1,7 @@
 // Package planschema validates plan files against their JSON Schema
 // (planfile.Schema, given by the caller, so that the plan packages' own tests can use it
 // without an import cycle). The tests of every package that makes plans set
-// planfile.SchemaCheck to it; neonform itself does not use it.
+// schemacheck.Plan to it; neonform itself does not use it.
 package planschema
 
 import (
