@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Every wait the service imposes on a run is bounded (README.md, "How it
-// runs"): one Retry-After by maxRetryAfter, and all of them together by
+// Every wait the service imposes on a run is bounded (docs/limits.md, "Waits
+// are bounded"): one Retry-After by maxRetryAfter, and all of them together by
 // Options.WaitTimeout. These are the pauses before a request is sent again
 // (backoff, Retry-After, the pause after a 429) and the polls while a project
 // finishes operations before a change (someone else's, or a lost answer's);

@@ -6,7 +6,7 @@ import (
 
 // hiddenError is a step's error with the texts the step set from sensitive
 // variables replaced by diff.SensitiveValue where the service's message
-// quotes them (README.md, Variables). errors.Is and As see the error as it
+// quotes them (docs/configuration.md, Variables). errors.Is and As see the error as it
 // was.
 type hiddenError struct {
 	err  error

@@ -11,7 +11,7 @@ import (
 // A compute whose block says lifecycle.allow_restart = false is interrupted
 // only while idle. The plan checked that when it was made, but a saved plan
 // may be applied after the compute woke: so apply reads the endpoint again
-// just before the step that restarts, suspends or deletes it (see README.md,
+// just before the step that restarts, suspends or deletes it (see docs/apply.md,
 // "How it runs").
 
 // interrupts reports whether step s is the one that interrupts the compute

@@ -38,7 +38,7 @@ func HiddenValue(vars []string) string {
 // sensitive = true. A diagnostic about it never repeats the value (a size,
 // a duration, an id, its length, the sizes nearest to it): finish replaces
 // its detail by one that says "(sensitive value)" and names the variable
-// (README: "Variables"). This is done in one place, after every check, so
+// (docs/configuration.md, "Variables"). This is done in one place, after every check, so
 // that a check written later cannot forget it.
 type secret struct {
 	// rng is the whole attribute, name = value.

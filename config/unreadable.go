@@ -16,7 +16,7 @@ import (
 // "Configuration file", "Variable file") that cannot be read: what it is,
 // and how to fix it. A configuration file is never skipped instead: a
 // moved block in a file left out would turn a rename into a delete and a
-// create (README: "Checking and formatting").
+// create (docs/configuration.md, "Checking and formatting").
 func unreadable(path, what string, err error) *hcl.Diagnostic {
 	summary, detail, fix := "Cannot read "+lower(what), "", ""
 	var notRegular *bounded.NotRegularError

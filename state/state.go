@@ -57,7 +57,7 @@ type Compute struct {
 	// Sensitive names the attributes whose applied value came from a
 	// variable declared sensitive ("pg_settings", "max_cu", ...; the plan's
 	// attribute names): apply needs the values, people never see them
-	// (README.md, Variables). Absent in entries written before it was
+	// (docs/configuration.md, Variables). Absent in entries written before it was
 	// recorded, until the next plan records it.
 	Sensitive []string `json:"sensitive,omitempty"`
 	// SensitiveFrom names, for each attribute of Sensitive, the sensitive

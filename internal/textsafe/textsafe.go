@@ -1,7 +1,7 @@
 // Package textsafe shows text neonform did not write (names, ids, branch
 // names, hosts, error messages from the service; addresses and values from
 // a state, plan or configuration file) as data in a view: never as terminal
-// control or as Markdown and HTML markup (README.md, "Reading a plan").
+// control or as Markdown and HTML markup (docs/plans.md, "Reading a plan").
 //
 // One function per view: Terminal (and TerminalText for a block of several
 // lines) for terminals and logs, Markdown and MarkdownCode for a
