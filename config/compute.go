@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -102,7 +103,7 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst 
 		Type:         ReadWrite,
 		MinCU:        1,
 		MaxCU:        1,
-		PgSettings:   map[string]string{},
+		PgSettings:   managed.Settings(nil),
 		Name:         b.Labels[0],
 		AllowRestart: true,
 		DeclRange:    b.DefRange(),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -188,12 +189,10 @@ type settings struct {
 
 func (s *settings) Name() string { return s.name }
 
-// Values always holds a map, never nil: "no settings" is empty.
+// cloneSettings is a copy of m that Values can hold: never nil
+// (managed.Settings).
 func cloneSettings(m map[string]string) map[string]string {
-	if m == nil {
-		return map[string]string{}
-	}
-	return maps.Clone(m)
+	return maps.Clone(managed.Settings(m))
 }
 
 func (s *settings) fromLive(dst *Values, ep *api.Endpoint) {

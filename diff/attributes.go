@@ -3,6 +3,7 @@ package diff
 import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
 )
@@ -86,7 +87,7 @@ var attributes = []attribute{
 		stored: func(sc *state.Compute) *int64 { return &sc.Applied.SuspendTimeoutSeconds },
 		// 0 is the service's default, which is 300 s: "5m" in the
 		// configuration and 0 live are the same timeout.
-		equal:   func(a, b int64) bool { return effectiveSuspend(a) == effectiveSuspend(b) },
+		equal:   func(a, b int64) bool { return managed.EffectiveSuspend(a) == managed.EffectiveSuspend(b) },
 		effect:  func(_, _ int64) Disruption { return None },
 		create:  func(e *api.EndpointCreate, s int64) { e.SuspendTimeoutSeconds = &s },
 		patch:   func(u *api.EndpointUpdate, s int64) { u.SuspendTimeoutSeconds = &s },
@@ -146,16 +147,6 @@ var pgSettings = &settings{
 // sizeSources: a size is one thing to a person, so a size from a sensitive
 // variable hides both of its ends.
 var sizeSources = []string{"size", "min_cu", "max_cu"}
-
-// serviceDefaultSuspend is what suspend_timeout_seconds = 0 means to the service.
-const serviceDefaultSuspend = 300
-
-func effectiveSuspend(s int64) int64 {
-	if s == config.SuspendDefault {
-		return serviceDefaultSuspend
-	}
-	return s
-}
 
 func apiType(t config.ComputeType) api.EndpointType {
 	if t == config.ReadOnly {

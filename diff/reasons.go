@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -139,7 +140,7 @@ func formatSettings(m map[string]string, value func(string) string) string {
 func formatSuspend(s int64) string {
 	switch {
 	case s == 0:
-		return "default (5m)"
+		return "default (" + formatSuspend(managed.ServiceDefaultSuspend) + ")"
 	case s < 0:
 		return "never"
 	}
