@@ -19,6 +19,9 @@ import (
 type attribute interface {
 	// Name is the attribute's name in the configuration and in the plan.
 	Name() string
+	// spec is what every package knows of it (internal/managed): its
+	// compute block arguments, its field in the service, its home.
+	spec() *managed.Attribute
 
 	fromLive(dst *Values, ep *api.Endpoint)
 	fromConfig(dst *Values, c *config.Compute, branchID string)
@@ -56,7 +59,7 @@ type attribute interface {
 
 // field is an attribute that holds one value of type T.
 type field[T any] struct {
-	name string
+	managed *managed.Attribute
 	// in is where the value lives in Values; stored, in a state entry.
 	in     func(*Values) *T
 	live   func(*api.Endpoint) T
@@ -70,11 +73,11 @@ type field[T any] struct {
 	// decode reads a value back from a plan file (JSON numbers are float64 there).
 	decode func(any) (T, error)
 	format func(T) string
-	// sources are the compute block's attributes that set it.
-	sources []string
 }
 
-func (f *field[T]) Name() string { return f.name }
+func (f *field[T]) Name() string { return f.managed.Name }
+
+func (f *field[T]) spec() *managed.Attribute { return f.managed }
 
 func (f *field[T]) fromLive(dst *Values, ep *api.Endpoint) { *f.in(dst) = f.live(ep) }
 
@@ -95,11 +98,11 @@ func (f *field[T]) differences(before, after *Values, exact bool) []Attribute {
 	if same {
 		return nil
 	}
-	return []Attribute{{Name: f.name, Before: plain(b), After: plain(a), Effect: f.effect(b, a)}}
+	return []Attribute{{Name: f.managed.Name, Before: plain(b), After: plain(a), Effect: f.effect(b, a)}}
 }
 
 func (f *field[T]) initial(v *Values) []Attribute {
-	return []Attribute{{Name: f.name, Before: nil, After: plain(*f.in(v)), Effect: None}}
+	return []Attribute{{Name: f.managed.Name, Before: nil, After: plain(*f.in(v)), Effect: None}}
 }
 
 // plain is a value as a plan file reads back: a JSON string, number or
@@ -114,12 +117,12 @@ func plain(v any) any {
 	return v
 }
 
-func (f *field[T]) owns(planName string) bool { return planName == f.name }
+func (f *field[T]) owns(planName string) bool { return planName == f.managed.Name }
 
 func (f *field[T]) setAfter(v *Values, a Attribute) error {
 	x, err := f.decode(a.After)
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.name, err)
+		return fmt.Errorf("%s: %w", f.managed.Name, err)
 	}
 	*f.in(v) = x
 	return nil
@@ -154,40 +157,25 @@ func (f *field[T]) toUpdate(u *api.EndpointUpdate, v *Values) bool {
 	return true
 }
 
-func (f *field[T]) sensitive(declared map[string]bool) bool {
-	for _, s := range f.sources {
-		if declared[s] {
-			return true
-		}
-	}
-	return false
-}
+func (f *field[T]) sensitive(declared map[string]bool) bool { return f.managed.Sensitive(declared) }
 
-func (f *field[T]) from(declared map[string][]string) []string {
-	var out []string
-	for _, s := range f.sources {
-		for _, v := range declared[s] {
-			if !slices.Contains(out, v) {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
+func (f *field[T]) from(declared map[string][]string) []string { return f.managed.From(declared) }
 
 func same[T comparable](a, b T) bool { return a == b }
 
 // settings is a map attribute: each key is a plan attribute "name.key", set
 // or unset, and the whole map goes into a request.
 type settings struct {
-	name   string
-	live   func(*api.Endpoint) map[string]string
-	config func(*config.Compute) map[string]string
-	stored func(*state.Compute) *map[string]string
-	effect Disruption
+	managed *managed.Attribute
+	live    func(*api.Endpoint) map[string]string
+	config  func(*config.Compute) map[string]string
+	stored  func(*state.Compute) *map[string]string
+	effect  Disruption
 }
 
-func (s *settings) Name() string { return s.name }
+func (s *settings) Name() string { return s.managed.Name }
+
+func (s *settings) spec() *managed.Attribute { return s.managed }
 
 // cloneSettings is a copy of m that Values can hold: never nil
 // (managed.Settings).
@@ -237,7 +225,7 @@ func (s *settings) differences(before, after *Values, _ bool) []Attribute {
 		if inB == inA && av == bv {
 			continue
 		}
-		out = append(out, Attribute{Name: s.name + "." + k, Before: optional(bv, inB), After: optional(av, inA), Effect: s.effect})
+		out = append(out, Attribute{Name: s.managed.Name + "." + k, Before: optional(bv, inB), After: optional(av, inA), Effect: s.effect})
 	}
 	return out
 }
@@ -245,20 +233,20 @@ func (s *settings) differences(before, after *Values, _ bool) []Attribute {
 func (s *settings) initial(v *Values) []Attribute {
 	var out []Attribute
 	for _, k := range slices.Sorted(maps.Keys(v.PgSettings)) {
-		out = append(out, Attribute{Name: s.name + "." + k, Before: nil, After: v.PgSettings[k], Effect: None})
+		out = append(out, Attribute{Name: s.managed.Name + "." + k, Before: nil, After: v.PgSettings[k], Effect: None})
 	}
 	return out
 }
 
 func (s *settings) owns(planName string) bool {
-	key, ok := strings.CutPrefix(planName, s.name+".")
+	key, ok := strings.CutPrefix(planName, s.managed.Name+".")
 	return ok && key != ""
 }
 
 // setAfter changes a copy of v's map, never the map itself, which v may
 // share with the live endpoint it was copied from (derive).
 func (s *settings) setAfter(v *Values, a Attribute) error {
-	key := strings.TrimPrefix(a.Name, s.name+".")
+	key := strings.TrimPrefix(a.Name, s.managed.Name+".")
 	m := cloneSettings(v.PgSettings)
 	switch x := a.After.(type) {
 	case nil:
@@ -299,9 +287,9 @@ func (s *settings) toUpdate(u *api.EndpointUpdate, v *Values) bool {
 	return true
 }
 
-func (s *settings) sensitive(declared map[string]bool) bool { return declared[s.name] }
+func (s *settings) sensitive(declared map[string]bool) bool { return s.managed.Sensitive(declared) }
 
-func (s *settings) from(declared map[string][]string) []string { return declared[s.name] }
+func (s *settings) from(declared map[string][]string) []string { return s.managed.From(declared) }
 
 func optional(v string, ok bool) any {
 	if !ok {

@@ -23,7 +23,7 @@ import (
 // through every use.
 var attributes = []attribute{
 	&field[api.EndpointType]{
-		name:    "type",
+		managed: managed.Type,
 		in:      func(v *Values) *api.EndpointType { return &v.Type },
 		live:    func(ep *api.Endpoint) api.EndpointType { return ep.Type },
 		config:  func(c *config.Compute, _ string) api.EndpointType { return apiType(c.Type) },
@@ -33,15 +33,14 @@ var attributes = []attribute{
 		create:  func(e *api.EndpointCreate, t api.EndpointType) { e.Type = t },
 		decode:  decodeEndpointType,
 		format:  func(t api.EndpointType) string { return string(t) },
-		sources: []string{"type"},
 	},
 	&field[string]{
-		name:   "branch",
-		in:     func(v *Values) *string { return &v.BranchID },
-		live:   func(ep *api.Endpoint) string { return ep.BranchID },
-		config: func(_ *config.Compute, branchID string) string { return branchID },
-		stored: func(sc *state.Compute) *string { return &sc.BranchID },
-		equal:  same[string],
+		managed: managed.Branch,
+		in:      func(v *Values) *string { return &v.BranchID },
+		live:    func(ep *api.Endpoint) string { return ep.BranchID },
+		config:  func(_ *config.Compute, branchID string) string { return branchID },
+		stored:  func(sc *state.Compute) *string { return &sc.BranchID },
+		equal:   same[string],
 		// The service suspends a compute that moves to another branch (docs/service.md, States and operations).
 		effect: func(_, _ string) Disruption { return Suspend },
 		create: func(e *api.EndpointCreate, id string) { e.BranchID = id },
@@ -50,22 +49,21 @@ var attributes = []attribute{
 		format: func(id string) string { return id },
 	},
 	&field[float64]{
-		name:   "min_cu",
-		in:     func(v *Values) *float64 { return &v.MinCU },
-		live:   func(ep *api.Endpoint) float64 { return ep.AutoscalingLimitMinCU },
-		config: func(c *config.Compute, _ string) float64 { return c.MinCU },
-		stored: func(sc *state.Compute) *float64 { return &sc.Applied.MinCU },
-		equal:  same[float64],
+		managed: managed.MinCU,
+		in:      func(v *Values) *float64 { return &v.MinCU },
+		live:    func(ep *api.Endpoint) float64 { return ep.AutoscalingLimitMinCU },
+		config:  func(c *config.Compute, _ string) float64 { return c.MinCU },
+		stored:  func(sc *state.Compute) *float64 { return &sc.Applied.MinCU },
+		equal:   same[float64],
 		// A new size limit restarts the compute and drops its connections (docs/service.md, States and operations).
-		effect:  func(_, _ float64) Disruption { return Restart },
-		create:  func(e *api.EndpointCreate, cu float64) { e.AutoscalingLimitMinCU = &cu },
-		patch:   func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMinCU = &cu },
-		decode:  decodeNumber,
-		format:  sizing.Format,
-		sources: sizeSources,
+		effect: func(_, _ float64) Disruption { return Restart },
+		create: func(e *api.EndpointCreate, cu float64) { e.AutoscalingLimitMinCU = &cu },
+		patch:  func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMinCU = &cu },
+		decode: decodeNumber,
+		format: sizing.Format,
 	},
 	&field[float64]{
-		name:    "max_cu",
+		managed: managed.MaxCU,
 		in:      func(v *Values) *float64 { return &v.MaxCU },
 		live:    func(ep *api.Endpoint) float64 { return ep.AutoscalingLimitMaxCU },
 		config:  func(c *config.Compute, _ string) float64 { return c.MaxCU },
@@ -76,27 +74,25 @@ var attributes = []attribute{
 		patch:   func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMaxCU = &cu },
 		decode:  decodeNumber,
 		format:  sizing.Format,
-		sources: sizeSources,
 	},
 	pgSettings,
 	&field[int64]{
-		name:   "suspend_timeout",
-		in:     func(v *Values) *int64 { return &v.SuspendTimeoutSeconds },
-		live:   func(ep *api.Endpoint) int64 { return ep.SuspendTimeoutSeconds },
-		config: func(c *config.Compute, _ string) int64 { return c.SuspendTimeoutSeconds },
-		stored: func(sc *state.Compute) *int64 { return &sc.Applied.SuspendTimeoutSeconds },
+		managed: managed.SuspendTimeout,
+		in:      func(v *Values) *int64 { return &v.SuspendTimeoutSeconds },
+		live:    func(ep *api.Endpoint) int64 { return ep.SuspendTimeoutSeconds },
+		config:  func(c *config.Compute, _ string) int64 { return c.SuspendTimeoutSeconds },
+		stored:  func(sc *state.Compute) *int64 { return &sc.Applied.SuspendTimeoutSeconds },
 		// 0 is the service's default, which is 300 s: "5m" in the
 		// configuration and 0 live are the same timeout.
-		equal:   func(a, b int64) bool { return managed.EffectiveSuspend(a) == managed.EffectiveSuspend(b) },
-		effect:  func(_, _ int64) Disruption { return None },
-		create:  func(e *api.EndpointCreate, s int64) { e.SuspendTimeoutSeconds = &s },
-		patch:   func(u *api.EndpointUpdate, s int64) { u.SuspendTimeoutSeconds = &s },
-		decode:  decodeInteger,
-		format:  formatSuspend,
-		sources: []string{"suspend_timeout"},
+		equal:  func(a, b int64) bool { return managed.EffectiveSuspend(a) == managed.EffectiveSuspend(b) },
+		effect: func(_, _ int64) Disruption { return None },
+		create: func(e *api.EndpointCreate, s int64) { e.SuspendTimeoutSeconds = &s },
+		patch:  func(u *api.EndpointUpdate, s int64) { u.SuspendTimeoutSeconds = &s },
+		decode: decodeInteger,
+		format: formatSuspend,
 	},
 	&field[string]{
-		name:    "name",
+		managed: managed.Name,
 		in:      func(v *Values) *string { return &v.Name },
 		live:    func(ep *api.Endpoint) string { return ep.Name },
 		config:  func(c *config.Compute, _ string) string { return c.Name },
@@ -107,15 +103,14 @@ var attributes = []attribute{
 		patch:   func(u *api.EndpointUpdate, n string) { u.Name = &n },
 		decode:  decodeString,
 		format:  quoteEmpty,
-		sources: []string{"name"},
 	},
 	&field[bool]{
-		name:   "disabled",
-		in:     func(v *Values) *bool { return &v.Disabled },
-		live:   func(ep *api.Endpoint) bool { return ep.Disabled },
-		config: func(c *config.Compute, _ string) bool { return c.Disabled },
-		stored: func(sc *state.Compute) *bool { return &sc.Applied.Disabled },
-		equal:  same[bool],
+		managed: managed.Disabled,
+		in:      func(v *Values) *bool { return &v.Disabled },
+		live:    func(ep *api.Endpoint) bool { return ep.Disabled },
+		config:  func(c *config.Compute, _ string) bool { return c.Disabled },
+		stored:  func(sc *state.Compute) *bool { return &sc.Applied.Disabled },
+		equal:   same[bool],
 		// Disabling suspends the compute and refuses connections; enabling
 		// only lets them in again.
 		effect: func(_, after bool) Disruption {
@@ -124,11 +119,10 @@ var attributes = []attribute{
 			}
 			return None
 		},
-		create:  func(e *api.EndpointCreate, d bool) { e.Disabled = &d },
-		patch:   func(u *api.EndpointUpdate, d bool) { u.Disabled = &d },
-		decode:  decodeBool,
-		format:  formatBool,
-		sources: []string{"disabled"},
+		create: func(e *api.EndpointCreate, d bool) { e.Disabled = &d },
+		patch:  func(u *api.EndpointUpdate, d bool) { u.Disabled = &d },
+		decode: decodeBool,
+		format: formatBool,
 	},
 }
 
@@ -137,16 +131,12 @@ var attributes = []attribute{
 // Postgres starts, so changing one restarts the compute; an update sends the
 // whole map, which replaces the compute's settings.
 var pgSettings = &settings{
-	name:   "pg_settings",
-	live:   func(ep *api.Endpoint) map[string]string { return ep.Settings.PgSettings },
-	config: func(c *config.Compute) map[string]string { return c.PgSettings },
-	stored: func(sc *state.Compute) *map[string]string { return &sc.Applied.PgSettings },
-	effect: Restart,
+	managed: managed.PgSettings,
+	live:    func(ep *api.Endpoint) map[string]string { return ep.Settings.PgSettings },
+	config:  func(c *config.Compute) map[string]string { return c.PgSettings },
+	stored:  func(sc *state.Compute) *map[string]string { return &sc.Applied.PgSettings },
+	effect:  Restart,
 }
-
-// sizeSources: a size is one thing to a person, so a size from a sensitive
-// variable hides both of its ends.
-var sizeSources = []string{"size", "min_cu", "max_cu"}
 
 func apiType(t config.ComputeType) api.EndpointType {
 	if t == config.ReadOnly {

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -246,6 +249,70 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 	for name := range attributeSamples {
 		if !seen[name] {
 			t.Errorf("attributeSamples has %s, which the table does not", name)
+		}
+	}
+}
+
+// Each entry of the table names what every package knows of it
+// (internal/managed), and each of those is in the table once: a plan
+// attribute the configuration cannot name, or an argument no plan compares,
+// fails here. What an entry must define:
+//   - its name, the same in the plan and in internal/managed, found again
+//     from the plan's name by both (attributeNamed, managed.Named);
+//   - the service's field for it, a field of the API's endpoint;
+//   - the compute block's arguments that set it, which the samples of
+//     TestEveryAttributeIsWiredThroughEveryUse write (so config parses
+//     each into the attribute) and nothing else does;
+//   - its place: a block a misplaced argument is sent to (Home), or none.
+func TestEveryAttributeIsDescribedOnce(t *testing.T) {
+	fields := map[string]bool{}
+	for f := range reflect.TypeFor[api.Endpoint]().Fields() {
+		fields[strings.Split(f.Tag.Get("json"), ",")[0]] = true
+	}
+	described := map[*managed.Attribute]int{}
+	for _, at := range attributes {
+		m := at.spec()
+		if m == nil {
+			t.Errorf("%s names no internal/managed attribute", at.Name())
+			continue
+		}
+		described[m]++
+		if m.Name != at.Name() {
+			t.Errorf("the table's %s is internal/managed's %s", at.Name(), m.Name)
+		}
+		if !slices.Contains(managed.All, m) {
+			t.Errorf("%s is not in managed.All, from which config takes its arguments", m.Name)
+		}
+		if !fields[m.API] {
+			t.Errorf("%s: the service's endpoint has no field %q", m.Name, m.API)
+		}
+		if m.Home != "" && len(m.Arguments) == 0 {
+			t.Errorf("%s has a home block but no argument to write in it", m.Name)
+		}
+		sample := attributeSamples[m.Name]
+		for _, body := range sample.hcl {
+			if body == "" {
+				continue
+			}
+			for _, line := range strings.Split(body, "\n") {
+				arg, _, _ := strings.Cut(line, " = ")
+				if !m.SetBy(arg) {
+					t.Errorf("%s: its sample sets %s, which managed.%s.Arguments does not list", m.Name, arg, m.Name)
+				}
+			}
+		}
+		if len(m.Arguments) > 0 && sample.hcl[0] == "" {
+			t.Errorf("%s: the compute block sets it (%v), but its samples write no argument", m.Name, m.Arguments)
+		}
+		for _, planName := range []string{m.Name, m.Name + ".work_mem"} {
+			if got := managed.Named(planName); (got == m) != (attributeNamed(planName) == at) {
+				t.Errorf("%q: the table says %v, internal/managed %v", planName, attributeNamed(planName) == at, got == m)
+			}
+		}
+	}
+	for _, m := range managed.All {
+		if described[m] != 1 {
+			t.Errorf("the table has %d entries of internal/managed's %s, want 1", described[m], m.Name)
 		}
 	}
 }

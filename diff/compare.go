@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -155,18 +156,24 @@ func describeCause(ch *Change, atLeast Disruption) string {
 // changesSize reports whether a change sets the compute's size.
 func changesSize(attrs []Attribute) bool {
 	for _, a := range attrs {
-		if a.Name == "min_cu" || a.Name == "max_cu" {
+		if isSize(a.Name) {
 			return true
 		}
 	}
 	return false
 }
 
+// isSize reports whether a plan attribute is one end of the compute's size.
+func isSize(name string) bool {
+	at := managed.Named(name)
+	return at != nil && at.IsSize()
+}
+
 // sizeLine says what a size gives a person: CU, RAM, connections, LFC, temp
 // disk; nothing of it when the size comes from a sensitive variable.
 func sizeLine(v Values, attrs []Attribute) string {
 	for _, a := range attrs {
-		if (a.Name == "min_cu" || a.Name == "max_cu") && a.Sensitive {
+		if isSize(a.Name) && a.Sensitive {
 			return "size from a sensitive variable"
 		}
 	}

@@ -20,6 +20,7 @@ func attributeReasons(pp *projectPlan, ch *Change) []string {
 	for _, a := range ch.Attributes {
 		recreate = recreate || a.Effect == Recreate
 		change := a.String()
+		at := managed.Named(a.Name)
 		switch {
 		case a.Effect == Recreate:
 			out = append(out, change+" cannot change in place: the compute is deleted and created anew, "+
@@ -27,17 +28,20 @@ func attributeReasons(pp *projectPlan, ch *Change) []string {
 		case a.Effect == Restart:
 			restarts++
 			verb := " restarts the compute"
-			if strings.HasPrefix(a.Name, "pg_settings.") {
+			if at == managed.PgSettings {
 				verb = " takes effect at a restart: it restarts the compute"
 			}
 			out = append(out, change+verb+dropWords(ch.Active, " and drops its connections"))
-		case a.Name == "branch":
+		case at == managed.Branch:
 			out = append(out, fmt.Sprintf("moves from branch %s to %s: the service suspends the compute on the move%s",
 				pp.branchName(fmt.Sprint(a.Before)), pp.branchName(fmt.Sprint(a.After)), dropWords(ch.Active, " and drops its connections")))
-		case a.Name == "disabled" && a.Effect == Suspend:
+		case at == managed.Disabled && a.Effect == Suspend:
 			out = append(out, change+" suspends the compute and refuses new connections"+dropWords(ch.Active, "; its connections drop"))
-		case a.Name == "disabled":
+		case at == managed.Disabled:
 			out = append(out, change+" lets the compute accept connections again; nothing running is interrupted")
+		case a.Effect == Suspend:
+			// An attribute without words of its own still says it interrupts.
+			out = append(out, change+" suspends the compute"+dropWords(ch.Active, " and drops its connections"))
 		}
 	}
 	// The action is not decided yet when the reasons are written: a

@@ -152,7 +152,7 @@ func (v Values) RowsHiding(s Secrets) []Row {
 		}
 		hidden := s.Value(r.Name)
 		rows[i].Value = hidden
-		if r.Name == pgSettings.name && len(v.PgSettings) > 0 {
+		if r.Name == pgSettings.Name() && len(v.PgSettings) > 0 {
 			rows[i].Value = formatSettings(v.PgSettings, func(string) string { return hidden })
 		}
 	}
@@ -213,10 +213,10 @@ func appendTexts(out []Secret, name string, settings map[string]string, s Secret
 	if s.Hides("name") && name != "" {
 		out = append(out, Secret{name, s.Vars("name")})
 	}
-	if s.Hides(pgSettings.name) {
+	if s.Hides(pgSettings.Name()) {
 		for _, v := range settings {
 			if v != "" {
-				out = append(out, Secret{v, s.Vars(pgSettings.name)})
+				out = append(out, Secret{v, s.Vars(pgSettings.Name())})
 			}
 		}
 	}

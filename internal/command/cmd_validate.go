@@ -12,6 +12,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/english"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -141,7 +142,7 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 		for _, b := range blocks {
 			for _, c := range b.Computes {
 				size := sizing.Describe(sizing.Size{Min: c.MinCU, Max: c.MaxCU}).String()
-				if c.Sensitive["size"] || c.Sensitive["min_cu"] || c.Sensitive["max_cu"] {
+				if managed.MinCU.Sensitive(c.Sensitive) || managed.MaxCU.Sensitive(c.Sensitive) {
 					size = "size from a sensitive variable"
 				}
 				if c.Disabled {
