@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/managed"
@@ -45,6 +47,10 @@ type attribute interface {
 	display(value any) string
 	show(v *Values) string
 
+	// arguments are the compute block's arguments that ask for its value
+	// in v (BlockArguments); none when the block's place says it.
+	arguments(v *Values) []Argument
+
 	toCreate(e *api.EndpointCreate, v *Values)
 	// toUpdate sets the value of v in an update; false when no update can
 	// change it (the compute must be recreated).
@@ -73,6 +79,8 @@ type field[T any] struct {
 	// decode reads a value back from a plan file (JSON numbers are float64 there).
 	decode func(any) (T, error)
 	format func(T) string
+	// hcl writes it in a compute block (BlockArguments).
+	hcl func(*Values) []Argument
 }
 
 func (f *field[T]) Name() string { return f.managed.Name }
@@ -146,6 +154,8 @@ func (f *field[T]) atDefault(value any) bool {
 }
 
 func (f *field[T]) show(v *Values) string { return f.format(*f.in(v)) }
+
+func (f *field[T]) arguments(v *Values) []Argument { return f.hcl(v) }
 
 func (f *field[T]) toCreate(e *api.EndpointCreate, v *Values) { f.create(e, *f.in(v)) }
 
@@ -273,6 +283,18 @@ func (s *settings) display(value any) string {
 func (s *settings) atDefault(value any) bool { return value == nil }
 
 func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }
+
+// arguments write the whole map, as the block's one pg_settings argument.
+func (s *settings) arguments(v *Values) []Argument {
+	if len(v.PgSettings) == 0 {
+		return []Argument{{s.managed.Name, cty.MapValEmpty(cty.String)}}
+	}
+	m := make(map[string]cty.Value, len(v.PgSettings))
+	for k, x := range v.PgSettings {
+		m[k] = cty.StringVal(x)
+	}
+	return []Argument{{s.managed.Name, cty.MapVal(m)}}
+}
 
 func (s *settings) toCreate(e *api.EndpointCreate, v *Values) {
 	// A create without settings leaves them out: the service refuses a

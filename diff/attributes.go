@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/managed"
@@ -33,6 +35,7 @@ var attributes = []attribute{
 		create:  func(e *api.EndpointCreate, t api.EndpointType) { e.Type = t },
 		decode:  decodeEndpointType,
 		format:  func(t api.EndpointType) string { return string(t) },
+		hcl:     func(v *Values) []Argument { return stringArgument("type", string(v.Type)) },
 	},
 	&field[string]{
 		managed: managed.Branch,
@@ -47,6 +50,8 @@ var attributes = []attribute{
 		patch:  func(u *api.EndpointUpdate, id string) { u.BranchID = &id },
 		decode: decodeString,
 		format: func(id string) string { return id },
+		// The branch block a compute block is in says its branch.
+		hcl: func(*Values) []Argument { return nil },
 	},
 	&field[float64]{
 		managed: managed.MinCU,
@@ -61,6 +66,7 @@ var attributes = []attribute{
 		patch:  func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMinCU = &cu },
 		decode: decodeNumber,
 		format: sizing.Format,
+		hcl:    sizeArguments,
 	},
 	&field[float64]{
 		managed: managed.MaxCU,
@@ -74,6 +80,7 @@ var attributes = []attribute{
 		patch:   func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMaxCU = &cu },
 		decode:  decodeNumber,
 		format:  sizing.Format,
+		hcl:     sizeArguments,
 	},
 	pgSettings,
 	&field[int64]{
@@ -90,6 +97,11 @@ var attributes = []attribute{
 		patch:  func(u *api.EndpointUpdate, s int64) { u.SuspendTimeoutSeconds = &s },
 		decode: decodeInteger,
 		format: formatSuspend,
+		// As the plan shows it: "90s", "1h30m", "never" (never the
+		// default, which a block leaves out).
+		hcl: func(v *Values) []Argument {
+			return stringArgument("suspend_timeout", formatSuspend(v.SuspendTimeoutSeconds))
+		},
 	},
 	&field[string]{
 		managed: managed.Name,
@@ -103,6 +115,7 @@ var attributes = []attribute{
 		patch:   func(u *api.EndpointUpdate, n string) { u.Name = &n },
 		decode:  decodeString,
 		format:  quoteEmpty,
+		hcl:     func(v *Values) []Argument { return stringArgument("name", v.Name) },
 	},
 	&field[bool]{
 		managed: managed.Disabled,
@@ -123,6 +136,7 @@ var attributes = []attribute{
 		patch:  func(u *api.EndpointUpdate, d bool) { u.Disabled = &d },
 		decode: decodeBool,
 		format: formatBool,
+		hcl:    func(v *Values) []Argument { return []Argument{{"disabled", cty.BoolVal(v.Disabled)}} },
 	},
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2/hclwrite"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/emulator"
@@ -221,6 +223,30 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 			}
 			if d := ExactDifferences(v[1], made); len(d) != 0 {
 				t.Errorf("a create's attributes make %v different", d)
+			}
+
+			// generate writes it with the compute block's own arguments, and
+			// a block of what it writes asks for the same values again.
+			args := at.arguments(&v[1])
+			for _, a := range args {
+				if !at.spec().SetBy(a.Name) {
+					t.Errorf("%s is written as %s, which managed.%s.Arguments does not list", name, a.Name, name)
+				}
+			}
+			if (len(args) > 0) != (len(at.spec().Arguments) > 0) {
+				t.Errorf("%s is written as %v, but its arguments are %v", name, args, at.spec().Arguments)
+			}
+			empty := ConfiguredValues(computeFrom(t, "", ""), v[1].BranchID)
+			args, err = BlockArguments(empty, v[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := hclwrite.NewEmptyFile()
+			for _, a := range args {
+				f.Body().SetAttributeValue(a.Name, a.Value)
+			}
+			if d := Differences(v[1], ConfiguredValues(computeFrom(t, string(f.Bytes()), ""), v[1].BranchID)); len(d) != 0 {
+				t.Errorf("generate writes\n%s\nwhich reads back %v different", f.Bytes(), d)
 			}
 
 			// People see it.
