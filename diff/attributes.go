@@ -18,11 +18,13 @@ import (
 // records, request bodies, the stale-plan explanation, the lost-answer check,
 // import and the views all take their knowledge from here.
 //
-// The order is the order in which a plan lists the attributes. Adding an
-// attribute is one entry here, a field in Values (and in state.Attributes and
-// the api types, which this table reads and writes), and its line in the
-// table-driven test (attributes_test.go), which fails until it is wired
-// through every use.
+// The order is the order in which a plan lists the attributes. Each entry
+// names its internal/managed attribute, which holds what config needs too
+// (its arguments, the service's field, its home). Adding an attribute
+// (docs/architecture.md, Where to add things) is its managed.Attribute, one
+// entry here, a field in Values (and in state.Attributes and the api types,
+// which this table reads and writes), and its samples in the table-driven
+// tests (attributes_test.go), which fail until it is wired through every use.
 var attributes = []attribute{
 	&field[api.EndpointType]{
 		managed: managed.Type,
