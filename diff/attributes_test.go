@@ -3,6 +3,7 @@ package diff
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http/httptest"
 	"reflect"
 	"slices"
@@ -125,6 +126,20 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 			}
 			if d := ExactDifferences(v[0], v[1]); !owned(d) {
 				t.Errorf("exact comparison: %v", d)
+			}
+
+			// Its value is under its own key in a plan's and the state's
+			// JSON, and under the service's field in a request: what the
+			// redacted plan hides.
+			m := at.spec()
+			if keys := changedKeys(t, v[0], v[1]); !slices.Equal(keys, []string{m.Key}) {
+				t.Errorf("%s: the plan's values differ at %v, want managed.%s.Key %q", name, keys, name, m.Key)
+			}
+			if keys := changedKeys(t, v[0].Record("ep-x", project, false), v[1].Record("ep-x", project, false)); !slices.Equal(keys, []string{m.Key}) {
+				t.Errorf("%s: the state's entries differ at %v, want managed.%s.Key %q", name, keys, name, m.Key)
+			}
+			if keys := changedKeys(t, v[0].createRequest(), v[1].createRequest()); !slices.Equal(keys, []string{m.API}) {
+				t.Errorf("%s: the creates differ at %v, want managed.%s.API %q", name, keys, name, m.API)
 			}
 
 			// A create sends it, and the service has it.
@@ -358,6 +373,43 @@ func TestSuspendDefaultEqualsFiveMinutes(t *testing.T) {
 	if d := ExactDifferences(serviceDefault, fiveMinutes); len(d) != 1 {
 		t.Errorf("exactly, 0 and 300 differ: %v", d)
 	}
+}
+
+// changedKeys lists the keys of the JSON objects a and b whose values
+// differ, looking into the state's applied values.
+func changedKeys(t *testing.T, a, b any) []string {
+	t.Helper()
+	var objects [2]map[string]json.RawMessage
+	for i, x := range []any{a, b} {
+		raw, err := json.Marshal(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &objects[i]); err != nil {
+			t.Fatal(err)
+		}
+		if applied, ok := objects[i]["applied"]; ok {
+			delete(objects[i], "applied")
+			var inner map[string]json.RawMessage
+			if err := json.Unmarshal(applied, &inner); err != nil {
+				t.Fatal(err)
+			}
+			maps.Copy(objects[i], inner)
+		}
+	}
+	var out []string
+	for k := range objects[0] {
+		if string(objects[0][k]) != string(objects[1][k]) {
+			out = append(out, k)
+		}
+	}
+	for k := range objects[1] {
+		if _, ok := objects[0][k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // computeFrom decodes one compute block with body, and a sensitive variable

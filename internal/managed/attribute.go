@@ -18,6 +18,9 @@ type Attribute struct {
 	// API is the service's field for it, which people copy from its answers
 	// into a configuration.
 	API string
+	// Key is its value's key in a plan file's and the state's JSON
+	// (diff.Values, state.Attributes), which the redacted plan hides.
+	Key string
 	// Home is the block its arguments go in, which a hint names when one is
 	// written in another block; "" when several blocks take the same name
 	// (a project, a branch and a compute all have a name).
@@ -35,14 +38,14 @@ var sizeArguments = []string{"min_cu", "max_cu", "size"}
 
 // The managed attributes.
 var (
-	Type           = &Attribute{Name: "type", Arguments: []string{"type"}, API: "type", Home: "compute", Headline: true}
-	Branch         = &Attribute{Name: "branch", API: "branch_id", Headline: true}
-	MinCU          = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Home: "compute", Headline: true}
-	MaxCU          = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Home: "compute", Headline: true}
-	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Home: "compute"}
-	PgSettings     = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Home: "compute", Keyed: true}
-	Disabled       = &Attribute{Name: "disabled", Arguments: []string{"disabled"}, API: "disabled", Home: "compute"}
-	Name           = &Attribute{Name: "name", Arguments: []string{"name"}, API: "name"}
+	Type           = &Attribute{Name: "type", Arguments: []string{"type"}, API: "type", Key: "type", Home: "compute", Headline: true}
+	Branch         = &Attribute{Name: "branch", API: "branch_id", Key: "branch_id", Headline: true}
+	MinCU          = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Key: "min_cu", Home: "compute", Headline: true}
+	MaxCU          = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Key: "max_cu", Home: "compute", Headline: true}
+	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Key: "suspend_timeout_seconds", Home: "compute"}
+	PgSettings     = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Key: "pg_settings", Home: "compute", Keyed: true}
+	Disabled       = &Attribute{Name: "disabled", Arguments: []string{"disabled"}, API: "disabled", Key: "disabled", Home: "compute"}
+	Name           = &Attribute{Name: "name", Arguments: []string{"name"}, API: "name", Key: "name"}
 )
 
 // All is every managed attribute, in the order a compute block's arguments
