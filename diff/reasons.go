@@ -143,9 +143,9 @@ func formatSettings(m map[string]string, value func(string) string) string {
 // "default (5m)", "never", "5m", "1h30m", "1m30s".
 func formatSuspend(s int64) string {
 	switch {
-	case s == 0:
+	case s == managed.SuspendDefault:
 		return "default (" + formatSuspend(managed.ServiceDefaultSuspend) + ")"
-	case s < 0:
+	case s < 0: // managed.SuspendNever; nothing else below 0 is a timeout
 		return "never"
 	}
 	h, m, sec := s/3600, s/60%60, s%60

@@ -31,7 +31,7 @@ type stateView struct {
 
 // suspendAfter is the idle delay of a compute: 0 means the service default, -1 never.
 func suspendAfter(seconds int64) (time.Duration, bool) {
-	if seconds < 0 {
+	if seconds < 0 { // managed.SuspendNever
 		return 0, false
 	}
 	return time.Duration(managed.EffectiveSuspend(seconds)) * time.Second, true

@@ -1,14 +1,21 @@
 package managed
 
-// ServiceDefaultSuspend is what a suspend timeout of 0 means to the service:
-// 300 seconds (docs/service.md, Requests and defaults).
-const ServiceDefaultSuspend = 300
+// Suspend timeouts in seconds, in the service's terms (docs/service.md,
+// Requests and defaults): 0 is its default, -1 never, otherwise 60 to 604800.
+const (
+	// SuspendDefault asks for the service's default, ServiceDefaultSuspend.
+	SuspendDefault int64 = 0
+	// SuspendNever keeps a compute from scaling to zero.
+	SuspendNever int64 = -1
+	// ServiceDefaultSuspend is what SuspendDefault means to the service.
+	ServiceDefaultSuspend = 300
+)
 
 // EffectiveSuspend is the suspend timeout in seconds that s gives a compute:
-// 0 is the service's default, so 0 and 300 are the same timeout; -1 (never)
-// and every other value are themselves.
+// the default is ServiceDefaultSuspend, so 0 and 300 are the same timeout;
+// never and every other value are themselves.
 func EffectiveSuspend(s int64) int64 {
-	if s == 0 {
+	if s == SuspendDefault {
 		return ServiceDefaultSuspend
 	}
 	return s
