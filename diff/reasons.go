@@ -74,14 +74,14 @@ func adoptReason(ep *LiveEndpoint, sensitive Secrets) string {
 	if ep.Type == api.EndpointTypeReadWrite {
 		return fmt.Sprintf("adopts %s, the branch's existing read_write compute, instead of creating a second (a branch holds one; every default branch comes with one)", ep.ID)
 	}
-	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %s", ep.ID, quotedName(ep.Name, sensitive, "name"))
+	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %s", ep.ID, quotedName(ep.Name, sensitive))
 }
 
-// quotedName is a name in quotes, or HiddenValue when the attribute attr
-// ("name") came from a sensitive variable.
-func quotedName(name string, sensitive Secrets, attr string) string {
-	if sensitive.Hides(attr) {
-		return sensitive.Value(attr)
+// quotedName is an endpoint's name in quotes, or HiddenValue when the name
+// came from a sensitive variable.
+func quotedName(name string, sensitive Secrets) string {
+	if sensitive.Hides(managed.Name.Name) {
+		return sensitive.Value(managed.Name.Name)
 	}
 	return strconv.Quote(name)
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -163,7 +164,7 @@ func (v Values) RowsHiding(s Secrets) []Row {
 // came from a sensitive variable: how apply names it in its progress and
 // notes.
 func (s *Step) QuotedName() string {
-	return quotedName(s.Name, SecretsOf(s.Record), "name")
+	return quotedName(s.Name, SecretsOf(s.Record))
 }
 
 // SensitiveTexts are the texts a step sets from sensitive variables (the
@@ -210,8 +211,8 @@ func appendTexts(out []Secret, name string, settings map[string]string, s Secret
 	if len(s.Names) == 0 {
 		return out
 	}
-	if s.Hides("name") && name != "" {
-		out = append(out, Secret{name, s.Vars("name")})
+	if s.Hides(managed.Name.Name) && name != "" {
+		out = append(out, Secret{name, s.Vars(managed.Name.Name)})
 	}
 	if s.Hides(pgSettings.Name()) {
 		for _, v := range settings {

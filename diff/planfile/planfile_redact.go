@@ -104,7 +104,7 @@ func redact(doc *node, p *diff.Plan) {
 	byEndpoint := p.SensitiveByEndpoint()
 	for _, ch := range doc.get("changes").items {
 		names := byAddress[ch.get("address").text()]
-		hideValues(ch, map[string]string{"type": "type"}, names)
+		hideValues(ch, map[string]string{managed.Type.Key: managed.Type.Name}, names)
 		redactAttributes(ch.get("attributes"), names)
 	}
 	for _, d := range doc.get("drift").items {
@@ -117,13 +117,13 @@ func redact(doc *node, p *diff.Plan) {
 	}
 	for _, s := range doc.get("steps").items {
 		names := byAddress[s.get("address").text()]
-		hideValues(s, map[string]string{"name": "name"}, names)
+		hideValues(s, map[string]string{managed.Name.Key: managed.Name.Name}, names)
 		if body := s.get("body").get("endpoint"); body != nil {
 			hideValues(body, bodyKeys, names)
 			hideValues(body.get("settings"), valueKeys, names)
 		}
 		if rec := s.get("record"); rec != nil {
-			hideValues(rec, map[string]string{"type": "type"}, names)
+			hideValues(rec, map[string]string{managed.Type.Key: managed.Type.Name}, names)
 			hideValues(rec.get("applied"), valueKeys, names)
 		}
 	}
