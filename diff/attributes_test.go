@@ -281,6 +281,10 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 				if !at.sensitive(c.Sensitive) {
 					t.Errorf("%s from a sensitive variable is not marked sensitive", name)
 				}
+				// validate and the plan hide a size whole.
+				if SizeSensitive(c) != at.spec().IsSize() {
+					t.Errorf("%s from a sensitive variable: the size is hidden %v, want %v", name, SizeSensitive(c), at.spec().IsSize())
+				}
 				if at.sensitive(computeFrom(t, sample.hcl[1], "").Sensitive) {
 					t.Errorf("%s from a literal is marked sensitive", name)
 				}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
@@ -169,12 +170,27 @@ func isSize(name string) bool {
 	return at != nil && at.IsSize()
 }
 
+// HiddenSize is what people read instead of a size that comes from a
+// sensitive variable: a size is one thing to a person, so either end hides it.
+const HiddenSize = "size from a sensitive variable"
+
+// SizeSensitive reports whether a compute block's size comes from a
+// sensitive variable, at either end.
+func SizeSensitive(c *config.Compute) bool {
+	for _, a := range attributes {
+		if a.spec().IsSize() && a.sensitive(c.Sensitive) {
+			return true
+		}
+	}
+	return false
+}
+
 // sizeLine says what a size gives a person: CU, RAM, connections, LFC, temp
 // disk; nothing of it when the size comes from a sensitive variable.
 func sizeLine(v Values, attrs []Attribute) string {
 	for _, a := range attrs {
 		if isSize(a.Name) && a.Sensitive {
-			return "size from a sensitive variable"
+			return HiddenSize
 		}
 	}
 	r := sizing.Describe(sizing.Size{Min: v.MinCU, Max: v.MaxCU})

@@ -11,8 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/english"
-	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -142,8 +142,8 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 		for _, b := range blocks {
 			for _, c := range b.Computes {
 				size := sizing.Describe(sizing.Size{Min: c.MinCU, Max: c.MaxCU}).String()
-				if managed.MinCU.Sensitive(c.Sensitive) || managed.MaxCU.Sensitive(c.Sensitive) {
-					size = "size from a sensitive variable"
+				if diff.SizeSensitive(c) {
+					size = diff.HiddenSize
 				}
 				if c.Disabled {
 					size += " (disabled)"
