@@ -43,6 +43,9 @@ type attribute interface {
 	// atDefault reports whether a plan value is what the service gives a
 	// compute that is not told otherwise.
 	atDefault(value any) bool
+	// reason says in plain words what changing it as a does, in words of
+	// its own; "" for the words of a's effect (attributeReasons).
+	reason(a Attribute, r reasonContext) string
 	// display prints a plan attribute's value for people; show, its value in v.
 	display(value any) string
 	show(v *Values) string
@@ -81,6 +84,8 @@ type field[T any] struct {
 	format func(T) string
 	// hcl writes it in a compute block (BlockArguments).
 	hcl func(*Values) []Argument
+	// words, when not nil, says what a change of it does (reason).
+	words func(a Attribute, r reasonContext) string
 }
 
 func (f *field[T]) Name() string { return f.managed.Name }
@@ -154,6 +159,13 @@ func (f *field[T]) atDefault(value any) bool {
 }
 
 func (f *field[T]) show(v *Values) string { return f.format(*f.in(v)) }
+
+func (f *field[T]) reason(a Attribute, r reasonContext) string {
+	if f.words == nil {
+		return ""
+	}
+	return f.words(a, r)
+}
 
 func (f *field[T]) arguments(v *Values) []Argument { return f.hcl(v) }
 
@@ -283,6 +295,14 @@ func (s *settings) display(value any) string {
 func (s *settings) atDefault(value any) bool { return value == nil }
 
 func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }
+
+// reason: a setting is read when Postgres starts, so a new one restarts it.
+func (s *settings) reason(a Attribute, r reasonContext) string {
+	if a.Effect != Restart {
+		return ""
+	}
+	return r.change + " takes effect at a restart: it restarts the compute" + dropWords(r.active, " and drops its connections")
+}
 
 // arguments write the whole map, as the block's one pg_settings argument.
 func (s *settings) arguments(v *Values) []Argument {

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"fmt"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/neonform/neonform/api"
@@ -54,6 +56,10 @@ var attributes = []attribute{
 		format: func(id string) string { return id },
 		// The branch block a compute block is in says its branch.
 		hcl: func(*Values) []Argument { return nil },
+		words: func(a Attribute, r reasonContext) string {
+			return fmt.Sprintf("moves from branch %s to %s: the service suspends the compute on the move%s",
+				r.branchName(fmt.Sprint(a.Before)), r.branchName(fmt.Sprint(a.After)), dropWords(r.active, " and drops its connections"))
+		},
 	},
 	&field[float64]{
 		managed: managed.MinCU,
@@ -139,6 +145,12 @@ var attributes = []attribute{
 		decode: decodeBool,
 		format: formatBool,
 		hcl:    func(v *Values) []Argument { return []Argument{{"disabled", cty.BoolVal(v.Disabled)}} },
+		words: func(a Attribute, r reasonContext) string {
+			if a.Effect == Suspend {
+				return r.change + " suspends the compute and refuses new connections" + dropWords(r.active, "; its connections drop")
+			}
+			return r.change + " lets the compute accept connections again; nothing running is interrupted"
+		},
 	},
 }
 

@@ -13,35 +13,34 @@ import (
 )
 
 // attributeReasons says in plain words what each disruptive attribute change
-// does, given whether the compute is active now.
+// does, given whether the compute is active now: in the words of the
+// attribute's table entry when it has some, else in those of its effect.
 func attributeReasons(pp *projectPlan, ch *Change) []string {
 	var out []string
 	restarts, recreate := 0, false
+	r := reasonContext{active: ch.Active, branchName: pp.branchName}
 	for _, a := range ch.Attributes {
 		recreate = recreate || a.Effect == Recreate
-		change := a.String()
-		at := managed.Named(a.Name)
-		switch {
-		case a.Effect == Recreate:
-			out = append(out, change+" cannot change in place: the compute is deleted and created anew, "+
-				"with a new endpoint id and host; clients must change their connection strings")
-		case a.Effect == Restart:
+		if a.Effect == Restart {
 			restarts++
-			verb := " restarts the compute"
-			if at == managed.PgSettings {
-				verb = " takes effect at a restart: it restarts the compute"
+		}
+		if a.Effect == Recreate {
+			out = append(out, a.String()+" cannot change in place: the compute is deleted and created anew, "+
+				"with a new endpoint id and host; clients must change their connection strings")
+			continue
+		}
+		if at := attributeNamed(a.Name); at != nil {
+			r.change = a.String()
+			if words := at.reason(a, r); words != "" {
+				out = append(out, words)
+				continue
 			}
-			out = append(out, change+verb+dropWords(ch.Active, " and drops its connections"))
-		case at == managed.Branch:
-			out = append(out, fmt.Sprintf("moves from branch %s to %s: the service suspends the compute on the move%s",
-				pp.branchName(fmt.Sprint(a.Before)), pp.branchName(fmt.Sprint(a.After)), dropWords(ch.Active, " and drops its connections")))
-		case at == managed.Disabled && a.Effect == Suspend:
-			out = append(out, change+" suspends the compute and refuses new connections"+dropWords(ch.Active, "; its connections drop"))
-		case at == managed.Disabled:
-			out = append(out, change+" lets the compute accept connections again; nothing running is interrupted")
-		case a.Effect == Suspend:
-			// An attribute without words of its own still says it interrupts.
-			out = append(out, change+" suspends the compute"+dropWords(ch.Active, " and drops its connections"))
+		}
+		switch a.Effect {
+		case Restart:
+			out = append(out, a.String()+" restarts the compute"+dropWords(ch.Active, " and drops its connections"))
+		case Suspend:
+			out = append(out, a.String()+" suspends the compute"+dropWords(ch.Active, " and drops its connections"))
 		}
 	}
 	// The action is not decided yet when the reasons are written: a
@@ -53,6 +52,15 @@ func attributeReasons(pp *projectPlan, ch *Change) []string {
 		out = append(out, "applies without interrupting the compute")
 	}
 	return out
+}
+
+// reasonContext is what an attribute's words need besides its change:
+// the change as people read it ("max_cu 1 -> 2"), whether the compute is
+// active now, and a branch's name by its id.
+type reasonContext struct {
+	change     string
+	active     bool
+	branchName func(id string) string
 }
 
 // replaceAskedReason is why a compute is replaced when -replace asked for it.
