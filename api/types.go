@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"github.com/neonform/neonform/internal/managed"
 	"time"
 )
 
@@ -85,13 +86,9 @@ type SettingsRequest struct {
 
 // MarshalJSON sends nil settings as {}: "none", never null.
 func (s SettingsRequest) MarshalJSON() ([]byte, error) {
-	m := s.PgSettings
-	if m == nil {
-		m = map[string]string{}
-	}
 	return json.Marshal(struct {
 		PgSettings map[string]string `json:"pg_settings"`
-	}{m})
+	}{managed.Settings(s.PgSettings)})
 }
 
 // Endpoint is the compute endpoint record (components.schemas.Endpoint).

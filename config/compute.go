@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -102,7 +103,7 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst 
 		Type:         ReadWrite,
 		MinCU:        1,
 		MaxCU:        1,
-		PgSettings:   map[string]string{},
+		PgSettings:   managed.Settings(nil),
 		Name:         b.Labels[0],
 		AllowRestart: true,
 		DeclRange:    b.DefRange(),
@@ -116,28 +117,68 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst 
 		cp.Ranges.Set(name, a.SrcRange)
 	}
 
-	if v, state := c.eval("type", cty.String, `"read_write" or "read_only"`); state == valid {
-		switch t := ComputeType(v.AsString()); t {
-		case ReadWrite, ReadOnly:
-			cp.Type = t
-		default:
-			hint := didYouMean(string(t), []string{string(ReadWrite), string(ReadOnly)})
-			if alias, ok := computeTypeNames[string(t)]; ok {
-				hint = fmt.Sprintf(" Did you mean %q?", alias)
-			}
-			c.fail("type", "Invalid compute type",
-				"type is \"read_write\" (the branch's primary compute) or \"read_only\" (a read replica), not %q.%s", t, hint)
-		}
+	for _, decode := range computeDecoding {
+		decode(c, b, inst)
 	}
-	c.decodeSize(l.cfg.Settings.AccountTier)
-	c.decodeSuspendTimeout()
-	c.decodePgSettings()
-	if v, state := c.eval("disabled", cty.Bool, "true or false"); state == valid {
-		cp.Disabled = v.True()
-	}
-	c.decodeName(b, inst)
 	l.decodeLifecycle(cp, content.Blocks)
 	return cp
+}
+
+// computeDecoders read the arguments of each managed attribute
+// (internal/managed) into the Compute, by the attribute's first argument:
+// the size's decoder reads all three of a size's. TestEveryManagedArgumentIsDecoded
+// fails for an attribute without one.
+var computeDecoders = map[string]func(c *computeAttrs, b *hclsyntax.Block, inst instance){
+	"type":            func(c *computeAttrs, _ *hclsyntax.Block, _ instance) { c.decodeType() },
+	"min_cu":          func(c *computeAttrs, _ *hclsyntax.Block, _ instance) { c.decodeSize(c.l.cfg.Settings.AccountTier) },
+	"suspend_timeout": func(c *computeAttrs, _ *hclsyntax.Block, _ instance) { c.decodeSuspendTimeout() },
+	"pg_settings":     func(c *computeAttrs, _ *hclsyntax.Block, _ instance) { c.decodePgSettings() },
+	"disabled":        func(c *computeAttrs, _ *hclsyntax.Block, _ instance) { c.decodeDisabled() },
+	"name":            (*computeAttrs).decodeName,
+}
+
+// computeDecoding is computeDecoders in managed.All's order, each once, so
+// that a block's problems are reported in that order; made once, not for
+// each of 100,000 blocks.
+var computeDecoding = func() []func(*computeAttrs, *hclsyntax.Block, instance) {
+	var out []func(*computeAttrs, *hclsyntax.Block, instance)
+	done := map[string]bool{}
+	for _, a := range managed.All {
+		if len(a.Arguments) == 0 || done[a.Arguments[0]] {
+			continue // set by the block's place, or read with another (a size's ends)
+		}
+		done[a.Arguments[0]] = true
+		if d := computeDecoders[a.Arguments[0]]; d != nil { // else TestEveryManagedArgumentIsDecoded fails
+			out = append(out, d)
+		}
+	}
+	return out
+}()
+
+// decodeType reads read_write or read_only, with a hint for the other
+// words people use for them.
+func (c *computeAttrs) decodeType() {
+	v, state := c.eval("type", cty.String, `"read_write" or "read_only"`)
+	if state != valid {
+		return
+	}
+	switch t := ComputeType(v.AsString()); t {
+	case ReadWrite, ReadOnly:
+		c.cp.Type = t
+	default:
+		hint := didYouMean(string(t), []string{string(ReadWrite), string(ReadOnly)})
+		if alias, ok := computeTypeNames[string(t)]; ok {
+			hint = fmt.Sprintf(" Did you mean %q?", alias)
+		}
+		c.fail("type", "Invalid compute type",
+			"type is \"read_write\" (the branch's primary compute) or \"read_only\" (a read replica), not %q.%s", t, hint)
+	}
+}
+
+func (c *computeAttrs) decodeDisabled() {
+	if v, state := c.eval("disabled", cty.Bool, "true or false"); state == valid {
+		c.cp.Disabled = v.True()
+	}
 }
 
 // decodeSize reads size, or min_cu and max_cu, and checks them against the service's

@@ -3,6 +3,7 @@ package config
 import (
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -81,12 +82,12 @@ const (
 	ReadOnly  ComputeType = "read_only"
 )
 
-// Suspend timeouts in the service's terms.
+// Suspend timeouts in the service's terms (internal/managed).
 const (
 	// SuspendDefault means the service default (300 s); it is what an omitted suspend_timeout enforces.
-	SuspendDefault int64 = 0
+	SuspendDefault = managed.SuspendDefault
 	// SuspendNever is suspend_timeout = "never": the compute does not scale to zero.
-	SuspendNever int64 = -1
+	SuspendNever = managed.SuspendNever
 )
 
 // Compute is a compute block, with defaults applied: omitted attributes mean the

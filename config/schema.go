@@ -8,6 +8,8 @@ import (
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/neonform/neonform/internal/managed"
 )
 
 // One explicit schema per block, as Terraform's configs package does, so that every
@@ -40,12 +42,11 @@ var (
 		Attributes: []hcl.AttributeSchema{{Name: "name"}, {Name: "id"}, {Name: "exclusive"}, {Name: "for_each"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "compute", LabelNames: []string{"name"}}},
 	}
+	// computeSchema takes the arguments of the managed attributes
+	// (internal/managed), and for_each.
 	computeSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{
-			{Name: "type"}, {Name: "min_cu"}, {Name: "max_cu"}, {Name: "size"}, {Name: "suspend_timeout"},
-			{Name: "pg_settings"}, {Name: "disabled"}, {Name: "name"}, {Name: "for_each"},
-		},
-		Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
+		Attributes: append(argumentSchemas(managed.Arguments()), hcl.AttributeSchema{Name: "for_each"}),
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 	}
 	lifecycleSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "prevent_destroy"}, {Name: "allow_restart"}},
@@ -55,15 +56,31 @@ var (
 	}
 )
 
+func argumentSchemas(names []string) []hcl.AttributeSchema {
+	out := make([]hcl.AttributeSchema, len(names))
+	for i, n := range names {
+		out[i] = hcl.AttributeSchema{Name: n}
+	}
+	return out
+}
+
 // apiNames maps the service's field names, which people copy from API responses, to
-// the attribute that means the same thing here.
-var apiNames = map[string]string{
-	"autoscaling_limit_min_cu": "min_cu",
-	"autoscaling_limit_max_cu": "max_cu",
-	"suspend_timeout_seconds":  "suspend_timeout",
-	"settings":                 "pg_settings",
-	"project_id":               "id",
-	"branch_id":                "id",
+// the attribute that means the same thing here: each managed attribute's own
+// (internal/managed), and the ids of projects and branches.
+var apiNames = withAPINames(map[string]string{
+	"project_id": "id",
+	"branch_id":  "id",
+})
+
+// withAPINames adds to m the service's name of each managed attribute that
+// a compute block sets under another name.
+func withAPINames(m map[string]string) map[string]string {
+	for _, a := range managed.All {
+		if a.API != "" && a.API != a.Name && a.SetBy(a.Name) {
+			m[a.API] = a.Name
+		}
+	}
+	return m
 }
 
 // content is a block body split by the schema: the attributes by name and the
@@ -212,21 +229,31 @@ func sortedAttributes(body *hclsyntax.Body) []*hclsyntax.Attribute {
 // for the common mistake of writing it one level too high or too low. Names that
 // belong to several blocks (id, name) are left out: the list of what fits says more.
 var (
-	attributeHomes = map[string]string{
-		"type": "compute", "min_cu": "compute", "max_cu": "compute", "size": "compute",
-		"suspend_timeout": "compute", "pg_settings": "compute", "disabled": "compute",
+	attributeHomes = withHomes(map[string]string{
 		"prevent_destroy": "lifecycle", "allow_restart": "lifecycle",
 		"exclusive": "branch",
 		"api_url":   "neonform", "account_tier": "neonform", "state": "neonform",
 		"from": "moved", "to": "moved",
 		"default": "variable", "description": "variable", "sensitive": "variable",
-	}
+	})
 	blockHomes = map[string]string{
 		"branch": "project", "compute": "branch", "lifecycle": "compute",
 	}
 	// secretNames are what people call the API key when they try to write it in a file.
 	secretNames = map[string]bool{"api_key": true, "apikey": true, "token": true, "neon_api_key": true}
 )
+
+// withHomes adds to m the home of each managed attribute's arguments.
+func withHomes(m map[string]string) map[string]string {
+	for _, a := range managed.All {
+		for _, arg := range a.Arguments {
+			if a.Home != "" {
+				m[arg] = a.Home
+			}
+		}
+	}
+	return m
+}
 
 // hint is "Did you mean ...?" when a name is close, otherwise where the name
 // belongs if it belongs somewhere else, otherwise the list of what fits.

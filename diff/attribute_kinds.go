@@ -8,8 +8,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -18,6 +21,9 @@ import (
 type attribute interface {
 	// Name is the attribute's name in the configuration and in the plan.
 	Name() string
+	// spec is what every package knows of it (internal/managed): its
+	// compute block arguments, its field in the service, its home.
+	spec() *managed.Attribute
 
 	fromLive(dst *Values, ep *api.Endpoint)
 	fromConfig(dst *Values, c *config.Compute, branchID string)
@@ -37,9 +43,16 @@ type attribute interface {
 	// atDefault reports whether a plan value is what the service gives a
 	// compute that is not told otherwise.
 	atDefault(value any) bool
+	// reason says in plain words what changing it as a does, in words of
+	// its own; "" for the words of a's effect (attributeReasons).
+	reason(a Attribute, r reasonContext) string
 	// display prints a plan attribute's value for people; show, its value in v.
 	display(value any) string
 	show(v *Values) string
+
+	// arguments are the compute block's arguments that ask for its value
+	// in v (BlockArguments); none when the block's place says it.
+	arguments(v *Values) []Argument
 
 	toCreate(e *api.EndpointCreate, v *Values)
 	// toUpdate sets the value of v in an update; false when no update can
@@ -55,7 +68,7 @@ type attribute interface {
 
 // field is an attribute that holds one value of type T.
 type field[T any] struct {
-	name string
+	managed *managed.Attribute
 	// in is where the value lives in Values; stored, in a state entry.
 	in     func(*Values) *T
 	live   func(*api.Endpoint) T
@@ -69,11 +82,15 @@ type field[T any] struct {
 	// decode reads a value back from a plan file (JSON numbers are float64 there).
 	decode func(any) (T, error)
 	format func(T) string
-	// sources are the compute block's attributes that set it.
-	sources []string
+	// hcl writes it in a compute block (BlockArguments).
+	hcl func(*Values) []Argument
+	// words, when not nil, says what a change of it does (reason).
+	words func(a Attribute, r reasonContext) string
 }
 
-func (f *field[T]) Name() string { return f.name }
+func (f *field[T]) Name() string { return f.managed.Name }
+
+func (f *field[T]) spec() *managed.Attribute { return f.managed }
 
 func (f *field[T]) fromLive(dst *Values, ep *api.Endpoint) { *f.in(dst) = f.live(ep) }
 
@@ -94,11 +111,11 @@ func (f *field[T]) differences(before, after *Values, exact bool) []Attribute {
 	if same {
 		return nil
 	}
-	return []Attribute{{Name: f.name, Before: plain(b), After: plain(a), Effect: f.effect(b, a)}}
+	return []Attribute{{Name: f.managed.Name, Before: plain(b), After: plain(a), Effect: f.effect(b, a)}}
 }
 
 func (f *field[T]) initial(v *Values) []Attribute {
-	return []Attribute{{Name: f.name, Before: nil, After: plain(*f.in(v)), Effect: None}}
+	return []Attribute{{Name: f.managed.Name, Before: nil, After: plain(*f.in(v)), Effect: None}}
 }
 
 // plain is a value as a plan file reads back: a JSON string, number or
@@ -113,12 +130,12 @@ func plain(v any) any {
 	return v
 }
 
-func (f *field[T]) owns(planName string) bool { return planName == f.name }
+func (f *field[T]) owns(planName string) bool { return planName == f.managed.Name }
 
 func (f *field[T]) setAfter(v *Values, a Attribute) error {
 	x, err := f.decode(a.After)
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.name, err)
+		return fmt.Errorf("%s: %w", f.managed.Name, err)
 	}
 	*f.in(v) = x
 	return nil
@@ -143,6 +160,15 @@ func (f *field[T]) atDefault(value any) bool {
 
 func (f *field[T]) show(v *Values) string { return f.format(*f.in(v)) }
 
+func (f *field[T]) reason(a Attribute, r reasonContext) string {
+	if f.words == nil {
+		return ""
+	}
+	return f.words(a, r)
+}
+
+func (f *field[T]) arguments(v *Values) []Argument { return f.hcl(v) }
+
 func (f *field[T]) toCreate(e *api.EndpointCreate, v *Values) { f.create(e, *f.in(v)) }
 
 func (f *field[T]) toUpdate(u *api.EndpointUpdate, v *Values) bool {
@@ -153,47 +179,30 @@ func (f *field[T]) toUpdate(u *api.EndpointUpdate, v *Values) bool {
 	return true
 }
 
-func (f *field[T]) sensitive(declared map[string]bool) bool {
-	for _, s := range f.sources {
-		if declared[s] {
-			return true
-		}
-	}
-	return false
-}
+func (f *field[T]) sensitive(declared map[string]bool) bool { return f.managed.Sensitive(declared) }
 
-func (f *field[T]) from(declared map[string][]string) []string {
-	var out []string
-	for _, s := range f.sources {
-		for _, v := range declared[s] {
-			if !slices.Contains(out, v) {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
+func (f *field[T]) from(declared map[string][]string) []string { return f.managed.From(declared) }
 
 func same[T comparable](a, b T) bool { return a == b }
 
 // settings is a map attribute: each key is a plan attribute "name.key", set
 // or unset, and the whole map goes into a request.
 type settings struct {
-	name   string
-	live   func(*api.Endpoint) map[string]string
-	config func(*config.Compute) map[string]string
-	stored func(*state.Compute) *map[string]string
-	effect Disruption
+	managed *managed.Attribute
+	live    func(*api.Endpoint) map[string]string
+	config  func(*config.Compute) map[string]string
+	stored  func(*state.Compute) *map[string]string
+	effect  Disruption
 }
 
-func (s *settings) Name() string { return s.name }
+func (s *settings) Name() string { return s.managed.Name }
 
-// Values always holds a map, never nil: "no settings" is empty.
+func (s *settings) spec() *managed.Attribute { return s.managed }
+
+// cloneSettings is a copy of m that Values can hold: never nil
+// (managed.Settings).
 func cloneSettings(m map[string]string) map[string]string {
-	if m == nil {
-		return map[string]string{}
-	}
-	return maps.Clone(m)
+	return maps.Clone(managed.Settings(m))
 }
 
 func (s *settings) fromLive(dst *Values, ep *api.Endpoint) {
@@ -238,7 +247,7 @@ func (s *settings) differences(before, after *Values, _ bool) []Attribute {
 		if inB == inA && av == bv {
 			continue
 		}
-		out = append(out, Attribute{Name: s.name + "." + k, Before: optional(bv, inB), After: optional(av, inA), Effect: s.effect})
+		out = append(out, Attribute{Name: s.managed.Name + "." + k, Before: optional(bv, inB), After: optional(av, inA), Effect: s.effect})
 	}
 	return out
 }
@@ -246,20 +255,20 @@ func (s *settings) differences(before, after *Values, _ bool) []Attribute {
 func (s *settings) initial(v *Values) []Attribute {
 	var out []Attribute
 	for _, k := range slices.Sorted(maps.Keys(v.PgSettings)) {
-		out = append(out, Attribute{Name: s.name + "." + k, Before: nil, After: v.PgSettings[k], Effect: None})
+		out = append(out, Attribute{Name: s.managed.Name + "." + k, Before: nil, After: v.PgSettings[k], Effect: None})
 	}
 	return out
 }
 
 func (s *settings) owns(planName string) bool {
-	key, ok := strings.CutPrefix(planName, s.name+".")
+	key, ok := strings.CutPrefix(planName, s.managed.Name+".")
 	return ok && key != ""
 }
 
 // setAfter changes a copy of v's map, never the map itself, which v may
 // share with the live endpoint it was copied from (derive).
 func (s *settings) setAfter(v *Values, a Attribute) error {
-	key := strings.TrimPrefix(a.Name, s.name+".")
+	key := strings.TrimPrefix(a.Name, s.managed.Name+".")
 	m := cloneSettings(v.PgSettings)
 	switch x := a.After.(type) {
 	case nil:
@@ -287,6 +296,26 @@ func (s *settings) atDefault(value any) bool { return value == nil }
 
 func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }
 
+// reason: a setting is read when Postgres starts, so a new one restarts it.
+func (s *settings) reason(a Attribute, r reasonContext) string {
+	if a.Effect != Restart {
+		return ""
+	}
+	return r.change + " takes effect at a restart: it restarts the compute" + dropWords(r.active, " and drops its connections")
+}
+
+// arguments write the whole map, as the block's one pg_settings argument.
+func (s *settings) arguments(v *Values) []Argument {
+	if len(v.PgSettings) == 0 {
+		return []Argument{{s.managed.Name, cty.MapValEmpty(cty.String)}}
+	}
+	m := make(map[string]cty.Value, len(v.PgSettings))
+	for k, x := range v.PgSettings {
+		m[k] = cty.StringVal(x)
+	}
+	return []Argument{{s.managed.Name, cty.MapVal(m)}}
+}
+
 func (s *settings) toCreate(e *api.EndpointCreate, v *Values) {
 	// A create without settings leaves them out: the service refuses a
 	// settings object it has nothing to do with.
@@ -300,9 +329,9 @@ func (s *settings) toUpdate(u *api.EndpointUpdate, v *Values) bool {
 	return true
 }
 
-func (s *settings) sensitive(declared map[string]bool) bool { return declared[s.name] }
+func (s *settings) sensitive(declared map[string]bool) bool { return s.managed.Sensitive(declared) }
 
-func (s *settings) from(declared map[string][]string) []string { return declared[s.name] }
+func (s *settings) from(declared map[string][]string) []string { return s.managed.From(declared) }
 
 func optional(v string, ok bool) any {
 	if !ok {

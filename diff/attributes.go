@@ -1,8 +1,13 @@
 package diff
 
 import (
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
 )
@@ -15,14 +20,16 @@ import (
 // records, request bodies, the stale-plan explanation, the lost-answer check,
 // import and the views all take their knowledge from here.
 //
-// The order is the order in which a plan lists the attributes. Adding an
-// attribute is one entry here, a field in Values (and in state.Attributes and
-// the api types, which this table reads and writes), and its line in the
-// table-driven test (attributes_test.go), which fails until it is wired
-// through every use.
+// The order is the order in which a plan lists the attributes. Each entry
+// names its internal/managed attribute, which holds what config needs too
+// (its arguments, the service's field, its home). Adding an attribute
+// (docs/architecture.md, Where to add things) is its managed.Attribute, one
+// entry here, a field in Values (and in state.Attributes and the api types,
+// which this table reads and writes), and its samples in the table-driven
+// tests (attributes_test.go), which fail until it is wired through every use.
 var attributes = []attribute{
 	&field[api.EndpointType]{
-		name:    "type",
+		managed: managed.Type,
 		in:      func(v *Values) *api.EndpointType { return &v.Type },
 		live:    func(ep *api.Endpoint) api.EndpointType { return ep.Type },
 		config:  func(c *config.Compute, _ string) api.EndpointType { return apiType(c.Type) },
@@ -32,39 +39,45 @@ var attributes = []attribute{
 		create:  func(e *api.EndpointCreate, t api.EndpointType) { e.Type = t },
 		decode:  decodeEndpointType,
 		format:  func(t api.EndpointType) string { return string(t) },
-		sources: []string{"type"},
+		hcl:     func(v *Values) []Argument { return stringArgument("type", string(v.Type)) },
 	},
 	&field[string]{
-		name:   "branch",
-		in:     func(v *Values) *string { return &v.BranchID },
-		live:   func(ep *api.Endpoint) string { return ep.BranchID },
-		config: func(_ *config.Compute, branchID string) string { return branchID },
-		stored: func(sc *state.Compute) *string { return &sc.BranchID },
-		equal:  same[string],
+		managed: managed.Branch,
+		in:      func(v *Values) *string { return &v.BranchID },
+		live:    func(ep *api.Endpoint) string { return ep.BranchID },
+		config:  func(_ *config.Compute, branchID string) string { return branchID },
+		stored:  func(sc *state.Compute) *string { return &sc.BranchID },
+		equal:   same[string],
 		// The service suspends a compute that moves to another branch (docs/service.md, States and operations).
 		effect: func(_, _ string) Disruption { return Suspend },
 		create: func(e *api.EndpointCreate, id string) { e.BranchID = id },
 		patch:  func(u *api.EndpointUpdate, id string) { u.BranchID = &id },
 		decode: decodeString,
 		format: func(id string) string { return id },
+		// The branch block a compute block is in says its branch.
+		hcl: func(*Values) []Argument { return nil },
+		words: func(a Attribute, r reasonContext) string {
+			return fmt.Sprintf("moves from branch %s to %s: the service suspends the compute on the move%s",
+				r.branchName(fmt.Sprint(a.Before)), r.branchName(fmt.Sprint(a.After)), dropWords(r.active, " and drops its connections"))
+		},
 	},
 	&field[float64]{
-		name:   "min_cu",
-		in:     func(v *Values) *float64 { return &v.MinCU },
-		live:   func(ep *api.Endpoint) float64 { return ep.AutoscalingLimitMinCU },
-		config: func(c *config.Compute, _ string) float64 { return c.MinCU },
-		stored: func(sc *state.Compute) *float64 { return &sc.Applied.MinCU },
-		equal:  same[float64],
+		managed: managed.MinCU,
+		in:      func(v *Values) *float64 { return &v.MinCU },
+		live:    func(ep *api.Endpoint) float64 { return ep.AutoscalingLimitMinCU },
+		config:  func(c *config.Compute, _ string) float64 { return c.MinCU },
+		stored:  func(sc *state.Compute) *float64 { return &sc.Applied.MinCU },
+		equal:   same[float64],
 		// A new size limit restarts the compute and drops its connections (docs/service.md, States and operations).
-		effect:  func(_, _ float64) Disruption { return Restart },
-		create:  func(e *api.EndpointCreate, cu float64) { e.AutoscalingLimitMinCU = &cu },
-		patch:   func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMinCU = &cu },
-		decode:  decodeNumber,
-		format:  sizing.Format,
-		sources: sizeSources,
+		effect: func(_, _ float64) Disruption { return Restart },
+		create: func(e *api.EndpointCreate, cu float64) { e.AutoscalingLimitMinCU = &cu },
+		patch:  func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMinCU = &cu },
+		decode: decodeNumber,
+		format: sizing.Format,
+		hcl:    sizeArguments,
 	},
 	&field[float64]{
-		name:    "max_cu",
+		managed: managed.MaxCU,
 		in:      func(v *Values) *float64 { return &v.MaxCU },
 		live:    func(ep *api.Endpoint) float64 { return ep.AutoscalingLimitMaxCU },
 		config:  func(c *config.Compute, _ string) float64 { return c.MaxCU },
@@ -75,27 +88,31 @@ var attributes = []attribute{
 		patch:   func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMaxCU = &cu },
 		decode:  decodeNumber,
 		format:  sizing.Format,
-		sources: sizeSources,
+		hcl:     sizeArguments,
 	},
 	pgSettings,
 	&field[int64]{
-		name:   "suspend_timeout",
-		in:     func(v *Values) *int64 { return &v.SuspendTimeoutSeconds },
-		live:   func(ep *api.Endpoint) int64 { return ep.SuspendTimeoutSeconds },
-		config: func(c *config.Compute, _ string) int64 { return c.SuspendTimeoutSeconds },
-		stored: func(sc *state.Compute) *int64 { return &sc.Applied.SuspendTimeoutSeconds },
+		managed: managed.SuspendTimeout,
+		in:      func(v *Values) *int64 { return &v.SuspendTimeoutSeconds },
+		live:    func(ep *api.Endpoint) int64 { return ep.SuspendTimeoutSeconds },
+		config:  func(c *config.Compute, _ string) int64 { return c.SuspendTimeoutSeconds },
+		stored:  func(sc *state.Compute) *int64 { return &sc.Applied.SuspendTimeoutSeconds },
 		// 0 is the service's default, which is 300 s: "5m" in the
 		// configuration and 0 live are the same timeout.
-		equal:   func(a, b int64) bool { return effectiveSuspend(a) == effectiveSuspend(b) },
-		effect:  func(_, _ int64) Disruption { return None },
-		create:  func(e *api.EndpointCreate, s int64) { e.SuspendTimeoutSeconds = &s },
-		patch:   func(u *api.EndpointUpdate, s int64) { u.SuspendTimeoutSeconds = &s },
-		decode:  decodeInteger,
-		format:  formatSuspend,
-		sources: []string{"suspend_timeout"},
+		equal:  func(a, b int64) bool { return managed.EffectiveSuspend(a) == managed.EffectiveSuspend(b) },
+		effect: func(_, _ int64) Disruption { return None },
+		create: func(e *api.EndpointCreate, s int64) { e.SuspendTimeoutSeconds = &s },
+		patch:  func(u *api.EndpointUpdate, s int64) { u.SuspendTimeoutSeconds = &s },
+		decode: decodeInteger,
+		format: formatSuspend,
+		// As the plan shows it: "90s", "1h30m", "never" (never the
+		// default, which a block leaves out).
+		hcl: func(v *Values) []Argument {
+			return stringArgument("suspend_timeout", formatSuspend(v.SuspendTimeoutSeconds))
+		},
 	},
 	&field[string]{
-		name:    "name",
+		managed: managed.Name,
 		in:      func(v *Values) *string { return &v.Name },
 		live:    func(ep *api.Endpoint) string { return ep.Name },
 		config:  func(c *config.Compute, _ string) string { return c.Name },
@@ -106,15 +123,15 @@ var attributes = []attribute{
 		patch:   func(u *api.EndpointUpdate, n string) { u.Name = &n },
 		decode:  decodeString,
 		format:  quoteEmpty,
-		sources: []string{"name"},
+		hcl:     func(v *Values) []Argument { return stringArgument("name", v.Name) },
 	},
 	&field[bool]{
-		name:   "disabled",
-		in:     func(v *Values) *bool { return &v.Disabled },
-		live:   func(ep *api.Endpoint) bool { return ep.Disabled },
-		config: func(c *config.Compute, _ string) bool { return c.Disabled },
-		stored: func(sc *state.Compute) *bool { return &sc.Applied.Disabled },
-		equal:  same[bool],
+		managed: managed.Disabled,
+		in:      func(v *Values) *bool { return &v.Disabled },
+		live:    func(ep *api.Endpoint) bool { return ep.Disabled },
+		config:  func(c *config.Compute, _ string) bool { return c.Disabled },
+		stored:  func(sc *state.Compute) *bool { return &sc.Applied.Disabled },
+		equal:   same[bool],
 		// Disabling suspends the compute and refuses connections; enabling
 		// only lets them in again.
 		effect: func(_, after bool) Disruption {
@@ -123,11 +140,17 @@ var attributes = []attribute{
 			}
 			return None
 		},
-		create:  func(e *api.EndpointCreate, d bool) { e.Disabled = &d },
-		patch:   func(u *api.EndpointUpdate, d bool) { u.Disabled = &d },
-		decode:  decodeBool,
-		format:  formatBool,
-		sources: []string{"disabled"},
+		create: func(e *api.EndpointCreate, d bool) { e.Disabled = &d },
+		patch:  func(u *api.EndpointUpdate, d bool) { u.Disabled = &d },
+		decode: decodeBool,
+		format: formatBool,
+		hcl:    func(v *Values) []Argument { return []Argument{{"disabled", cty.BoolVal(v.Disabled)}} },
+		words: func(a Attribute, r reasonContext) string {
+			if a.Effect == Suspend {
+				return r.change + " suspends the compute and refuses new connections" + dropWords(r.active, "; its connections drop")
+			}
+			return r.change + " lets the compute accept connections again; nothing running is interrupted"
+		},
 	},
 }
 
@@ -136,25 +159,11 @@ var attributes = []attribute{
 // Postgres starts, so changing one restarts the compute; an update sends the
 // whole map, which replaces the compute's settings.
 var pgSettings = &settings{
-	name:   "pg_settings",
-	live:   func(ep *api.Endpoint) map[string]string { return ep.Settings.PgSettings },
-	config: func(c *config.Compute) map[string]string { return c.PgSettings },
-	stored: func(sc *state.Compute) *map[string]string { return &sc.Applied.PgSettings },
-	effect: Restart,
-}
-
-// sizeSources: a size is one thing to a person, so a size from a sensitive
-// variable hides both of its ends.
-var sizeSources = []string{"size", "min_cu", "max_cu"}
-
-// serviceDefaultSuspend is what suspend_timeout_seconds = 0 means to the service.
-const serviceDefaultSuspend = 300
-
-func effectiveSuspend(s int64) int64 {
-	if s == config.SuspendDefault {
-		return serviceDefaultSuspend
-	}
-	return s
+	managed: managed.PgSettings,
+	live:    func(ep *api.Endpoint) map[string]string { return ep.Settings.PgSettings },
+	config:  func(c *config.Compute) map[string]string { return c.PgSettings },
+	stored:  func(sc *state.Compute) *map[string]string { return &sc.Applied.PgSettings },
+	effect:  Restart,
 }
 
 func apiType(t config.ComputeType) api.EndpointType {

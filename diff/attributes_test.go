@@ -3,13 +3,19 @@ package diff
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http/httptest"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -26,11 +32,14 @@ var attributeSamples = map[string]struct {
 	// sensitive is a body whose second value comes from a sensitive
 	// variable v; "" when the compute block cannot set the attribute.
 	sensitive string
+	// size: it is one end of the compute's size, which a sensitive
+	// variable at either end hides whole (validate, the plan's size line).
+	size bool
 }{
 	"type":            {hcl: [2]string{`type = "read_write"`, `type = "read_only"`}, effect: Recreate, sensitive: `type = var.v`},
 	"branch":          {branch: [2]string{"br-first", "br-second"}, effect: Suspend},
-	"min_cu":          {hcl: [2]string{"min_cu = 0.25\nmax_cu = 4", "min_cu = 1\nmax_cu = 4"}, effect: Restart, sensitive: "min_cu = var.v\nmax_cu = 4"},
-	"max_cu":          {hcl: [2]string{"min_cu = 0.25\nmax_cu = 2", "min_cu = 0.25\nmax_cu = 4"}, effect: Restart, sensitive: "min_cu = 0.25\nmax_cu = var.v"},
+	"min_cu":          {hcl: [2]string{"min_cu = 0.25\nmax_cu = 4", "min_cu = 1\nmax_cu = 4"}, effect: Restart, sensitive: "min_cu = var.v\nmax_cu = 4", size: true},
+	"max_cu":          {hcl: [2]string{"min_cu = 0.25\nmax_cu = 2", "min_cu = 0.25\nmax_cu = 4"}, effect: Restart, sensitive: "min_cu = 0.25\nmax_cu = var.v", size: true},
 	"pg_settings":     {hcl: [2]string{`pg_settings = { work_mem = "4MB" }`, `pg_settings = { jit = "off", work_mem = "64MB" }`}, effect: Restart, sensitive: `pg_settings = var.v`},
 	"suspend_timeout": {hcl: [2]string{`suspend_timeout = "10m"`, `suspend_timeout = "never"`}, effect: None, sensitive: `suspend_timeout = var.v`},
 	"name":            {hcl: [2]string{`name = "first"`, `name = "second"`}, effect: None, sensitive: `name = var.v`},
@@ -120,6 +129,20 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 			}
 			if d := ExactDifferences(v[0], v[1]); !owned(d) {
 				t.Errorf("exact comparison: %v", d)
+			}
+
+			// Its value is under its own key in a plan's and the state's
+			// JSON, and under the service's field in a request: what the
+			// redacted plan hides.
+			m := at.spec()
+			if keys := changedKeys(t, v[0], v[1]); !slices.Equal(keys, []string{m.Key}) {
+				t.Errorf("%s: the plan's values differ at %v, want managed.%s.Key %q", name, keys, name, m.Key)
+			}
+			if keys := changedKeys(t, v[0].Record("ep-x", project, false), v[1].Record("ep-x", project, false)); !slices.Equal(keys, []string{m.Key}) {
+				t.Errorf("%s: the state's entries differ at %v, want managed.%s.Key %q", name, keys, name, m.Key)
+			}
+			if keys := changedKeys(t, v[0].createRequest(), v[1].createRequest()); !slices.Equal(keys, []string{m.API}) {
+				t.Errorf("%s: the creates differ at %v, want managed.%s.API %q", name, keys, name, m.API)
 			}
 
 			// A create sends it, and the service has it.
@@ -220,6 +243,30 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 				t.Errorf("a create's attributes make %v different", d)
 			}
 
+			// generate writes it with the compute block's own arguments, and
+			// a block of what it writes asks for the same values again.
+			args := at.arguments(&v[1])
+			for _, a := range args {
+				if !at.spec().SetBy(a.Name) {
+					t.Errorf("%s is written as %s, which managed.%s.Arguments does not list", name, a.Name, name)
+				}
+			}
+			if (len(args) > 0) != (len(at.spec().Arguments) > 0) {
+				t.Errorf("%s is written as %v, but its arguments are %v", name, args, at.spec().Arguments)
+			}
+			empty := ConfiguredValues(computeFrom(t, "", ""), v[1].BranchID)
+			args, err = BlockArguments(empty, v[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := hclwrite.NewEmptyFile()
+			for _, a := range args {
+				f.Body().SetAttributeValue(a.Name, a.Value)
+			}
+			if d := Differences(v[1], ConfiguredValues(computeFrom(t, string(f.Bytes()), ""), v[1].BranchID)); len(d) != 0 {
+				t.Errorf("generate writes\n%s\nwhich reads back %v different", f.Bytes(), d)
+			}
+
 			// People see it.
 			var row string
 			for _, r := range v[1].Rows() {
@@ -237,6 +284,10 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 				if !at.sensitive(c.Sensitive) {
 					t.Errorf("%s from a sensitive variable is not marked sensitive", name)
 				}
+				// validate and the plan hide a size whole.
+				if SizeSensitive(c) != sample.size {
+					t.Errorf("%s from a sensitive variable: the size is hidden %v, want %v", name, SizeSensitive(c), sample.size)
+				}
 				if at.sensitive(computeFrom(t, sample.hcl[1], "").Sensitive) {
 					t.Errorf("%s from a literal is marked sensitive", name)
 				}
@@ -246,6 +297,70 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 	for name := range attributeSamples {
 		if !seen[name] {
 			t.Errorf("attributeSamples has %s, which the table does not", name)
+		}
+	}
+}
+
+// Each entry of the table names what every package knows of it
+// (internal/managed), and each of those is in the table once: a plan
+// attribute the configuration cannot name, or an argument no plan compares,
+// fails here. What an entry must define:
+//   - its name, the same in the plan and in internal/managed, found again
+//     from the plan's name by both (attributeNamed, managed.Named);
+//   - the service's field for it, a field of the API's endpoint;
+//   - the compute block's arguments that set it, which the samples of
+//     TestEveryAttributeIsWiredThroughEveryUse write (so config parses
+//     each into the attribute) and nothing else does;
+//   - its place: a block a misplaced argument is sent to (Home), or none.
+func TestEveryAttributeIsDescribedOnce(t *testing.T) {
+	fields := map[string]bool{}
+	for f := range reflect.TypeFor[api.Endpoint]().Fields() {
+		fields[strings.Split(f.Tag.Get("json"), ",")[0]] = true
+	}
+	described := map[*managed.Attribute]int{}
+	for _, at := range attributes {
+		m := at.spec()
+		if m == nil {
+			t.Errorf("%s names no internal/managed attribute", at.Name())
+			continue
+		}
+		described[m]++
+		if m.Name != at.Name() {
+			t.Errorf("the table's %s is internal/managed's %s", at.Name(), m.Name)
+		}
+		if !slices.Contains(managed.All, m) {
+			t.Errorf("%s is not in managed.All, from which config takes its arguments", m.Name)
+		}
+		if !fields[m.API] {
+			t.Errorf("%s: the service's endpoint has no field %q", m.Name, m.API)
+		}
+		if m.Home != "" && len(m.Arguments) == 0 {
+			t.Errorf("%s has a home block but no argument to write in it", m.Name)
+		}
+		sample := attributeSamples[m.Name]
+		for _, body := range sample.hcl {
+			if body == "" {
+				continue
+			}
+			for _, line := range strings.Split(body, "\n") {
+				arg, _, _ := strings.Cut(line, " = ")
+				if !m.SetBy(arg) {
+					t.Errorf("%s: its sample sets %s, which managed.%s.Arguments does not list", m.Name, arg, m.Name)
+				}
+			}
+		}
+		if len(m.Arguments) > 0 && sample.hcl[0] == "" {
+			t.Errorf("%s: the compute block sets it (%v), but its samples write no argument", m.Name, m.Arguments)
+		}
+		for _, planName := range []string{m.Name, m.Name + ".work_mem"} {
+			if got := managed.Named(planName); (got == m) != (attributeNamed(planName) == at) {
+				t.Errorf("%q: the table says %v, internal/managed %v", planName, attributeNamed(planName) == at, got == m)
+			}
+		}
+	}
+	for _, m := range managed.All {
+		if described[m] != 1 {
+			t.Errorf("the table has %d entries of internal/managed's %s, want 1", described[m], m.Name)
 		}
 	}
 }
@@ -265,6 +380,43 @@ func TestSuspendDefaultEqualsFiveMinutes(t *testing.T) {
 	if d := ExactDifferences(serviceDefault, fiveMinutes); len(d) != 1 {
 		t.Errorf("exactly, 0 and 300 differ: %v", d)
 	}
+}
+
+// changedKeys lists the keys of the JSON objects a and b whose values
+// differ, looking into the state's applied values.
+func changedKeys(t *testing.T, a, b any) []string {
+	t.Helper()
+	var objects [2]map[string]json.RawMessage
+	for i, x := range []any{a, b} {
+		raw, err := json.Marshal(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &objects[i]); err != nil {
+			t.Fatal(err)
+		}
+		if applied, ok := objects[i]["applied"]; ok {
+			delete(objects[i], "applied")
+			var inner map[string]json.RawMessage
+			if err := json.Unmarshal(applied, &inner); err != nil {
+				t.Fatal(err)
+			}
+			maps.Copy(objects[i], inner)
+		}
+	}
+	var out []string
+	for k := range objects[0] {
+		if string(objects[0][k]) != string(objects[1][k]) {
+			out = append(out, k)
+		}
+	}
+	for k := range objects[1] {
+		if _, ok := objects[0][k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // computeFrom decodes one compute block with body, and a sensitive variable

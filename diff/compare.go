@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -155,7 +157,28 @@ func describeCause(ch *Change, atLeast Disruption) string {
 // changesSize reports whether a change sets the compute's size.
 func changesSize(attrs []Attribute) bool {
 	for _, a := range attrs {
-		if a.Name == "min_cu" || a.Name == "max_cu" {
+		if isSize(a.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSize reports whether a plan attribute is one end of the compute's size.
+func isSize(name string) bool {
+	at := managed.Named(name)
+	return at != nil && at.IsSize()
+}
+
+// HiddenSize is what people read instead of a size that comes from a
+// sensitive variable: a size is one thing to a person, so either end hides it.
+const HiddenSize = "size from a sensitive variable"
+
+// SizeSensitive reports whether a compute block's size comes from a
+// sensitive variable, at either end.
+func SizeSensitive(c *config.Compute) bool {
+	for _, a := range attributes {
+		if a.spec().IsSize() && a.sensitive(c.Sensitive) {
 			return true
 		}
 	}
@@ -166,8 +189,8 @@ func changesSize(attrs []Attribute) bool {
 // disk; nothing of it when the size comes from a sensitive variable.
 func sizeLine(v Values, attrs []Attribute) string {
 	for _, a := range attrs {
-		if (a.Name == "min_cu" || a.Name == "max_cu") && a.Sensitive {
-			return "size from a sensitive variable"
+		if isSize(a.Name) && a.Sensitive {
+			return HiddenSize
 		}
 	}
 	r := sizing.Describe(sizing.Size{Min: v.MinCU, Max: v.MaxCU})

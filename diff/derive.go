@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"github.com/neonform/neonform/internal/managed"
 	"maps"
 	"slices"
 	"strings"
@@ -134,15 +135,13 @@ func (d *deriver) change(ch *Change) error {
 		if ch.EndpointID != "" || ch.Adopt {
 			return fmt.Errorf("a create acts on no existing endpoint, but it names %q", ch.EndpointID)
 		}
-		base.PgSettings = map[string]string{}
+		base.PgSettings = managed.Settings(nil)
 	} else {
 		if live = d.live[ch.EndpointID]; live == nil {
 			return fmt.Errorf("it acts on endpoint %q, which the plan did not see live in project %s", ch.EndpointID, d.project)
 		}
 		base = live.Values // read only: setAfter copies a map before it changes it
-		if base.PgSettings == nil {
-			base.PgSettings = map[string]string{}
-		}
+		base.PgSettings = managed.Settings(base.PgSettings)
 	}
 	want := base
 	for _, a := range ch.Attributes {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/neonform/neonform/internal/managed"
 	"hash"
 	"slices"
 	"strings"
@@ -58,9 +59,7 @@ func digestOf(eps []LiveEndpoint) string {
 	d := make([]digestedEndpoint, len(eps))
 	for i, e := range eps {
 		d[i] = digestedEndpoint{ID: e.ID, Values: e.Values}
-		if d[i].PgSettings == nil {
-			d[i].PgSettings = map[string]string{}
-		}
+		d[i].PgSettings = managed.Settings(d[i].PgSettings)
 	}
 	// The digest of json.Marshal's bytes, hashed as an Encoder writes them
 	// from its own pooled buffer: Marshal's copy was 20 MB of allocations in

@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/neonform/neonform/internal/managed"
 	"time"
 
 	"github.com/neonform/neonform/api"
@@ -304,9 +305,7 @@ func Normalize(p *Plan) {
 			p.Projects[i].Endpoints = []LiveEndpoint{}
 		}
 		for j := range eps {
-			if eps[j].PgSettings == nil {
-				eps[j].PgSettings = map[string]string{}
-			}
+			eps[j].PgSettings = managed.Settings(eps[j].PgSettings)
 		}
 	}
 	if p.ConfigFiles == nil {

@@ -8,35 +8,39 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // attributeReasons says in plain words what each disruptive attribute change
-// does, given whether the compute is active now.
+// does, given whether the compute is active now: in the words of the
+// attribute's table entry when it has some, else in those of its effect.
 func attributeReasons(pp *projectPlan, ch *Change) []string {
 	var out []string
 	restarts, recreate := 0, false
+	r := reasonContext{active: ch.Active, branchName: pp.branchName}
 	for _, a := range ch.Attributes {
 		recreate = recreate || a.Effect == Recreate
-		change := a.String()
-		switch {
-		case a.Effect == Recreate:
-			out = append(out, change+" cannot change in place: the compute is deleted and created anew, "+
-				"with a new endpoint id and host; clients must change their connection strings")
-		case a.Effect == Restart:
+		if a.Effect == Restart {
 			restarts++
-			verb := " restarts the compute"
-			if strings.HasPrefix(a.Name, "pg_settings.") {
-				verb = " takes effect at a restart: it restarts the compute"
+		}
+		if a.Effect == Recreate {
+			out = append(out, a.String()+" cannot change in place: the compute is deleted and created anew, "+
+				"with a new endpoint id and host; clients must change their connection strings")
+			continue
+		}
+		if at := attributeNamed(a.Name); at != nil {
+			r.change = a.String()
+			if words := at.reason(a, r); words != "" {
+				out = append(out, words)
+				continue
 			}
-			out = append(out, change+verb+dropWords(ch.Active, " and drops its connections"))
-		case a.Name == "branch":
-			out = append(out, fmt.Sprintf("moves from branch %s to %s: the service suspends the compute on the move%s",
-				pp.branchName(fmt.Sprint(a.Before)), pp.branchName(fmt.Sprint(a.After)), dropWords(ch.Active, " and drops its connections")))
-		case a.Name == "disabled" && a.Effect == Suspend:
-			out = append(out, change+" suspends the compute and refuses new connections"+dropWords(ch.Active, "; its connections drop"))
-		case a.Name == "disabled":
-			out = append(out, change+" lets the compute accept connections again; nothing running is interrupted")
+		}
+		switch a.Effect {
+		case Restart:
+			out = append(out, a.String()+" restarts the compute"+dropWords(ch.Active, " and drops its connections"))
+		case Suspend:
+			out = append(out, a.String()+" suspends the compute"+dropWords(ch.Active, " and drops its connections"))
 		}
 	}
 	// The action is not decided yet when the reasons are written: a
@@ -48,6 +52,15 @@ func attributeReasons(pp *projectPlan, ch *Change) []string {
 		out = append(out, "applies without interrupting the compute")
 	}
 	return out
+}
+
+// reasonContext is what an attribute's words need besides its change:
+// the change as people read it ("max_cu 1 -> 2"), whether the compute is
+// active now, and a branch's name by its id.
+type reasonContext struct {
+	change     string
+	active     bool
+	branchName func(id string) string
 }
 
 // replaceAskedReason is why a compute is replaced when -replace asked for it.
@@ -69,14 +82,14 @@ func adoptReason(ep *LiveEndpoint, sensitive Secrets) string {
 	if ep.Type == api.EndpointTypeReadWrite {
 		return fmt.Sprintf("adopts %s, the branch's existing read_write compute, instead of creating a second (a branch holds one; every default branch comes with one)", ep.ID)
 	}
-	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %s", ep.ID, quotedName(ep.Name, sensitive, "name"))
+	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %s", ep.ID, quotedName(ep.Name, sensitive))
 }
 
-// quotedName is a name in quotes, or HiddenValue when the attribute attr
-// ("name") came from a sensitive variable.
-func quotedName(name string, sensitive Secrets, attr string) string {
-	if sensitive.Hides(attr) {
-		return sensitive.Value(attr)
+// quotedName is an endpoint's name in quotes, or HiddenValue when the name
+// came from a sensitive variable.
+func quotedName(name string, sensitive Secrets) string {
+	if sensitive.Hides(managed.Name.Name) {
+		return sensitive.Value(managed.Name.Name)
 	}
 	return strconv.Quote(name)
 }
@@ -138,9 +151,9 @@ func formatSettings(m map[string]string, value func(string) string) string {
 // "default (5m)", "never", "5m", "1h30m", "1m30s".
 func formatSuspend(s int64) string {
 	switch {
-	case s == 0:
-		return "default (5m)"
-	case s < 0:
+	case s == managed.SuspendDefault:
+		return "default (" + formatSuspend(managed.ServiceDefaultSuspend) + ")"
+	case s < 0: // managed.SuspendNever; nothing else below 0 is a timeout
 		return "never"
 	}
 	h, m, sec := s/3600, s/60%60, s%60

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -152,7 +153,7 @@ func (v Values) RowsHiding(s Secrets) []Row {
 		}
 		hidden := s.Value(r.Name)
 		rows[i].Value = hidden
-		if r.Name == pgSettings.name && len(v.PgSettings) > 0 {
+		if r.Name == pgSettings.Name() && len(v.PgSettings) > 0 {
 			rows[i].Value = formatSettings(v.PgSettings, func(string) string { return hidden })
 		}
 	}
@@ -163,7 +164,7 @@ func (v Values) RowsHiding(s Secrets) []Row {
 // came from a sensitive variable: how apply names it in its progress and
 // notes.
 func (s *Step) QuotedName() string {
-	return quotedName(s.Name, SecretsOf(s.Record), "name")
+	return quotedName(s.Name, SecretsOf(s.Record))
 }
 
 // SensitiveTexts are the texts a step sets from sensitive variables (the
@@ -210,13 +211,13 @@ func appendTexts(out []Secret, name string, settings map[string]string, s Secret
 	if len(s.Names) == 0 {
 		return out
 	}
-	if s.Hides("name") && name != "" {
-		out = append(out, Secret{name, s.Vars("name")})
+	if s.Hides(managed.Name.Name) && name != "" {
+		out = append(out, Secret{name, s.Vars(managed.Name.Name)})
 	}
-	if s.Hides(pgSettings.name) {
+	if s.Hides(pgSettings.Name()) {
 		for _, v := range settings {
 			if v != "" {
-				out = append(out, Secret{v, s.Vars(pgSettings.name)})
+				out = append(out, Secret{v, s.Vars(pgSettings.Name())})
 			}
 		}
 	}

@@ -4,10 +4,8 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/managed"
 )
-
-// defaultSuspendTimeout is the service's scale-to-zero delay when suspend_timeout_seconds is 0.
-const defaultSuspendTimeout = 300 * time.Second
 
 // lifecycle is what the emulator stores about a compute's state: the last transition that
 // was ordered and when it completes. Everything else is derived at read time (view), so
@@ -33,13 +31,10 @@ type stateView struct {
 
 // suspendAfter is the idle delay of a compute: 0 means the service default, -1 never.
 func suspendAfter(seconds int64) (time.Duration, bool) {
-	switch {
-	case seconds < 0:
+	if seconds < 0 { // managed.SuspendNever
 		return 0, false
-	case seconds == 0:
-		return defaultSuspendTimeout, true
 	}
-	return time.Duration(seconds) * time.Second, true
+	return time.Duration(managed.EffectiveSuspend(seconds)) * time.Second, true
 }
 
 // view derives the state at now. fresh renders a transition that completes at now or

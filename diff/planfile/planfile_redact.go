@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -47,14 +48,30 @@ func writeRedacted(w io.Writer, p *diff.Plan) error {
 }
 
 // Where values of managed attributes live in the document, by JSON key: a
-// live endpoint and a state record (applied) use the service's value names,
-// a request body the API's.
+// live endpoint and a state record (applied) use the plan's value names
+// (managed.Attribute.Key), a request body the API's; settings, keyed, are
+// an object of the API's (settings) that holds them under their value name.
 var (
-	valueKeys = map[string]string{"type": "type", "name": "name", "min_cu": "min_cu", "max_cu": "max_cu",
-		"suspend_timeout_seconds": "suspend_timeout", "pg_settings": "pg_settings", "disabled": "disabled"}
-	bodyKeys = map[string]string{"type": "type", "name": "name", "autoscaling_limit_min_cu": "min_cu",
-		"autoscaling_limit_max_cu": "max_cu", "suspend_timeout_seconds": "suspend_timeout", "disabled": "disabled"}
+	valueKeys = keysOf(func(a *managed.Attribute) string { return a.Key })
+	bodyKeys  = keysOf(func(a *managed.Attribute) string {
+		if a.Keyed {
+			return ""
+		}
+		return a.API
+	})
 )
+
+// keysOf maps the JSON key key gives each managed attribute ("" for none)
+// to the attribute's name.
+func keysOf(key func(*managed.Attribute) string) map[string]string {
+	m := map[string]string{}
+	for _, a := range managed.All {
+		if k := key(a); k != "" {
+			m[k] = a.Name
+		}
+	}
+	return m
+}
 
 // HiddenApplied is a state entry's applied values as JSON, in the state
 // file's shape, with each value that came from a sensitive variable hidden
@@ -87,7 +104,7 @@ func redact(doc *node, p *diff.Plan) {
 	byEndpoint := p.SensitiveByEndpoint()
 	for _, ch := range doc.get("changes").items {
 		names := byAddress[ch.get("address").text()]
-		hideValues(ch, map[string]string{"type": "type"}, names)
+		hideValues(ch, map[string]string{managed.Type.Key: managed.Type.Name}, names)
 		redactAttributes(ch.get("attributes"), names)
 	}
 	for _, d := range doc.get("drift").items {
@@ -100,13 +117,13 @@ func redact(doc *node, p *diff.Plan) {
 	}
 	for _, s := range doc.get("steps").items {
 		names := byAddress[s.get("address").text()]
-		hideValues(s, map[string]string{"name": "name"}, names)
+		hideValues(s, map[string]string{managed.Name.Key: managed.Name.Name}, names)
 		if body := s.get("body").get("endpoint"); body != nil {
 			hideValues(body, bodyKeys, names)
 			hideValues(body.get("settings"), valueKeys, names)
 		}
 		if rec := s.get("record"); rec != nil {
-			hideValues(rec, map[string]string{"type": "type"}, names)
+			hideValues(rec, map[string]string{managed.Type.Key: managed.Type.Name}, names)
 			hideValues(rec.get("applied"), valueKeys, names)
 		}
 	}

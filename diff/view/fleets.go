@@ -10,6 +10,7 @@ import (
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/english"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -114,7 +115,7 @@ func sameChanges(changes []*diff.Change) [][]*diff.Change {
 func changeKey(c *diff.Change) string {
 	// A create says which branch it is on: each instance's own, by
 	// definition, so it does not make two creates different changes.
-	attrs := slices.DeleteFunc(slices.Clone(c.Attributes), func(a diff.Attribute) bool { return a.Name == "branch" && a.Before == nil })
+	attrs := slices.DeleteFunc(slices.Clone(c.Attributes), func(a diff.Attribute) bool { return managed.Named(a.Name) == managed.Branch && a.Before == nil })
 	key, _ := json.Marshal(attrs)
 	return fmt.Sprintf("%v|%v|%v|%v|%s|%s|%s", c.Action, c.Adopt, c.Downtime, c.Type, c.Size, c.MovedFrom, key)
 }

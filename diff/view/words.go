@@ -8,6 +8,7 @@ import (
 
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/english"
+	"github.com/neonform/neonform/internal/managed"
 )
 
 // Words shared by the renderers: what a change does, said the same way in the
@@ -210,17 +211,17 @@ func shortSize(size string) string {
 func createdAttributes(c *diff.Change) []diff.Attribute {
 	var out []diff.Attribute
 	for _, a := range c.Attributes {
-		switch a.Name {
-		case "type", "branch", "min_cu", "max_cu":
+		at := managed.Named(a.Name)
+		if at != nil && at.Headline {
 			continue
 		}
-		if a.Name == "name" {
+		if at == managed.Name {
 			// Shown when it is not the compute's label, which the address ends in.
 			if name, _ := a.After.(string); strings.HasSuffix(c.Address, "."+name) {
 				continue
 			}
 		}
-		if a.Name == "name" || !diff.AtDefault(a.Name, a.After) {
+		if at == managed.Name || !diff.AtDefault(a.Name, a.After) {
 			out = append(out, a)
 		}
 	}

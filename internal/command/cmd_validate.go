@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/sizing"
 )
@@ -142,8 +143,8 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 		for _, b := range blocks {
 			for _, c := range b.Computes {
 				size := sizing.Describe(sizing.Size{Min: c.MinCU, Max: c.MaxCU}).String()
-				if c.Sensitive["size"] || c.Sensitive["min_cu"] || c.Sensitive["max_cu"] {
-					size = "size from a sensitive variable"
+				if diff.SizeSensitive(c) {
+					size = diff.HiddenSize
 				}
 				if c.Disabled {
 					size += " (disabled)"

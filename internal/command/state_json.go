@@ -6,6 +6,7 @@ import (
 
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -47,8 +48,8 @@ func entryJSON(addr string, c *state.Compute) stateEntryJSON {
 
 // shownType is the entry's type as state list and show print it.
 func shownType(c *state.Compute) string {
-	if s := diff.SecretsOf(c); s.Hides("type") {
-		return s.Value("type")
+	if s := diff.SecretsOf(c); s.Hides(managed.Type.Name) {
+		return s.Value(managed.Type.Name)
 	}
 	return string(c.Type)
 }

@@ -1,0 +1,114 @@
+package managed
+
+import (
+	"slices"
+	"strings"
+)
+
+// Attribute is one managed attribute as the configuration and the service name it.
+type Attribute struct {
+	// Name is the attribute's name in the plan.
+	Name string
+	// Arguments are the compute block's arguments that set it, in the order
+	// messages list them; none when the block's place says it (the branch).
+	// A value from a sensitive variable in any of them hides the attribute:
+	// a size is one thing to a person, so size, min_cu and max_cu are the
+	// arguments of both of its ends.
+	Arguments []string
+	// API is the service's field for it, which people copy from its answers
+	// into a configuration.
+	API string
+	// Key is its value's key in a plan file's and the state's JSON
+	// (diff.Values, state.Attributes), which the redacted plan hides.
+	Key string
+	// Home is the block its arguments go in, which a hint names when one is
+	// written in another block; "" when several blocks take the same name
+	// (a project, a branch and a compute all have a name).
+	Home string
+	// Keyed is a map whose every key is an attribute of its own in the plan
+	// ("pg_settings.work_mem").
+	Keyed bool
+	// Headline is shown in a create's header or size line (its type, its
+	// branch, its size), so the views give it no line of its own.
+	Headline bool
+}
+
+// sizeArguments set both ends of a size: size = 2, or min_cu with max_cu.
+var sizeArguments = []string{"min_cu", "max_cu", "size"}
+
+// The managed attributes.
+var (
+	Type           = &Attribute{Name: "type", Arguments: []string{"type"}, API: "type", Key: "type", Home: "compute", Headline: true}
+	Branch         = &Attribute{Name: "branch", API: "branch_id", Key: "branch_id", Headline: true}
+	MinCU          = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Key: "min_cu", Home: "compute", Headline: true}
+	MaxCU          = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Key: "max_cu", Home: "compute", Headline: true}
+	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Key: "suspend_timeout_seconds", Home: "compute"}
+	PgSettings     = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Key: "pg_settings", Home: "compute", Keyed: true}
+	Disabled       = &Attribute{Name: "disabled", Arguments: []string{"disabled"}, API: "disabled", Key: "disabled", Home: "compute"}
+	Name           = &Attribute{Name: "name", Arguments: []string{"name"}, API: "name", Key: "name"}
+)
+
+// All is every managed attribute, in the order a compute block's arguments
+// are listed to people ("A compute block takes arguments type, min_cu, ...").
+// diff's table lists each once, in the order of a plan.
+var All = []*Attribute{Type, Branch, MinCU, MaxCU, SuspendTimeout, PgSettings, Disabled, Name}
+
+// Arguments is every compute block argument that sets a managed attribute,
+// each once, in All's order.
+func Arguments() []string {
+	var out []string
+	for _, s := range All {
+		for _, a := range s.Arguments {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// Named is the attribute of a plan attribute's name ("max_cu",
+// "pg_settings.work_mem"), or nil.
+func Named(planName string) *Attribute {
+	for _, a := range All {
+		if !a.Keyed && planName == a.Name {
+			return a
+		}
+		if key, ok := strings.CutPrefix(planName, a.Name+"."); ok && a.Keyed && key != "" {
+			return a
+		}
+	}
+	return nil
+}
+
+// IsSize reports whether the attribute is one end of a compute's size.
+func (s *Attribute) IsSize() bool { return s.SetBy("size") }
+
+// SetBy reports whether the argument named arg sets the attribute.
+func (s *Attribute) SetBy(arg string) bool { return slices.Contains(s.Arguments, arg) }
+
+// Sensitive reports whether the attribute's value comes from a sensitive
+// variable, given which of a compute block's arguments do
+// (config.Compute.Sensitive).
+func (s *Attribute) Sensitive(declared map[string]bool) bool {
+	for _, a := range s.Arguments {
+		if declared[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// From lists the sensitive variables the attribute's value comes from, each
+// once, given those of each argument (config.Compute.SensitiveFrom).
+func (s *Attribute) From(declared map[string][]string) []string {
+	var out []string
+	for _, a := range s.Arguments {
+		for _, v := range declared[a] {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
