@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/managed"
 )
 
 // The request bodies of endpoint calls, decoded with pointers so that an attribute left
@@ -117,7 +118,7 @@ type computeSpec struct {
 // defaultCompute is what the service gives a compute when the request says nothing:
 // 1 CU fixed, default suspend timeout, no settings, enabled (docs/service.md, Requests and defaults).
 func defaultCompute() computeSpec {
-	return computeSpec{minCU: 1, maxCU: 1, poolerMode: "transaction", passwordless: true, provisioner: "k8s-neonvm"}
+	return computeSpec{minCU: managed.DefaultCU, maxCU: managed.DefaultCU, poolerMode: "transaction", passwordless: true, provisioner: "k8s-neonvm"}
 }
 
 // sizeWithDefaults fills a size range of which one end may be missing: the default is
@@ -127,11 +128,11 @@ func sizeWithDefaults(minCU, maxCU *float64) (float64, float64) {
 	case minCU != nil && maxCU != nil:
 		return *minCU, *maxCU
 	case minCU != nil:
-		return *minCU, max(1, *minCU)
+		return *minCU, max(managed.DefaultCU, *minCU)
 	case maxCU != nil:
-		return min(1, *maxCU), *maxCU
+		return min(managed.DefaultCU, *maxCU), *maxCU
 	}
-	return 1, 1
+	return managed.DefaultCU, managed.DefaultCU
 }
 
 // createSpec turns a create body into a compute spec, with the project's defaults for

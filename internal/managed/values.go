@@ -9,6 +9,10 @@ const (
 	SuspendNever int64 = -1
 	// ServiceDefaultSuspend is what SuspendDefault means to the service.
 	ServiceDefaultSuspend = 300
+	// DefaultCU is the size the service gives a compute created without one,
+	// fixed (docs/service.md, Requests and defaults): what a compute block
+	// that writes no size means, and what the emulator creates.
+	DefaultCU = 1
 )
 
 // EffectiveSuspend is the suspend timeout in seconds that s gives a compute:
