@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/textsafe"
 )
@@ -177,7 +178,7 @@ func (c Counts) phrase() string {
 	add(c.Replaced, "replaced")
 	add(c.Deleted, "deleted")
 	if c.StateOnly > 0 {
-		parts = append(parts, english.Plural(c.StateOnly, "change to the state only", "changes to the state only"))
+		parts = append(parts, view.StateOnlyWords(c.StateOnly))
 	}
 	if len(parts) == 0 {
 		return "no changes"

@@ -55,7 +55,7 @@ func TestCountsAreAsPeopleCount(t *testing.T) {
 	if rep.Counts != want {
 		t.Errorf("counts %+v, want %+v", rep.Counts, want)
 	}
-	if got, want := rep.Summary(), "Apply complete: 1 created, 3 updated (1 restarted, 1 suspended), 1 replaced, 1 deleted, 1 change to the state only in 12.4s."; got != want {
+	if got, want := rep.Summary(), "Apply complete: 1 created, 3 updated (1 restarted, 1 suspended), 1 replaced, 1 deleted, 1 change to the state alone in 12.4s."; got != want {
 		t.Errorf("summary\n got %q\nwant %q", got, want)
 	}
 }

@@ -142,7 +142,7 @@ func summaryLine(s diff.Summary) string {
 	}
 	line := fmt.Sprintf("%d to create, %s, %d to replace, %d to delete", s.Create, update, s.Replace, s.Delete)
 	if s.StateOnly > 0 {
-		line += "; " + english.Plural(s.StateOnly, "change", "changes") + " to the state alone"
+		line += "; " + StateOnlyWords(s.StateOnly)
 	}
 	return line
 }
@@ -162,7 +162,7 @@ func ShortSummary(p *diff.Plan) string {
 		}
 	}
 	if s.StateOnly > 0 {
-		parts = append(parts, english.Plural(s.StateOnly, "change", "changes")+" to the state alone")
+		parts = append(parts, StateOnlyWords(s.StateOnly))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "no changes")
@@ -226,4 +226,10 @@ func createdAttributes(c *diff.Change) []diff.Attribute {
 		}
 	}
 	return out
+}
+
+// StateOnlyWords counts the steps that change the state alone, as every
+// summary says it, the plan's and apply's: "2 changes to the state alone".
+func StateOnlyWords(n int) string {
+	return english.Plural(n, "change", "changes") + " to the state alone"
 }
