@@ -141,11 +141,8 @@ func (pp *projectPlan) identify() {
 		if e == nil {
 			continue
 		}
-		if e.c.ProjectID != pp.p.ID {
-			pp.errorf(&t.c.DeclRange, "Compute cannot change project",
-				"%s is recorded in state in project %s, but configured in project %q (id %s). An endpoint cannot move between projects. "+
-					"To start afresh here, forget the old one with `neonform state rm %s` (it keeps running), or give this compute a new label.",
-				t.c.Address, e.c.ProjectID, pp.p.Label, pp.p.ID, shellquote.Word(e.origin))
+		if why := state.ProjectMoveRefusal(e.origin, t.c.Address, e.c, pp.p.Label, pp.p.ID); why != "" {
+			pp.errorf(&t.c.DeclRange, state.ProjectMoveSummary, "%s", why)
 			continue
 		}
 		if ep := pp.live[e.c.EndpointID]; ep != nil {
