@@ -28,7 +28,7 @@ func ProjectMoveRefusal(from, to string, c *Compute, toLabel, toProjectID string
 	return fmt.Sprintf("%s is endpoint %s of project %s, and %s is in project block %q, which is project %s. "+
 		"The service cannot move an endpoint to another project, so %s cannot be recorded there. "+
 		"Two paths keep the endpoint: keep the old label (a project block with id = %q, under which %s stays managed; nothing changes in the service), "+
-		"or stop managing it with `neonform state rm %s` (the endpoint keeps running, unmanaged, and is billed while active until you delete it yourself; "+
+		"or stop managing it with `neonform state rm %s` (the endpoint keeps running, unmanaged, and is billed while it is active; "+
 		"the next plan adopts a matching endpoint of project %s for %s, or creates a new one, with a new host for its clients).",
 		from, c.EndpointID, c.ProjectID, to, toLabel, toProjectID,
 		from, c.ProjectID, from,

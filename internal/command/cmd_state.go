@@ -285,7 +285,7 @@ func runStateList(ctx context.Context, o stateOptions) error {
 		return nil
 	case len(addrs) == 0:
 		// A state file's text is shown escaped (internal/textsafe).
-		fmt.Fprintf(o.Stderr, "The state (%s) records no computes under %s; it records %s.\n", where, textsafe.Terminal(o.Args[0]), textsafe.Terminal(someAddresses(st)))
+		fmt.Fprintf(o.Stderr, "The state (%s) records no computes under %s; %s.\n", where, textsafe.Terminal(o.Args[0]), textsafe.Terminal(someAddresses(st)))
 		return nil
 	}
 	tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)

@@ -7,6 +7,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/internal/pgtest"
 	"github.com/neonform/neonform/internal/planschema"
 	"github.com/neonform/neonform/internal/schemacheck"
 )
@@ -18,9 +19,18 @@ func TestMain(m *testing.M) {
 	if !planschema.Benchmarking() {
 		schemacheck.Plan = planschema.MustChecker(planfile.Schema)
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(stoppingPostgres{m}, map[string]func(){
 		"neonform": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// stoppingPostgres runs the tests, then stops the Postgres server a script
+// may have started (pgstate): testscript.Main exits when they end.
+type stoppingPostgres struct{ m *testing.M }
+
+func (s stoppingPostgres) Run() int {
+	defer pgtest.Stop()
+	return s.m.Run()
 }
 
 // TestScript runs every testdata/script/*.txtar: each is a shell session with its

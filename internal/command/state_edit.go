@@ -78,7 +78,12 @@ func dryRunNote(serial int64) string {
 }
 
 func runStateRm(ctx context.Context, o stateOptions) error {
-	addrs := slices.Compact(slices.Clone(o.Args))
+	var addrs []string // each once, in the order given
+	for _, a := range o.Args {
+		if !slices.Contains(addrs, a) {
+			addrs = append(addrs, a)
+		}
+	}
 	var bad diag.Diagnostics
 	for _, a := range addrs {
 		if _, _, _, err := config.ParseAddress(a); err != nil {
@@ -96,7 +101,7 @@ func runStateRm(ctx context.Context, o stateOptions) error {
 		for _, a := range addrs {
 			if c := st.Computes[a]; c != nil {
 				done = append(done, entryMove{from: a, entry: c})
-			} else if !slices.ContainsFunc(done, func(m entryMove) bool { return m.from == a }) {
+			} else {
 				missing = append(missing, notInState(a, st))
 			}
 		}
