@@ -86,23 +86,7 @@ func (l *Local) fix() string {
 // directory, synced, and renamed over the old, so a crash at any point leaves
 // either the old state or the new one, never a mix.
 func (l *Local) Write(ctx context.Context, s *State) error {
-	if err := s.Validate(); err != nil {
-		return fmt.Errorf("refusing to write %s: %w", l.Describe(), err)
-	}
-	next, err := s.next()
-	if err != nil {
-		return fmt.Errorf("refusing to write %s: %w", l.Describe(), err)
-	}
-	err = l.store(ctx, func(stored *State, exists bool) (*State, error) {
-		if c := conflict(l.Describe(), exists, stored.Lineage, stored.Serial, s); c != nil {
-			return nil, c
-		}
-		return next, nil
-	})
-	if err == nil {
-		s.FormatVersion, s.Serial = next.FormatVersion, next.Serial
-	}
-	return err
+	return writeNext(ctx, l, s)
 }
 
 // store replaces the stored state with what decide makes of it (nothing

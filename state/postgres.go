@@ -192,23 +192,7 @@ func (p *Postgres) fix() string {
 // itself only matches the serial s was read at, so of two racing writers one
 // commits and the other gets a *ConflictError.
 func (p *Postgres) Write(ctx context.Context, s *State) error {
-	if err := s.Validate(); err != nil {
-		return fmt.Errorf("refusing to write %s: %w", p.Describe(), err)
-	}
-	next, err := s.next()
-	if err != nil {
-		return fmt.Errorf("refusing to write %s: %w", p.Describe(), err)
-	}
-	err = p.store(ctx, func(stored *State, exists bool) (*State, error) {
-		if c := conflict(p.Describe(), exists, stored.Lineage, stored.Serial, s); c != nil {
-			return nil, c
-		}
-		return next, nil
-	})
-	if err == nil {
-		s.FormatVersion, s.Serial = next.FormatVersion, next.Serial
-	}
-	return err
+	return writeNext(ctx, p, s)
 }
 
 // store replaces the stored row with what decide makes of the state it

@@ -56,19 +56,18 @@ var (
 
 // Push stores s in place of the state file (see Pusher).
 func (l *Local) Push(ctx context.Context, s *State, force bool) (Pushed, error) {
-	var out Pushed
-	err := l.store(ctx, func(stored *State, exists bool) (next *State, err error) {
-		next, out, err = pushed(l.Describe(), stored, exists, s, force)
-		return next, err
-	})
-	return out, err
+	return push(ctx, l, s, force)
 }
 
 // Push stores s in place of the state's row (see Pusher).
 func (p *Postgres) Push(ctx context.Context, s *State, force bool) (Pushed, error) {
+	return push(ctx, p, s, force)
+}
+
+func push(ctx context.Context, b storing, s *State, force bool) (Pushed, error) {
 	var out Pushed
-	err := p.store(ctx, func(stored *State, exists bool) (next *State, err error) {
-		next, out, err = pushed(p.Describe(), stored, exists, s, force)
+	err := b.store(ctx, func(stored *State, exists bool) (next *State, err error) {
+		next, out, err = pushed(b.Describe(), stored, exists, s, force)
 		return next, err
 	})
 	return out, err
