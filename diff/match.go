@@ -141,7 +141,8 @@ func (pp *projectPlan) identify() {
 		if e == nil {
 			continue
 		}
-		if why := state.ProjectMoveRefusal(e.origin, t.c.Address, e.c, pp.p.Label, pp.p.ID); why != "" {
+		if why := state.ProjectMoveRefusal(state.ProjectMove{From: e.origin, To: t.c.Address, Entries: []string{e.origin},
+			ProjectID: e.c.ProjectID, EndpointID: e.c.EndpointID, ToLabel: pp.p.Label, ToProjectID: pp.p.ID}); why != "" {
 			pp.errorf(&t.c.DeclRange, state.ProjectMoveSummary, "%s", why)
 			continue
 		}

@@ -170,14 +170,13 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 			return nil, diag.Diagnostics{diag.AtAddress(from, "Not in the state",
 				fmt.Sprintf("the state records no compute under %s (%s)%s", from, someAddresses(st), unquotedKeyHint(from)))}
 		}
+		if toProject != nil {
+			if ds := projectMoveRefusals(from, to, moves, toProject); len(ds) > 0 {
+				return nil, saying(ds, "Nothing was moved.")
+			}
+		}
 		var ds diag.Diagnostics
 		for _, m := range moves {
-			if toProject != nil {
-				if why := state.ProjectMoveRefusal(m.from, m.to, m.entry, toProject.Label, toProject.ID); why != "" {
-					ds = append(ds, diag.AtAddress(m.from, state.ProjectMoveSummary, why))
-					continue
-				}
-			}
 			if err := st.Move(m.from, m.to); err != nil {
 				ds = append(ds, diagnosticsOf(err)...)
 			}
@@ -209,6 +208,37 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 			english.Plural(len(done), "compute", "computes"), textsafe.Terminal(from), textsafe.Terminal(to), before, after, plan)
 	}
 	return nil
+}
+
+// projectMoveRefusals are the refusals of moves into the project block
+// toProject: one for each project of the entries that is not that block's
+// (a diagnostic on FROM for the computes under it, on the compute for one).
+func projectMoveRefusals(from, to string, moves []entryMove, toProject *config.Project) diag.Diagnostics {
+	var projects []string
+	byProject := map[string][]entryMove{}
+	for _, m := range moves {
+		p := m.entry.ProjectID
+		if byProject[p] == nil {
+			projects = append(projects, p)
+		}
+		byProject[p] = append(byProject[p], m)
+	}
+	var ds diag.Diagnostics
+	for _, p := range projects {
+		group := byProject[p]
+		pm := state.ProjectMove{From: from, To: to, ProjectID: p, ToLabel: toProject.Label, ToProjectID: toProject.ID}
+		for _, m := range group {
+			pm.Entries = append(pm.Entries, m.from)
+		}
+		subject := from
+		if len(group) == 1 {
+			subject, pm.To, pm.EndpointID = group[0].from, group[0].to, group[0].entry.EndpointID
+		}
+		if why := state.ProjectMoveRefusal(pm); why != "" {
+			ds = append(ds, diag.AtAddress(subject, state.ProjectMoveSummary, why))
+		}
+	}
+	return ds
 }
 
 // movePrefixes checks state mv's FROM and TO: two addresses of the same
