@@ -19,6 +19,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
 )
@@ -27,7 +28,8 @@ import (
 type Result struct {
 	Files    []*File
 	Computes []*Compute
-	LeftOut  []LeftOut
+	// LeftOut are warnings about the endpoints without a block, and why.
+	LeftOut diag.Diagnostics
 }
 
 // File is the configuration of one project.
@@ -57,11 +59,6 @@ func (c *Compute) Record() *state.Compute {
 	rec.BranchName = c.BranchName
 	rec.Host = c.Endpoint.Host
 	return rec
-}
-
-// LeftOut is an endpoint generate writes no block for, and why.
-type LeftOut struct {
-	ProjectLabel, EndpointID, Why string
 }
 
 // Options are what Make needs to know of the configuration it adds to.
@@ -140,16 +137,13 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 	}
 	for i := range p.Endpoints {
 		ep := &p.Endpoints[i]
-		leave := func(why string) {
-			res.LeftOut = append(res.LeftOut, LeftOut{label, ep.ID, why})
-		}
 		i := slices.IndexFunc(p.Branches, func(b api.Branch) bool { return b.ID == ep.BranchID })
 		switch {
 		case i < 0:
-			leave(fmt.Sprintf("its branch %s is not among the project's branches (it is being deleted)", ep.BranchID))
+			res.LeftOut = append(res.LeftOut, branchGoneLeftOut(label, ep))
 			continue
 		case ep.Disabled:
-			leave(fmt.Sprintf("it is disabled; to manage it, add a compute block with disabled = true on branch %q and import it", p.Branches[i].Name))
+			res.LeftOut = append(res.LeftOut, disabledLeftOut(label, ep, &p.Branches[i]))
 			continue
 		}
 		bp := branches[ep.BranchID]
@@ -178,6 +172,7 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 			return cmp.Or(cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type)),
 				strings.Compare(a.ep.Name, b.ep.Name), strings.Compare(a.ep.ID, b.ep.ID))
 		})
+		bp.leaveOutSameNames(label, res)
 		names := make([]string, len(bp.computes))
 		for i, c := range bp.computes {
 			names[i] = c.ep.Name
@@ -202,6 +197,25 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 		return strings.Compare(a.label, b.label)
 	})
 	return pp
+}
+
+// leaveOutSameNames keeps, of the endpoints of one name on the branch, the
+// first (the read_write one, else the first by id), and leaves the others
+// out, saying why: a configuration cannot declare two computes of one name
+// on a branch, and a block of another name would rename the endpoint.
+func (bp *branchPlan) leaveOutSameNames(projectLabel string, res *Result) {
+	kept := map[string]*api.Endpoint{}
+	bp.computes = slices.DeleteFunc(bp.computes, func(c *computePlan) bool {
+		if c.ep.Name == "" {
+			return false
+		}
+		if first := kept[c.ep.Name]; first != nil {
+			res.LeftOut = append(res.LeftOut, sameNameLeftOut(projectLabel, c.ep, first, bp.b))
+			return true
+		}
+		kept[c.ep.Name] = c.ep
+		return false
+	})
 }
 
 func typeOrder(t api.EndpointType) int {

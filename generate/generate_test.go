@@ -135,7 +135,7 @@ func TestGeneratedPlansToNothing(t *testing.T) {
 	if c := cfg.Compute("shop.main.reports-2"); c == nil || c.Name != "Reports" || c.MinCU != 0.5 || c.MaxCU != 4 {
 		t.Errorf("shop.main.reports-2 = %+v, want the 0.5-4 CU replica named Reports", c)
 	}
-	if len(res.LeftOut) != 1 || res.LeftOut[0].EndpointID != "ep-quiet-dawn-a5d1s4b1" || !strings.Contains(res.LeftOut[0].Why, "disabled") {
+	if len(res.LeftOut) != 1 || res.LeftOut[0].Address != "ep-quiet-dawn-a5d1s4b1" || !strings.Contains(res.LeftOut[0].Detail, "disabled") || res.LeftOut.HasErrors() {
 		t.Errorf("left out = %+v, want the disabled compute", res.LeftOut)
 	}
 	if c := cfg.Compute("shop.feature-x.replica"); c == nil || c.Wrote("name") {

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -279,10 +278,9 @@ func reportGenerated(o generateOptions, backend state.Backend, res *generate.Res
 	for _, f := range res.Files {
 		fmt.Fprintf(o.Stdout, "wrote %s: %s, %s\n", textsafe.Terminal(f.Name), english.Plural(f.Branches, "branch", "branches"), english.Plural(f.Computes, "compute", "computes"))
 	}
-	for _, l := range res.LeftOut {
-		// The service's names and ids, shown escaped (internal/textsafe).
-		fmt.Fprintf(o.Stdout, "Left out %s in project %s: %s.\n", textsafe.Terminal(l.EndpointID), textsafe.Terminal(l.ProjectLabel), textsafe.Terminal(strings.TrimSuffix(l.Why, ".")))
-	}
+	// Warnings, as every diagnostic is printed (they escape the service's
+	// names and ids).
+	writeDiagnostics(o.Stderr, res.LeftOut, nil, o.Env.color(o.Stderr))
 	if len(res.Computes) == 0 {
 		fmt.Fprintln(o.Stdout, "No computes to record.")
 		return
