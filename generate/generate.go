@@ -50,12 +50,14 @@ type Compute struct {
 	// the block pins the branch by id.
 	BranchName string
 	Endpoint   *api.Endpoint
+	// PreventDestroy: the block has lifecycle { prevent_destroy = true }.
+	PreventDestroy bool
 }
 
 // Record is the state entry that makes neonform manage the endpoint at the
 // compute's address, as import records one: what is live is what was applied.
 func (c *Compute) Record() *state.Compute {
-	rec := diff.LiveValues(c.Endpoint).Record(c.Endpoint.ID, c.ProjectID, false)
+	rec := diff.LiveValues(c.Endpoint).Record(c.Endpoint.ID, c.ProjectID, c.PreventDestroy)
 	rec.BranchName = c.BranchName
 	rec.Host = c.Endpoint.Host
 	return rec
@@ -69,6 +71,16 @@ type Options struct {
 	Taken map[string]bool
 	// Tier is the configuration's account_tier, which caps sizes.
 	Tier sizing.Tier
+	// Settings, when set, is the neonform block the first file starts with:
+	// the configuration has none yet, and a directory holds at most one.
+	Settings *Settings
+}
+
+// Settings are what a generated neonform block says.
+type Settings struct {
+	// APIURL is the service generate read, written when it is not the
+	// default, so that the next plan reaches the same one.
+	APIURL string
 }
 
 // Make writes the configuration of projects.
@@ -96,12 +108,14 @@ func Make(projects []*Project, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	settings := o.Settings
 	for _, pp := range plans {
 		pp.leaveOut(refused, res)
-		f, err := pp.write(defaults, res)
+		f, err := pp.write(defaults, settings, res)
 		if err != nil {
 			return nil, err
 		}
+		settings = nil // one block in the directory
 		res.Files = append(res.Files, f)
 	}
 	return res, nil
@@ -270,9 +284,17 @@ func emptyBlocks(plans []*projectPlan, dir string) (map[*computePlan]*config.Com
 // string holds it: hclwrite writes a string's line breaks as \n.
 var emptyBody = regexp.MustCompile(`\{\n\s*\}`)
 
-// write makes the project's file.
-func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, res *Result) (*File, error) {
+// write makes the project's file, starting with the neonform block when
+// settings is set.
+func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, settings *Settings, res *Result) (*File, error) {
 	f := hclwrite.NewEmptyFile()
+	if settings != nil {
+		sb := f.Body().AppendNewBlock("neonform", nil).Body()
+		if settings.APIURL != "" && settings.APIURL != config.DefaultAPIURL {
+			sb.SetAttributeValue("api_url", cty.StringVal(settings.APIURL))
+		}
+		f.Body().AppendNewline()
+	}
 	pb := f.Body().AppendNewBlock("project", []string{pp.label}).Body()
 	pb.SetAttributeValue("id", cty.StringVal(pp.p.ID))
 	file := &File{Name: pp.label + ".hcl", ProjectID: pp.p.ID, Label: pp.label, Branches: len(pp.branches)}
@@ -302,7 +324,14 @@ func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, res *Res
 			if err := writeCompute(body, diff.WantedValues(def, c.ep.BranchID, c.ep), diff.LiveValues(c.ep)); err != nil {
 				return nil, err
 			}
-			gc := &Compute{Address: addr, ProjectID: pp.p.ID, BranchName: branchName, Endpoint: c.ep}
+			// The default branch's read_write compute holds the project's
+			// main data: a plan that would delete it fails, until the line
+			// is dropped (docs/generate.md).
+			protect := bp.b.Default && c.ep.Type == api.EndpointTypeReadWrite
+			if protect {
+				body.AppendNewBlock("lifecycle", nil).Body().SetAttributeValue("prevent_destroy", cty.True)
+			}
+			gc := &Compute{Address: addr, ProjectID: pp.p.ID, BranchName: branchName, Endpoint: c.ep, PreventDestroy: protect}
 			res.Computes = append(res.Computes, gc)
 			file.Computes++
 		}

@@ -55,14 +55,20 @@ left out, as in a compute block written by hand.
 generate never overwrites: a file of the same name, a project the
 configuration in DIR already declares, or an endpoint the state already
 records under another address, is an error that names it, and nothing is
-written. It prints each file it wrote, and each endpoint it left out and why
-(a disabled compute, an endpoint whose branch is being deleted, one whose
-block the configuration would refuse). Before writing, it plans what it
-wrote against what it read: anything but nothing to do is a bug, and
-nothing is written.
+written. It prints each file it wrote, and warns of each endpoint it left
+out and why (a disabled compute, an endpoint whose branch is being deleted,
+one named as another on its branch, one whose block the configuration would
+refuse). Before writing, it plans what it wrote against what it read:
+anything but nothing to do is a bug, and nothing is written.
+
+The files are ready to commit: mode 0644; the first starts with a neonform
+block when DIR has none (with api_url when the service is not the default);
+the default branch's read_write compute has lifecycle { prevent_destroy =
+true }, so that no plan deletes it by accident (delete the lifecycle block
+and apply once to drop it).
 
 It reaches the service as plan does: NEON_API_KEY, and NEON_API_URL or the
-api_url of the configuration already in DIR. It writes no neonform block.
+api_url of the configuration already in DIR.
 
 Examples:
    neonform generate -project dark-sun-46453911 infra/
@@ -158,7 +164,11 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 		return err
 	}
 	projects = unconfigured(projects, cfg, o.Stdout)
-	res, err := generate.Make(projects, generate.Options{Dir: o.Dir, Taken: taken, Tier: cfg.Settings.AccountTier})
+	gen := generate.Options{Dir: o.Dir, Taken: taken, Tier: cfg.Settings.AccountTier}
+	if cfg.Settings.DeclRange == (hcl.Range{}) {
+		gen.Settings = &generate.Settings{APIURL: conn.apiURL}
+	}
+	res, err := generate.Make(projects, gen)
 	if err != nil {
 		return err
 	}
@@ -257,7 +267,9 @@ func writeGenerated(dir string, files []*generate.File) ([]string, error) {
 	var written []string
 	for _, f := range files {
 		path := filepath.Join(dir, f.Name)
-		err := atomicfile.CreateNew(path, f.Src)
+		// Configuration, to commit and share: readable by others, unlike the
+		// state (docs/generate.md).
+		err := atomicfile.CreateNewMode(path, f.Src, 0o644)
 		if err != nil {
 			for _, p := range written {
 				os.Remove(p)
