@@ -40,6 +40,8 @@ type File struct {
 	Src       []byte
 	Branches  int
 	Computes  int
+	// Rule is what its branches block holds; nil when it has none.
+	Rule *RuleReport
 }
 
 // Compute is a generated compute block and the endpoint it describes.
@@ -74,6 +76,9 @@ type Options struct {
 	// Settings, when set, is the neonform block the first file starts with:
 	// the configuration has none yet, and a directory holds at most one.
 	Settings *Settings
+	// Rule, when set, gathers the branches its globs match into a branches
+	// block in each project (fleet.go).
+	Rule *Rule
 }
 
 // Settings are what a generated neonform block says.
@@ -111,6 +116,12 @@ func Make(projects []*Project, o Options) (*Result, error) {
 	settings := o.Settings
 	for _, pp := range plans {
 		pp.leaveOut(refused, res)
+		if o.Rule != nil {
+			if err := pp.gatherFleet(o.Rule, defaults); err != nil {
+				return nil, err
+			}
+		}
+		pp.labelBranches()
 		f, err := pp.write(defaults, settings, res)
 		if err != nil {
 			return nil, err
@@ -123,9 +134,11 @@ func Make(projects []*Project, o Options) (*Result, error) {
 
 // projectPlan is a project's blocks before they are written.
 type projectPlan struct {
-	p        *Project
-	label    string
+	p     *Project
+	label string
+	// branches are the branch blocks; fleet, the branches block, if any.
 	branches []*branchPlan
+	fleet    *fleetPlan
 }
 
 type branchPlan struct {
@@ -174,13 +187,6 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 	slices.SortFunc(pp.branches, func(a, b *branchPlan) int {
 		return cmp.Or(strings.Compare(a.b.Name, b.b.Name), strings.Compare(a.b.ID, b.b.ID))
 	})
-	branchNames := make([]string, len(pp.branches))
-	for i, bp := range pp.branches {
-		branchNames[i] = bp.b.Name
-	}
-	for i, label := range (labels{}).assign(branchNames, "branch", func(int) string { return "branch" }) {
-		pp.branches[i].label = label
-	}
 	for _, bp := range pp.branches {
 		slices.SortFunc(bp.computes, func(a, b *computePlan) int {
 			return cmp.Or(cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type)),
@@ -200,7 +206,24 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 			return cmp.Or(cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type)), strings.Compare(a.label, b.label))
 		})
 	}
-	// The default branch first, then by label.
+	return pp
+}
+
+// labelBranches labels the branch blocks, by name, after the rule's (which
+// shares their namespace), and puts the default branch first, then the
+// others by label.
+func (pp *projectPlan) labelBranches() {
+	taken := labels{}
+	if pp.fleet != nil {
+		taken[pp.fleet.label] = true
+	}
+	branchNames := make([]string, len(pp.branches))
+	for i, bp := range pp.branches {
+		branchNames[i] = bp.b.Name
+	}
+	for i, label := range taken.assign(branchNames, "branch", func(int) string { return "branch" }) {
+		pp.branches[i].label = label
+	}
 	slices.SortFunc(pp.branches, func(a, b *branchPlan) int {
 		if a.b.Default != b.b.Default {
 			if a.b.Default {
@@ -210,7 +233,6 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 		}
 		return strings.Compare(a.label, b.label)
 	})
-	return pp
 }
 
 // leaveOutSameNames keeps, of the endpoints of one name on the branch, the
@@ -316,12 +338,8 @@ func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, settings
 		}
 		for _, c := range bp.computes {
 			addr := config.AddressOf(pp.label, bp.label, c.label)
-			def := defaults[c]
-			if def == nil {
-				return nil, fmt.Errorf("no empty block was loaded at %s (this is a bug in neonform)", addr)
-			}
-			body := bb.AppendNewBlock("compute", []string{c.label}).Body()
-			if err := writeCompute(body, diff.WantedValues(def, c.ep.BranchID, c.ep), diff.LiveValues(c.ep)); err != nil {
+			body, err := c.block(bb, defaults)
+			if err != nil {
 				return nil, err
 			}
 			// The default branch's read_write compute holds the project's
@@ -334,6 +352,11 @@ func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, settings
 			gc := &Compute{Address: addr, ProjectID: pp.p.ID, BranchName: branchName, Endpoint: c.ep, PreventDestroy: protect}
 			res.Computes = append(res.Computes, gc)
 			file.Computes++
+		}
+	}
+	if pp.fleet != nil {
+		if err := pp.fleet.write(pb, pp, defaults, file, res); err != nil {
+			return nil, err
 		}
 	}
 	src, diags := config.Format(emptyBody.ReplaceAll(f.Bytes(), []byte("{}")), file.Name)

@@ -9,7 +9,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/neonform/neonform/config"
-	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -73,8 +72,7 @@ func blocksAlone(cs []*computePlan, defaults map[*computePlan]*config.Compute, t
 	pb.SetAttributeValue("id", cty.StringVal("check"))
 	for i, c := range cs {
 		bb := pb.AppendNewBlock("branch", []string{fmt.Sprintf("b%d", i)}).Body()
-		body := bb.AppendNewBlock("compute", []string{c.label}).Body()
-		if err := writeCompute(body, diff.WantedValues(defaults[c], c.ep.BranchID, c.ep), diff.LiveValues(c.ep)); err != nil {
+		if _, err := c.block(bb, defaults); err != nil {
 			return nil, err
 		}
 	}
