@@ -343,8 +343,8 @@ func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, settings
 				return nil, err
 			}
 			// The default branch's read_write compute holds the project's
-			// main data: a plan that would delete it fails, until the line
-			// is dropped (docs/generate.md).
+			// main data: a plan that would delete it fails, until the
+			// lifecycle block is dropped (docs/generate.md).
 			protect := bp.b.Default && c.ep.Type == api.EndpointTypeReadWrite
 			if protect {
 				body.AppendNewBlock("lifecycle", nil).Body().SetAttributeValue("prevent_destroy", cty.True)
