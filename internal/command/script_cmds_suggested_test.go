@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 
@@ -18,9 +19,20 @@ import (
 // a line), splits it as a POSIX shell would, and runs it. Its output is
 // then the last command's, for the checks that follow; "! suggested" expects
 // it to fail.
+//
+//	suggested -into FILE stdout|stderr [TEXT]
+//
+// pastes a block neonform suggested instead: the first one that contains
+// TEXT (its lines as printed, from "moved {" or "removed {" to the "}" under
+// it, without the indentation of the output around them) is added at the end
+// of FILE, as a person pastes it into a configuration file.
 func cmdSuggested(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) > 2 && args[0] == "-into" {
+		pasteSuggestedBlock(ts, neg, args[1], args[2:])
+		return
+	}
 	if len(args) < 1 || len(args) > 2 || (args[0] != "stdout" && args[0] != "stderr") {
-		ts.Fatalf("usage: suggested stdout|stderr [TEXT]")
+		ts.Fatalf("usage: suggested [-into FILE] stdout|stderr [TEXT]")
 	}
 	out := ts.ReadFile(args[0])
 	want := ""
@@ -47,6 +59,60 @@ func cmdSuggested(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Fatalf("the suggested command succeeded, want it to fail: %s", cmd)
 	}
+}
+
+func pasteSuggestedBlock(ts *testscript.TestScript, neg bool, file string, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 || (args[0] != "stdout" && args[0] != "stderr") {
+		ts.Fatalf("usage: suggested -into FILE stdout|stderr [TEXT]")
+	}
+	out := ts.ReadFile(args[0])
+	want := ""
+	if len(args) == 2 {
+		want = args[1]
+	}
+	var block string
+	for _, b := range suggestedBlocks(out) {
+		if strings.Contains(b, want) {
+			block = b
+			break
+		}
+	}
+	if block == "" {
+		ts.Fatalf("no block containing %q is suggested in %s:\n%s", want, args[0], out)
+	}
+	ts.Logf("pasting into %s:\n%s", file, block)
+	old := ""
+	if _, err := os.Stat(ts.MkAbs(file)); err == nil {
+		old = ts.ReadFile(file) + "\n" // a blank line between blocks
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(file), []byte(old+block), 0o644))
+}
+
+// blockStart is the first line of a block neonform suggests.
+var blockStart = regexp.MustCompile(`^(\s*)(moved|removed) \{$`)
+
+// suggestedBlocks are the blocks text suggests, in order, each without the
+// indentation of its first line.
+func suggestedBlocks(text string) []string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		m := blockStart.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		indent := m[1]
+		var b strings.Builder
+		for j := i; j < len(lines); j++ {
+			b.WriteString(strings.TrimPrefix(lines[j], indent) + "\n")
+			if lines[j] == indent+"}" {
+				out = append(out, b.String())
+				i = j
+				break
+			}
+		}
+	}
+	return out
 }
 
 var (
