@@ -27,63 +27,54 @@ import (
 // it, without the indentation of the output around them) is added at the end
 // of FILE, as a person pastes it into a configuration file.
 func cmdSuggested(ts *testscript.TestScript, neg bool, args []string) {
+	into := ""
 	if len(args) > 2 && args[0] == "-into" {
-		pasteSuggestedBlock(ts, neg, args[1], args[2:])
-		return
+		into, args = args[1], args[2:]
 	}
-	if len(args) < 1 || len(args) > 2 || (args[0] != "stdout" && args[0] != "stderr") {
-		ts.Fatalf("usage: suggested [-into FILE] stdout|stderr [TEXT]")
+	if len(args) < 1 || len(args) > 2 || (args[0] != "stdout" && args[0] != "stderr") || (neg && into != "") {
+		ts.Fatalf("usage: [!] suggested stdout|stderr [TEXT], or suggested -into FILE stdout|stderr [TEXT]")
 	}
 	out := ts.ReadFile(args[0])
 	want := ""
 	if len(args) == 2 {
 		want = args[1]
 	}
-	var cmd string
-	for _, c := range suggestedCommands(out) {
+	what, find := "neonform command", suggestedCommands
+	if into != "" {
+		what, find = "block", suggestedBlocks
+	}
+	var found string
+	for _, c := range find(out) {
 		if strings.Contains(c, want) {
-			cmd = c
+			found = c
 			break
 		}
 	}
-	if cmd == "" {
-		ts.Fatalf("no neonform command containing %q is suggested in %s:\n%s", want, args[0], out)
+	if found == "" {
+		ts.Fatalf("no %s containing %q is suggested in %s:\n%s", what, want, args[0], out)
 	}
-	words, err := shellSplit(cmd)
+	if into != "" {
+		pasteInto(ts, into, found)
+		return
+	}
+	words, err := shellSplit(found)
 	ts.Check(err)
-	ts.Logf("pasting: %s", cmd)
+	ts.Logf("pasting: %s", found)
 	err = ts.Exec(words[0], words[1:]...)
 	if (err != nil) != neg {
 		if err != nil {
-			ts.Fatalf("the suggested command failed: %s: %v", cmd, err)
+			ts.Fatalf("the suggested command failed: %s: %v", found, err)
 		}
-		ts.Fatalf("the suggested command succeeded, want it to fail: %s", cmd)
+		ts.Fatalf("the suggested command succeeded, want it to fail: %s", found)
 	}
 }
 
-func pasteSuggestedBlock(ts *testscript.TestScript, neg bool, file string, args []string) {
-	if neg || len(args) < 1 || len(args) > 2 || (args[0] != "stdout" && args[0] != "stderr") {
-		ts.Fatalf("usage: suggested -into FILE stdout|stderr [TEXT]")
-	}
-	out := ts.ReadFile(args[0])
-	want := ""
-	if len(args) == 2 {
-		want = args[1]
-	}
-	var block string
-	for _, b := range suggestedBlocks(out) {
-		if strings.Contains(b, want) {
-			block = b
-			break
-		}
-	}
-	if block == "" {
-		ts.Fatalf("no block containing %q is suggested in %s:\n%s", want, args[0], out)
-	}
+// pasteInto adds a block at the end of a file, after a blank line.
+func pasteInto(ts *testscript.TestScript, file, block string) {
 	ts.Logf("pasting into %s:\n%s", file, block)
 	old := ""
 	if _, err := os.Stat(ts.MkAbs(file)); err == nil {
-		old = ts.ReadFile(file) + "\n" // a blank line between blocks
+		old = ts.ReadFile(file) + "\n"
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(file), []byte(old+block), 0o644))
 }
