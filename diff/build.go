@@ -188,6 +188,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	if pl.diags.HasErrors() {
 		return nil, pl.diags
 	}
+	nameRenames(plan, st, pl.removals)
 	markDrift(plan, st)
 	plan.Warnings = pl.warnings
 	Normalize(plan)

@@ -102,9 +102,6 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 			p.Drift = append(p.Drift, d.drift(byProject[proj.ID])...)
 		}
 		problems = append(problems, d.order()...)
-		if withState {
-			d.renames(byProject[proj.ID])
-		}
 		nextID = d.appendSteps(p, nextID)
 	}
 	p.Summary = summarize(p.Changes)

@@ -56,16 +56,21 @@ func TestRemovedWithoutDestroyForgets(t *testing.T) {
 	}
 }
 
-// A removed block with destroy = true deletes the endpoint, and says so.
+// A removed block with destroy = true deletes the endpoint, and says so; a
+// replica created beside it is no rename of it, since the delete is asked.
 func TestRemovedWithDestroyDeletes(t *testing.T) {
 	primary := difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary"))
 	reports := difftest.Endpoint("ep-reports", difftest.BrMain, difftest.RO, difftest.EpName("reports"))
 	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": primary, "shop.main.reports": reports})
-	cfg := withRemoval(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary")))), "shop.main.reports", true)
+	cfg := withRemoval(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain,
+		difftest.Compute("primary"), difftest.Compute("analytics", difftest.ReadOnly)))), "shop.main.reports", true)
 	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, primary, reports)))
 	ch := changeAt(t, p, "shop.main.reports")
 	if ch.Action != Delete || len(p.Forget) != 0 || !strings.HasPrefix(ch.Reasons[0], "a removed block deletes shop.main.reports (lifecycle.destroy = true)") {
 		t.Errorf("change = %+v, forget = %v; want a delete that names the removed block", ch, p.Forget)
+	}
+	if reasons := strings.Join(changeAt(t, p, "shop.main.analytics").Reasons, "\n"); strings.Contains(reasons, "renamed") {
+		t.Errorf("reasons = %q, want no rename of a compute a removed block deletes", reasons)
 	}
 }
 

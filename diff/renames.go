@@ -7,20 +7,23 @@ import (
 	"github.com/neonform/neonform/state"
 )
 
-// renames says of a create that comes with the delete of a managed compute of
-// its type on its branch (one of each there) that the two may be one compute
-// whose block was renamed, and gives the moved block that keeps the endpoint:
-// a label change the plan can see is named as one, since deleting and
-// creating costs the endpoint's host, and a primary's downtime.
-func (d *deriver) renames(changes []*Change) {
-	type place struct{ branch, typ string }
+// nameRenames says of a create that comes with the delete of a managed
+// compute of its type on its branch (one of each there) that the two may be
+// one compute whose block was renamed, and gives the moved block that keeps
+// the endpoint: a label change the plan can see is named as one, since
+// deleting and creating costs the endpoint's host, and a primary's downtime.
+// A delete a removed block asks for is no rename.
+func nameRenames(p *Plan, st *state.State, removals map[string]*config.Removal) {
+	type place struct{ project, branch, typ string }
 	created, deleted := map[place][]*Change{}, map[place][]*Change{}
-	for _, ch := range changes {
-		at := place{ch.BranchID, string(ch.Type)}
+	for i := range p.Changes {
+		ch := &p.Changes[i]
+		at := place{ch.ProjectID, ch.BranchID, string(ch.Type)}
 		switch {
 		case ch.Action == Create:
 			created[at] = append(created[at], ch)
-		case ch.Action == Delete && d.holders[ch.EndpointID] == ch.Address && !isDeposed(ch.Address):
+		case ch.Action == Delete && removals[ch.Address] == nil && !isDeposed(ch.Address) &&
+			st.Computes[ch.Address] != nil && st.Computes[ch.Address].EndpointID == ch.EndpointID:
 			deleted[at] = append(deleted[at], ch)
 		}
 	}
