@@ -211,8 +211,9 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 }
 
 // projectMoveRefusals are the refusals of moves into the project block
-// toProject: one for each project of the entries that is not that block's
-// (a diagnostic on FROM for the computes under it, on the compute for one).
+// toProject (config.ProjectMoveRefusal, the rule moved blocks follow too):
+// one for each project of the entries that is not that block's, on FROM
+// for the computes under it, or on the one compute.
 func projectMoveRefusals(from, to string, moves []entryMove, toProject *config.Project) diag.Diagnostics {
 	var projects []string
 	byProject := map[string][]entryMove{}
@@ -226,16 +227,17 @@ func projectMoveRefusals(from, to string, moves []entryMove, toProject *config.P
 	var ds diag.Diagnostics
 	for _, p := range projects {
 		group := byProject[p]
-		pm := state.ProjectMove{From: from, To: to, ProjectID: p, ToLabel: toProject.Label, ToProjectID: toProject.ID}
-		for _, m := range group {
-			pm.Entries = append(pm.Entries, m.from)
-		}
-		subject := from
+		subject, target := from, to
+		var entries []string
 		if len(group) == 1 {
-			subject, pm.To, pm.EndpointID = group[0].from, group[0].to, group[0].entry.EndpointID
+			subject, target = group[0].from, group[0].to
+		} else {
+			for _, m := range group {
+				entries = append(entries, m.from)
+			}
 		}
-		if why := state.ProjectMoveRefusal(pm); why != "" {
-			ds = append(ds, diag.AtAddress(subject, state.ProjectMoveSummary, why))
+		if why := config.ProjectMoveRefusal(subject, target, p, toProject.ID, entries...); why != "" {
+			ds = append(ds, diag.AtAddress(subject, "Move across projects", why))
 		}
 	}
 	return ds
