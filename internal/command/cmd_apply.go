@@ -31,8 +31,10 @@ type applyOptions struct {
 	Stdin       io.Reader
 	Stdout      io.Writer
 	Stderr      io.Writer
-	// Interactive: standard input is a terminal, so apply can ask.
+	// Interactive: standard input is a terminal, and -input=false was not
+	// given, so apply can ask; NoAsk says why it cannot otherwise.
 	Interactive bool
+	NoAsk       string
 	// Live: standard output is a terminal, for the live status line.
 	Live  bool
 	Color bool
@@ -87,6 +89,7 @@ Examples:
 Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
 		Flags: append(planFlags(),
 			&cli.BoolFlag{Name: "auto-approve", Usage: "apply without asking (needed when there is no terminal to ask on)"},
+			inputFlag(),
 			lockTimeoutFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object a line for every event on standard output, for a deployment tool (docs/plan-format.md); the rest goes to standard error"},
 		),
@@ -112,6 +115,7 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 	if err != nil {
 		return applyOptions{}, err
 	}
+	interactive, noAsk := canAsk(c)
 	// Whatever is decided below, the run's suggestions point at its configuration.
 	defer func() { remember(c, o.planInputs) }()
 	o = applyOptions{
@@ -123,7 +127,8 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 		Stdin:       c.App.Reader,
 		Stdout:      c.App.Writer,
 		Stderr:      c.App.ErrWriter,
-		Interactive: isTerminal(c.App.Reader),
+		Interactive: interactive,
+		NoAsk:       noAsk,
 		Live:        isTerminal(c.App.Writer),
 		Color:       environmentOf(c).color(c.App.Writer),
 	}
@@ -209,9 +214,9 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		if o.Scope.Destroy {
 			command = "destroy"
 		}
-		return fmt.Errorf("%s cannot ask for confirmation: standard input is not a terminal. Nothing was changed.\n"+
+		return fmt.Errorf("%s cannot ask for confirmation: %s. Nothing was changed.\n"+
 			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
-			command, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.command("apply", "plan.json"))
+			command, o.NoAsk, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.command("apply", "plan.json"))
 	}
 	in := o.planInputs
 	in.Lock = true

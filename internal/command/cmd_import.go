@@ -53,7 +53,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
-			lockTimeoutFlag(), waitTimeoutFlag(), debugFlag(),
+			lockTimeoutFlag(), waitTimeoutFlag(), debugFlag(), quietInputFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()

@@ -64,21 +64,29 @@ Examples:
    neonform plan -destroy -out plan.json
 
 Exit status: 0 success, 1 error, 2 changes present (with -detailed-exitcode).`,
-		Flags: append(planFlags(),
+		Flags: append(append(planFlags(), planLockFlags()...),
 			&cli.StringFlag{Name: "out", Usage: "save the plan to `FILE` (JSON, mode 0600) for apply"},
-			formatFlag(),
+			formatFlag(), jsonFormatFlag(),
 			&cli.BoolFlag{Name: "detailed-exitcode", Usage: "exit 2 when the plan has changes, 0 when it has none"},
 			&cli.BoolFlag{Name: "verbose", Usage: "also list the computes that do not change"},
+			quietInputFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			in, err := planInputsFrom(c)
 			if err != nil {
 				return err
 			}
+			format, err := formatOf(c)
+			if err != nil {
+				return err
+			}
+			if _, err := lockTimeoutOf(c); err != nil {
+				return err
+			}
 			o := planOptions{
 				planInputs:       in,
 				Out:              c.String("out"),
-				Format:           c.String("format"),
+				Format:           format,
 				DetailedExitCode: c.Bool("detailed-exitcode"),
 				Verbose:          c.Bool("verbose"),
 				Env:              environmentOf(c),
@@ -96,7 +104,7 @@ func planFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 		&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
-		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once"},
+		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once (`N`)"},
 		&cli.BoolFlag{Name: "refresh-branches", Usage: "list every project's branches, so that each branch block is found by its name again rather than as the state records it"},
 		debugFlag(),
 		waitTimeoutFlag(),

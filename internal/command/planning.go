@@ -211,15 +211,21 @@ func sourcesOf(cfg *config.Config) map[string][]byte {
 
 // openState opens the state backend the configuration names: a local file, or
 // a Postgres database when state is a postgres:// URL.
+//
+// With -lock=false (env.noLock) the backend is handed out unlocked.
 func openState(ctx context.Context, cfg *config.Config, env environment) (state.Backend, error) {
+	var b state.Backend = state.NewLocal(statePath(cfg))
 	if p := cfg.Settings.StatePath; postgresState(p) {
-		b, err := state.NewPostgres(ctx, p, stateName(env))
+		pb, err := state.NewPostgres(ctx, p, stateName(env))
 		if err != nil {
 			return nil, fmt.Errorf("state: %w", err)
 		}
-		return b, nil
+		b = pb
 	}
-	return state.NewLocal(statePath(cfg)), nil
+	if env.noLock {
+		return unlocked{b}, nil
+	}
+	return b, nil
 }
 
 // postgresState reports whether the state setting is a Postgres connection
