@@ -132,6 +132,7 @@ func commands() []*cli.Command {
 		planCommand(),
 		showCommand(),
 		applyCommand(), destroyCommand(), importCommand(), stateCommand(), forceUnlockCommand(),
+		outputCommand(),
 		generateCommand(),
 		emulatorCommand(),
 		versionCommand(),
