@@ -251,10 +251,31 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	}
 	in := o.planInputs
 	in.SettingsOnly = true
+	// Run from elsewhere, the advice names the directory the plan was made from.
+	madeIn := plannedFrom(o.PlanFile, plan.ConfigDir)
+	if madeIn != "" && sameDir(madeIn, o.Dir) {
+		madeIn = ""
+	}
+	in.KnownDir = madeIn
+	madeWith := ""
+	if madeIn != "" {
+		at := o.planInputs
+		at.Dir = madeIn
+		madeWith = fmt.Sprintf("The plan was made from the configuration in %s: `%s`", displayPath(madeIn), configArgsOf(at).command("apply", o.PlanFile))
+	}
 	cfg, err := loadConfig(in, o.Env, o.Stderr)
 	if err != nil {
-		return &exitError{code: 1, msg: fmt.Sprintf("Nothing was changed: apply %s reads the neonform block of the configuration in %s to find the service and the state, and could not.",
-			o.PlanFile, displayPath(o.Dir))}
+		msg := fmt.Sprintf("Nothing was changed: apply %s reads the neonform block of the configuration in %s to find the service and the state, and could not.",
+			o.PlanFile, displayPath(o.Dir))
+		if madeWith != "" {
+			msg += " " + madeWith
+		}
+		return &exitError{code: 1, msg: msg}
+	}
+	if madeWith != "" {
+		// Another configuration's state and service: most likely a mistake,
+		// which apply's checks will refuse; said first, with the way out.
+		fmt.Fprintln(o.Stdout, textsafe.Terminal(fmt.Sprintf("Note: apply reads the configuration in %s. %s", displayPath(o.Dir), madeWith)))
 	}
 	backend, err := openState(ctx, cfg, o.Env)
 	if err != nil {

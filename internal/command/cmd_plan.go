@@ -152,6 +152,7 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	defer p.Close(o.Stderr)
 	if o.Out != "" {
+		p.plan.ConfigDir = configDirFor(o.Out, o.Dir)
 		if err := planfile.WriteFile(o.Out, p.plan); err != nil {
 			return err
 		}
