@@ -87,12 +87,14 @@ Try it offline, against the built-in emulator:
 
 Flags go before or after a command's arguments; after --, every word is an
 argument, even one that starts with "-". Every command takes -no-color.
+-chdir=DIR before the command runs it in DIR: neonform -chdir=infra plan
 
 Environment:
    NEON_API_KEY         the API key (never printed, logged or saved)
    NEON_API_URL         overrides api_url ("embedded" = the built-in sandbox)
    NEONFORM_VAR_<name>  a value for variable <name>
-   NEONFORM_LOG=debug   one line per API call on standard error (as -debug)
+   NEONFORM_LOG=debug   one line per API call on standard error (as -debug);
+                        Terraform's levels: trace, debug, info, warn, error, off
    NO_COLOR             no colour in any output, as -no-color`,
 		Version:              version,
 		Metadata:             map[string]any{},

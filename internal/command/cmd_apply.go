@@ -48,11 +48,11 @@ func applyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "apply",
 		Usage: "carry out the changes, in order, waiting for each and recording it in the state",
-		UsageText: `neonform apply [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-wait-timeout DURATION] [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-var NAME=VALUE]... [-var-file FILE]...
-neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-wait-timeout DURATION] [-parallelism N]`,
+		UsageText: `neonform apply [DIR] [-auto-approve] [-input=false] [-json] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-var NAME=VALUE]... [-var-file FILE]...
+neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-parallelism N]`,
 		Description: `With a directory (default: the current one), apply makes a plan as "neonform
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
-ask on, it needs -auto-approve, or a saved plan.
+ask on, or with -input=false, it needs -auto-approve, or a saved plan.
 
 -target, -replace and -destroy make the plan as they do for "neonform plan";
 "neonform apply -destroy" is "neonform destroy".
@@ -74,7 +74,8 @@ then shows exactly what remains.
 plan's summary, each step started, done or failed, each state write, the end
 with its counts), for a deployment tool; the rest goes to standard error. It
 needs -auto-approve or a plan file. -lock-timeout 2m waits for a state lock
-another run holds instead of failing at once.
+another run holds instead of failing at once; -lock=false runs without the
+lock (only when nothing else can change the state meanwhile).
 
 Interrupt (Ctrl-C, SIGTERM or SIGHUP): no new step starts, the steps in flight
 finish and are recorded, and apply exits 1 saying what is left. A second

@@ -35,7 +35,7 @@ func planCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "show what would change, and what each change does to running computes",
-		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-verbose] [-wait-timeout DURATION]",
+		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-json] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-verbose] [-wait-timeout DURATION]",
 		Description: `Reads the configuration in DIR (default: the current directory), the state, and
 the live endpoints, and shows every change that apply would make. Each change is
 marked with what it does to running clients: restart (drops connections),
@@ -50,6 +50,10 @@ a compute; without ["key"], every instance), reading only their projects: the
 plan says it is partial. -replace ADDR plans that compute as a replacement (new
 endpoint and host) even if nothing in it changed. -destroy plans the deletion
 of every compute the state manages ("neonform destroy" applies that).
+
+-json is -format json. plan reads the state without its lock: it takes
+-lock=false, -lock-timeout and -input=false, as Terraform's plan does, and
+they change nothing.
 
 It needs NEON_API_KEY, unless api_url = "embedded" (or NEON_API_URL=embedded):
 then it runs against the built-in sandbox, no account or network needed.

@@ -23,11 +23,11 @@ func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "print a saved plan file for people (or as JSON or Markdown)",
-		UsageText: "neonform show PLANFILE [-format human|json|markdown] [-verbose]",
+		UsageText: "neonform show PLANFILE [-format human|json|markdown] [-json] [-verbose]",
 		Description: `Renders a plan saved with "neonform plan -out FILE", without reading the
 configuration, the state or the service: what a reviewer reads before
-"neonform apply FILE" carries exactly that plan out. -format json prints the
-file itself; -format markdown is for a pull-request comment.
+"neonform apply FILE" carries exactly that plan out. -format json (or -json)
+prints the file itself; -format markdown is for a pull-request comment.
 
 Examples:
    neonform show plan.json

@@ -1,9 +1,7 @@
 package command
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"runtime"
 
 	"github.com/urfave/cli/v2"
@@ -31,7 +29,7 @@ Examples:
 			}
 			platform := runtime.GOOS + "_" + runtime.GOARCH
 			if c.Bool("json") {
-				return versionJSON(c.App.Writer, platform)
+				return writeJSON(c.App.Writer, versionInfo{Version: version, GoVersion: runtime.Version(), Platform: platform})
 			}
 			_, err := fmt.Fprintf(c.App.Writer, "neonform %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return err
@@ -46,10 +44,4 @@ type versionInfo struct {
 	Version   string `json:"neonform_version"`
 	GoVersion string `json:"go_version"`
 	Platform  string `json:"platform"`
-}
-
-func versionJSON(w io.Writer, platform string) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(versionInfo{Version: version, GoVersion: runtime.Version(), Platform: platform})
 }
