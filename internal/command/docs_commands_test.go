@@ -139,15 +139,5 @@ func findCLICommand(cmds []*cli.Command, words []string) *cli.Command {
 }
 
 func hasFlag(c *cli.Command, name string) bool {
-	if name == "help" || name == "h" {
-		return true
-	}
-	for _, f := range c.Flags {
-		for _, n := range f.Names() {
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
+	return name == "help" || name == "h" || takesFlag(c, name)
 }
