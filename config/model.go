@@ -217,4 +217,8 @@ type Options struct {
 	// applying a saved plan: the plan already holds every value the projects used,
 	// so a variable without a value is an error only where the neonform block needs it.
 	SettingsOnly bool
+	// KnownDir, when set, is where the configuration is known to be while
+	// this run reads another directory (apply PLANFILE: the plan records
+	// it): the advice for a directory without configuration files names it.
+	KnownDir string
 }

@@ -28,6 +28,11 @@ type Plan struct {
 	// files), by name within the directory: apply names the files that
 	// changed since. Plans written before it have none.
 	ConfigFiles map[string]string `json:"config_files"`
+	// ConfigDir is the configuration's directory relative to the plan
+	// file's, slash-separated ("." when the file is saved in it): where
+	// apply's advice sends whoever applies the file from elsewhere. Only
+	// in a file saved with -out, and never a path from the root.
+	ConfigDir string `json:"config_dir,omitempty"`
 	// State is the state the plan was made against; apply refuses the plan
 	// when the state has moved on since.
 	State     StateRef    `json:"state"`

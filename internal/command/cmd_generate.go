@@ -42,7 +42,7 @@ func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "generate",
 		Usage:     "write the configuration of computes that already exist, and record them in the state",
-		UsageText: "neonform generate (-project ID [-project ID]... | -all) [-match GLOB [-match GLOB]... [-exclude GLOB]... [-rule NAME]] [DIR] [-lock-timeout DURATION] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform generate (-project ID [-project ID]... | -all) [-match GLOB [-match GLOB]... [-exclude GLOB]... [-rule NAME]] [DIR] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Onboards an account that already has projects, branches and computes: reads
 each project's branches and endpoints and writes one file per project into
 DIR (default the current directory; created if missing), in the layout fmt

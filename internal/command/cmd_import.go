@@ -28,7 +28,7 @@ func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "record an existing endpoint in the state as a configured compute",
-		UsageText: "neonform import ADDR ENDPOINT_ID [DIR] [-lock-timeout DURATION] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform import ADDR ENDPOINT_ID [DIR] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Makes neonform manage an endpoint that already exists: it records in the state
 that the compute at ADDR (<project>.<branch>.<compute>, declared in the
 configuration in DIR, default the current directory) is the endpoint
@@ -53,7 +53,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
-			lockTimeoutFlag(), waitTimeoutFlag(), debugFlag(),
+			lockTimeoutFlag(), waitTimeoutFlag(), debugFlag(), quietInputFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()

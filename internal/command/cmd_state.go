@@ -47,8 +47,8 @@ func (s stateSub) command() *cli.Command {
 	var extra []string
 	for _, f := range s.flags {
 		switch n := f.Names()[0]; n {
-		case "lock-timeout":
-			extra = append(extra, "[-lock-timeout DURATION]")
+		case "lock-timeout": // commands() adds -lock to it
+			extra = append(extra, "[-lock-timeout DURATION]", "[-lock=false]")
 		default:
 			extra = append(extra, "[-"+n+"]")
 		}
@@ -253,11 +253,11 @@ func readState(ctx context.Context, o stateOptions) (*state.State, string, error
 }
 
 func runStateList(ctx context.Context, o stateOptions) error {
-	var prefix []string
+	prefix := ""
 	if len(o.Args) > 0 {
-		var err error
-		if prefix, err = config.ParsePartialAddress(o.Args[0]); err != nil {
-			return refuseAt(o.Stderr, o.Env, configArgsOf(o.planInputs), o.Args[0], "Invalid address", err.Error()+unquotedKeyHint(o.Args[0]))
+		prefix = o.Args[0]
+		if _, err := config.ParsePartialAddress(prefix); err != nil {
+			return refuseAt(o.Stderr, o.Env, configArgsOf(o.planInputs), prefix, "Invalid address", err.Error()+unquotedKeyHint(prefix))
 		}
 	}
 	st, where, err := readState(ctx, o)
@@ -266,7 +266,9 @@ func runStateList(ctx context.Context, o stateOptions) error {
 	}
 	var addrs []string
 	for _, addr := range st.Addresses() {
-		if _, under := underPrefix(addr, prefix); under {
+		// As output and -target read an address: a part without a key
+		// covers every instance of its block.
+		if prefix == "" || diff.Covers(prefix, addr) {
 			addrs = append(addrs, addr)
 		}
 	}

@@ -283,9 +283,10 @@ func movesUnder(st *state.State, from, to []string) []entryMove {
 	return out
 }
 
-// underPrefix reports whether the state address addr is at or under the
-// address parts prefix (none: every address), and what follows them in it
-// (".main.primary", or "[deposed:ep-...]" after a compute).
+// underPrefix reports whether the state address addr is under the address
+// parts prefix, part for part (a move keeps the keys: unlike diff.Covers, a
+// part without a key is not its block's every instance), and what follows
+// them in it (".main.primary", or "[deposed:ep-...]" after a compute).
 func underPrefix(addr string, prefix []string) (rest string, under bool) {
 	base, _, deposed := state.Deposed(addr)
 	if !deposed {
@@ -293,7 +294,7 @@ func underPrefix(addr string, prefix []string) (rest string, under bool) {
 	}
 	parts, err := config.ParsePartialAddress(base)
 	if err != nil || len(parts) < len(prefix) || !slices.Equal(parts[:len(prefix)], prefix) {
-		return "", len(prefix) == 0
+		return "", false
 	}
 	joined := strings.Join(prefix, ".")
 	return addr[len(joined):], true

@@ -61,6 +61,9 @@ func runStatePush(ctx context.Context, o stateOptions) error {
 	}
 	defer closeBackend(b)
 	pusher, ok := b.(state.Pusher)
+	if u, isUnlocked := b.(unlocked); isUnlocked { // -lock=false
+		pusher, ok = u.Backend.(state.Pusher)
+	}
 	if !ok {
 		return fmt.Errorf("%s cannot be replaced by neonform", b.Describe())
 	}

@@ -109,7 +109,11 @@ func (a configArgs) suffix() string {
 // command is "neonform NAME ARGS..." for the configuration of this run, with
 // every word quoted for a POSIX shell where it needs it.
 func (a configArgs) command(name string, args ...string) string {
-	words := []string{"neonform", name}
+	words := []string{"neonform"}
+	if w := chdirWord(); w != "" {
+		words = append(words, w)
+	}
+	words = append(words, name)
 	for _, w := range args {
 		words = append(words, shellquote.Word(w))
 	}
@@ -130,27 +134,33 @@ var configArity = map[string]int{
 
 // complete adds this run's configuration to every suggestion in text that
 // reads one and lacks it.
+//
+// With -chdir, every suggestion carries it too (neonform -chdir=infra state
+// rm ...): its paths are the directory's.
 func (a configArgs) complete(text string) string {
-	suffix := a.suffix()
-	if suffix == "" {
+	suffix, chdir := a.suffix(), chdirWord()
+	if suffix == "" && chdir == "" {
 		return text
 	}
 	return suggested.ReplaceAllStringFunc(text, func(m string) string {
 		cmd := m[1 : len(m)-1]
-		if strings.HasSuffix(cmd, suffix) {
+		if chdir != "" && strings.HasPrefix(cmd, "neonform "+chdir+" ") || chdir == "" && strings.HasSuffix(cmd, suffix) {
 			return m // built complete, by the CLI
 		}
 		words := strings.Fields(strings.TrimPrefix(cmd, "neonform "))
 		if len(words) == 0 {
 			return m
 		}
+		if chdir != "" {
+			cmd = "neonform " + chdir + strings.TrimPrefix(cmd, "neonform")
+		}
 		name, rest := words[0], words[1:]
 		if name == "state" && len(rest) > 0 {
 			name, rest = "state "+rest[0], rest[1:]
 		}
 		arity, ok := configArity[name]
-		if !ok || positional(rest) < arity {
-			return m
+		if !ok || positional(rest) < arity || strings.HasSuffix(cmd, suffix) {
+			return "`" + cmd + "`"
 		}
 		return "`" + cmd + suffix + "`"
 	})
@@ -160,7 +170,7 @@ func (a configArgs) complete(text string) string {
 // plan's output, whose warnings may advise a command. Lines are written as
 // they end, so a large plan is not held twice.
 func (a configArgs) completing(w io.Writer) *completingWriter {
-	return &completingWriter{w: w, args: a, pass: a.suffix() == ""}
+	return &completingWriter{w: w, args: a, pass: a.suffix() == "" && chdirWord() == ""}
 }
 
 type completingWriter struct {
