@@ -86,6 +86,9 @@ func TestPreventDestroyOfADeposedEndpoint(t *testing.T) {
 	if len(p.Steps) != 1 || p.Steps[0].Kind != StepState || p.Steps[0].MovedFrom != deposed || !p.Steps[0].Record.PreventDestroy {
 		t.Errorf("want the endpoint taken back in the state alone: %+v", p.Steps)
 	}
+	if want := []Reason{{Kind: ReasonTakeBack, EndpointID: "ep-old", From: deposed}}; !cmp.Equal(changeAt(t, p, "shop.main.app").Reasons, want) {
+		t.Errorf("reasons = %+v, want %+v", changeAt(t, p, "shop.main.app").Reasons, want)
+	}
 }
 
 // allow_restart = false fails a plan that restarts or suspends the compute

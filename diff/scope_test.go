@@ -222,6 +222,11 @@ func TestDestroy(t *testing.T) {
 	if !changeAt(t, p, "shop.main.primary").Active {
 		t.Errorf("the active primary is not marked active")
 	}
+	for _, ch := range p.Changes {
+		if want := []Reason{{Kind: ReasonDestroy, EndpointID: ch.EndpointID}}; !slices.Equal(ch.Reasons, want) {
+			t.Errorf("%s: reasons = %+v, want %+v", ch.Address, ch.Reasons, want)
+		}
+	}
 	if len(p.Unmanaged) != 1 || p.Unmanaged[0].EndpointID != "ep-adhoc" {
 		t.Errorf("unmanaged = %v, want ep-adhoc alone", p.Unmanaged)
 	}

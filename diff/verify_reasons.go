@@ -92,8 +92,8 @@ func fitted(ch *Change, r Reason, live map[string]*LiveEndpoint) (f Reason, ok b
 		return f, ch.Action == Create && r.EndpointID != "" && live[r.EndpointID] == nil
 	case ReasonTakeBack:
 		f.EndpointID, f.From = ch.EndpointID, r.From
-		base, _, deposed := state.Deposed(r.From)
-		return f, (ch.Action == NoOp || ch.Action == Update || ch.Action == Replace) && deposed && base == ch.Address
+		base, id, deposed := state.Deposed(r.From)
+		return f, (ch.Action == NoOp || ch.Action == Update || ch.Action == Replace) && deposed && base == ch.Address && id == ch.EndpointID
 	case ReasonNamedAfterLabel:
 		i := slices.IndexFunc(ch.Attributes, func(a Attribute) bool { return a.Name == managed.Name.Name })
 		if ch.Action != Replace || i < 0 || ch.Attributes[i].Before != "" {
