@@ -43,7 +43,7 @@ func (d *deriver) order() diag.Diagnostics {
 		o.deps = append(o.deps, l)
 		o.urgent = true
 		o.change.Downtime = true
-		o.change.Reasons = append(o.change.Reasons, d.downtimeReason(o, l))
+		o.change.Reasons = withReason(o.change.Reasons, d.downtimeReason(o, l))
 	}
 	for _, o := range d.ops {
 		if o.replaces != nil && !slices.Contains(o.deps, o.replaces) {
@@ -173,9 +173,6 @@ func (d *deriver) downtimeReason(arriving, leaving *op) Reason {
 	if leaving.step.Kind == StepUpdate {
 		to := d.branch(leaving.arrives)
 		r.ToBranch = &to
-	}
-	if arriving.step.Kind == StepCreate && leaving.change != nil && leaving.change.Action == Delete && leaving.step.Forget != "" && arriving.replaces == nil {
-		r.From = leaving.step.Address // a moved block from there keeps the endpoint, with no downtime
 	}
 	return r
 }

@@ -26,8 +26,8 @@ type Reason struct {
 	// the way (empty: no compute holds it).
 	Address string `json:"address,omitempty"`
 	// From is an address the compute comes from (a moved block's, or where an
-	// interrupted replacement left its endpoint), or could come from with a
-	// moved block instead of downtime.
+	// interrupted replacement left its endpoint), or may come from (a rename
+	// the plan can see).
 	From string `json:"from,omitempty"`
 	// Branch is the branch the compute is created on, moves from, or
 	// arrives on; ToBranch, the branch it moves to.
@@ -104,6 +104,8 @@ const (
 	ReasonDestroy ReasonKind = "destroy"
 	// The configuration no longer declares the compute [EndpointID].
 	ReasonNoLongerConfigured ReasonKind = "no_longer_configured"
+	// A removed block with lifecycle.destroy = true deletes the compute [EndpointID].
+	ReasonRemovedBlock ReasonKind = "removed_block"
 	// An interrupted replacement made the endpoint, and the compute took
 	// back the one it replaced [EndpointID, Address].
 	ReasonReplacementSuperseded ReasonKind = "replacement_superseded"
@@ -120,8 +122,12 @@ const (
 	ReasonDowntimeReplace ReasonKind = "downtime_replace"
 	// The branch's read_write endpoint leaves first (deleted, or moved to
 	// ToBranch), so the branch has none until this compute arrives
-	// [Branch, EndpointID, Address, ToBranch, MovedIn, From].
+	// [Branch, EndpointID, Address, ToBranch, MovedIn].
 	ReasonDowntime ReasonKind = "downtime"
+	// A create that comes with the delete of a compute of its type on its
+	// branch may be that compute renamed: a moved block from From would keep
+	// its endpoint [From, EndpointID].
+	ReasonMayBeRenamed ReasonKind = "may_be_renamed"
 )
 
 // reasonKinds is every kind, in the order a change lists them (rank: kinds
@@ -154,12 +160,14 @@ var reasonKinds = []struct {
 	{ReasonNoInterruption, 8, true},
 	{ReasonDestroy, 9, true},
 	{ReasonNoLongerConfigured, 9, false},
+	{ReasonRemovedBlock, 9, false},
 	{ReasonReplacementSuperseded, 9, false},
 	{ReasonInterruptedReplace, 9, false},
 	{ReasonInterruptedReplaceUnconfigured, 9, false},
 	{ReasonExclusiveBranch, 9, false},
 	{ReasonDowntimeReplace, 10, true},
 	{ReasonDowntime, 10, true},
+	{ReasonMayBeRenamed, 11, false},
 }
 
 // ReasonKinds lists every kind of reason, in the order a change lists them.

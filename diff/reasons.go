@@ -52,6 +52,20 @@ func (d *deriver) reasons(ch *Change, live *LiveEndpoint) {
 	ch.Reasons = out
 }
 
+// withReason is reasons with r in its place: after every reason of its
+// rank or before (reasonKinds).
+func withReason(reasons []Reason, r Reason) []Reason {
+	rank, _, _ := kindOf(r.Kind)
+	i := len(reasons)
+	for i > 0 {
+		if before, _, _ := kindOf(reasons[i-1].Kind); before <= rank {
+			break
+		}
+		i--
+	}
+	return slices.Insert(reasons, i, r)
+}
+
 // attributeReasons are what each disruptive attribute change does: a kind
 // of the attribute's table entry when it has one, else its effect's.
 func attributeReasons(ch *Change, branch func(id string) Branch) []Reason {

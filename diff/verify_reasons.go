@@ -75,7 +75,7 @@ func compared(r Reason, withState bool) Reason {
 		r.ToBranch = &Branch{ID: r.ToBranch.ID}
 	}
 	if !withState && r.Kind == ReasonDowntime {
-		r.Address, r.From = "", "" // which compute holds the endpoint, and whether it is forgotten
+		r.Address = "" // which compute holds the endpoint: the state says
 	}
 	return r
 }
@@ -102,9 +102,15 @@ func fitted(ch *Change, r Reason, live map[string]*LiveEndpoint) (f Reason, ok b
 		name, isText := ch.Attributes[i].After.(string)
 		f.Name = name
 		return f, isText
-	case ReasonNoLongerConfigured:
+	case ReasonNoLongerConfigured, ReasonRemovedBlock:
 		f.EndpointID = ch.EndpointID
 		return f, ch.Action == Delete
+	case ReasonMayBeRenamed:
+		// The compute it may be is deleted: its endpoint is live, a
+		// compute of the create's type on the create's branch.
+		f.EndpointID, f.From = r.EndpointID, r.From
+		ep := live[r.EndpointID]
+		return f, ch.Action == Create && r.From != "" && ep != nil && ep.BranchID == ch.BranchID && ep.Type == ch.Type
 	case ReasonReplacementSuperseded, ReasonInterruptedReplace, ReasonInterruptedReplaceUnconfigured:
 		f.EndpointID, f.Address = ch.EndpointID, r.Address // the compute the replacement was of
 		return f, ch.Action == Delete && r.Address != ""

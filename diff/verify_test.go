@@ -98,7 +98,7 @@ func TestEditedPlansAreRefused(t *testing.T) {
 		{"a recorded reason on a change that does not make it", func(p *Plan) {
 			ch := changeOf(p, "shop.main.new")
 			ch.Reasons = append(ch.Reasons, Reason{Kind: ReasonNoLongerConfigured})
-		}, `change shop.main.new is not what its attributes make: its reason 2 ({"kind":"no_longer_configured"}) does not fit the change`},
+		}, `change shop.main.new is not what its attributes make: its reason 3 ({"kind":"no_longer_configured"}) does not fit the change`},
 		{"a delete turned into a no-op", func(p *Plan) {
 			changeOf(p, "shop.main.old").Action = NoOp
 		}, `step 5 (shop.main.old, DELETE /projects/dark-sun-46453911/endpoints/ep-old) that its changes do not make`},

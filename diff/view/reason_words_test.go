@@ -31,6 +31,8 @@ func TestEveryReasonKindHasItsWords(t *testing.T) {
 	idle := &diff.Change{Address: "shop.main.c", Attributes: []diff.Attribute{maxCU, typ, branch, setting, disable}}
 	active := &diff.Change{Address: "shop.main.c", Active: true, Attributes: []diff.Attribute{maxCU, typ, branch, setting, disable}}
 	enabling := &diff.Change{Address: "shop.main.c", Attributes: []diff.Attribute{enable}}
+	creating := &diff.Change{Address: "shop.main.analytics", Action: diff.Create, Type: api.EndpointTypeReadOnly}
+	creatingWithDowntime := &diff.Change{Address: "shop.main.db", Action: diff.Create, Type: api.EndpointTypeReadWrite, Downtime: true}
 	cases := []struct {
 		change *diff.Change
 		reason diff.Reason
@@ -77,6 +79,14 @@ func TestEveryReasonKindHasItsWords(t *testing.T) {
 			"destroy: neonform deletes every compute it manages; the endpoint ep-x and its host go away; active now, its connections drop"},
 		{idle, diff.Reason{Kind: diff.ReasonNoLongerConfigured, EndpointID: "ep-x"},
 			"shop.main.c is no longer in the configuration: the endpoint ep-x and its host go away"},
+		{active, diff.Reason{Kind: diff.ReasonRemovedBlock, EndpointID: "ep-x"},
+			"a removed block deletes shop.main.c (lifecycle.destroy = true): the endpoint ep-x and its host go away; active now, its connections drop"},
+		{creating, diff.Reason{Kind: diff.ReasonMayBeRenamed, From: "shop.main.reports", EndpointID: "ep-old"},
+			"shop.main.analytics may be shop.main.reports renamed (a read replica on the same branch): if it is, this moved block keeps the endpoint ep-old and its host, with no delete and no create:\n" +
+				"moved {\n  from = shop.main.reports\n  to   = shop.main.analytics\n}"},
+		{creatingWithDowntime, diff.Reason{Kind: diff.ReasonMayBeRenamed, From: "shop.main.primary", EndpointID: "ep-old"},
+			"shop.main.db may be shop.main.primary renamed (a read_write compute on the same branch): if it is, this moved block keeps the endpoint ep-old and its host, with no delete, no create and no downtime:\n" +
+				"moved {\n  from = shop.main.primary\n  to   = shop.main.db\n}"},
 		{idle, diff.Reason{Kind: diff.ReasonReplacementSuperseded, EndpointID: "ep-new", Address: "shop.main.app"},
 			"ep-new was made by a replacement of shop.main.app that was interrupted, and shop.main.app takes back the endpoint it replaced: the endpoint ep-new and its host go away"},
 		{active, diff.Reason{Kind: diff.ReasonInterruptedReplace, EndpointID: "ep-old", Address: "shop.main.app"},
@@ -89,9 +99,8 @@ func TestEveryReasonKindHasItsWords(t *testing.T) {
 			`branch shop.main is exclusive and no compute block declares ep-anon (read_only)`},
 		{idle, diff.Reason{Kind: diff.ReasonDowntimeReplace, Branch: main},
 			"downtime: the old endpoint is deleted first, because branch shop.main (br-main) holds one read_write compute at a time; the branch has no read_write compute until the new one is up"},
-		{idle, diff.Reason{Kind: diff.ReasonDowntime, Branch: main, EndpointID: "ep-old", Address: "shop.main.primary", From: "shop.main.primary"},
-			"downtime: branch shop.main (br-main) holds one read_write compute at a time; ep-old (shop.main.primary) is deleted first, so the branch has none until this one is created. " +
-				`If shop.main.c is shop.main.primary renamed, a moved block keeps the endpoint and its host with no downtime: moved { from = "shop.main.primary" to = "shop.main.c" }`},
+		{idle, diff.Reason{Kind: diff.ReasonDowntime, Branch: main, EndpointID: "ep-old", Address: "shop.main.primary"},
+			"downtime: branch shop.main (br-main) holds one read_write compute at a time; ep-old (shop.main.primary) is deleted first, so the branch has none until this one is created"},
 		{idle, diff.Reason{Kind: diff.ReasonDowntime, Branch: main, EndpointID: "ep-old", ToBranch: dev, MovedIn: true},
 			"downtime: branch shop.main (br-main) holds one read_write compute at a time; ep-old (not managed by neonform) moves to branch br-dev first, so the branch has none until this one has moved in"},
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 )
 
@@ -83,6 +84,9 @@ var reasonWords = map[diff.ReasonKind]func(c *diff.Change, r diff.Reason) string
 	diff.ReasonNoLongerConfigured: func(c *diff.Change, r diff.Reason) string {
 		return fmt.Sprintf("%s is no longer in the configuration", c.Address) + goesAway(c, r)
 	},
+	diff.ReasonRemovedBlock: func(c *diff.Change, r diff.Reason) string {
+		return fmt.Sprintf("a removed block deletes %s (lifecycle.destroy = true)", c.Address) + goesAway(c, r)
+	},
 	diff.ReasonReplacementSuperseded: func(c *diff.Change, r diff.Reason) string {
 		return fmt.Sprintf("%s was made by a replacement of %s that was interrupted, and %s takes back the endpoint it replaced",
 			r.EndpointID, r.Address, r.Address) + goesAway(c, r)
@@ -107,11 +111,20 @@ var reasonWords = map[diff.ReasonKind]func(c *diff.Change, r diff.Reason) string
 			"the branch has no read_write compute until the new one is up", branchWords(r.Branch))
 	},
 	diff.ReasonDowntime: downtimeWords,
+	diff.ReasonMayBeRenamed: func(c *diff.Change, r diff.Reason) string {
+		without := "no delete and no create"
+		if c.Downtime {
+			without = "no delete, no create and no downtime"
+		}
+		// The block ends the reason, on lines of their own (human.go's reason).
+		return fmt.Sprintf("%s may be %s renamed (a %s on the same branch): if it is, this moved block keeps the endpoint %s and its host, with %s:\n%s",
+			c.Address, r.From, diff.KindWords(c.Type), r.EndpointID, without, config.MovedBlock(r.From, c.Address))
+	},
 }
 
 // downtimeWords: the endpoint standing on the branch leaves first, deleted
-// or moved away; a create that could have been a rename says so.
-func downtimeWords(c *diff.Change, r diff.Reason) string {
+// or moved away.
+func downtimeWords(_ *diff.Change, r diff.Reason) string {
 	standing := r.EndpointID + " (not managed by neonform)"
 	if r.Address != "" {
 		standing = fmt.Sprintf("%s (%s)", r.EndpointID, r.Address)
@@ -124,13 +137,8 @@ func downtimeWords(c *diff.Change, r diff.Reason) string {
 	if r.MovedIn {
 		what = "this one has moved in"
 	}
-	s := fmt.Sprintf("downtime: branch %s holds one read_write compute at a time; %s %s first, so the branch has none until %s",
+	return fmt.Sprintf("downtime: branch %s holds one read_write compute at a time; %s %s first, so the branch has none until %s",
 		branchWords(r.Branch), standing, how, what)
-	if r.From != "" {
-		s += fmt.Sprintf(". If %s is %s renamed, a moved block keeps the endpoint and its host with no downtime: "+
-			"moved { from = %q to = %q }", c.Address, r.From, r.From, c.Address)
-	}
-	return s
 }
 
 // repeatsAttribute reports whether a reason's words begin with its
