@@ -43,9 +43,10 @@ type attribute interface {
 	// atDefault reports whether a plan value is what the service gives a
 	// compute that is not told otherwise.
 	atDefault(value any) bool
-	// reason says in plain words what changing it as a does, in words of
-	// its own; "" for the words of a's effect (attributeReasons).
-	reason(a Attribute, r reasonContext) string
+	// reason is what changing it as a does, as a reason of its own kind
+	// with the facts its words need; none (no kind) for the reason of a's
+	// effect (attributeReasons). branch names a branch by its id.
+	reason(a Attribute, branch func(id string) Branch) Reason
 	// display prints a plan attribute's value for people; show, its value in v.
 	display(value any) string
 	show(v *Values) string
@@ -84,8 +85,8 @@ type field[T any] struct {
 	format func(T) string
 	// hcl writes it in a compute block (BlockArguments).
 	hcl func(*Values) []Argument
-	// words, when not nil, says what a change of it does (reason).
-	words func(a Attribute, r reasonContext) string
+	// why, when not nil, is what a change of it does (reason).
+	why func(a Attribute, branch func(id string) Branch) Reason
 }
 
 func (f *field[T]) Name() string { return f.managed.Name }
@@ -160,11 +161,11 @@ func (f *field[T]) atDefault(value any) bool {
 
 func (f *field[T]) show(v *Values) string { return f.format(*f.in(v)) }
 
-func (f *field[T]) reason(a Attribute, r reasonContext) string {
-	if f.words == nil {
-		return ""
+func (f *field[T]) reason(a Attribute, branch func(id string) Branch) Reason {
+	if f.why == nil {
+		return Reason{}
 	}
-	return f.words(a, r)
+	return f.why(a, branch)
 }
 
 func (f *field[T]) arguments(v *Values) []Argument { return f.hcl(v) }
@@ -297,11 +298,11 @@ func (s *settings) atDefault(value any) bool { return value == nil }
 func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }
 
 // reason: a setting is read when Postgres starts, so a new one restarts it.
-func (s *settings) reason(a Attribute, r reasonContext) string {
+func (s *settings) reason(a Attribute, _ func(id string) Branch) Reason {
 	if a.Effect != Restart {
-		return ""
+		return Reason{}
 	}
-	return r.change + " takes effect at a restart: it restarts the compute" + dropWords(r.active, " and drops its connections")
+	return Reason{Kind: ReasonSettingRestart, Attribute: a.Name}
 }
 
 // arguments write the whole map, as the block's one pg_settings argument.

@@ -7,5 +7,7 @@
 // every plan the tests make is checked against (internal/schemacheck, CheckSchema).
 //
 // It imports the model and nothing imports it back: diff.Build makes a plan
-// and leaves encoding to its caller.
+// and leaves encoding to its caller. It imports diff/view for one thing: the
+// words of each reason, which the file records beside its kind and facts
+// (reasons.go).
 package planfile

@@ -106,6 +106,10 @@ func redact(doc *node, p *diff.Plan) {
 		names := byAddress[ch.get("address").text()]
 		hideValues(ch, map[string]string{managed.Type.Key: managed.Type.Name}, names)
 		redactAttributes(ch.get("attributes"), names)
+		for _, r := range ch.get("reasons").items {
+			// The replica adopted by its name: the text hides it already.
+			hideValues(r, map[string]string{managed.Name.Key: managed.Name.Name}, names)
+		}
 	}
 	for _, d := range doc.get("drift").items {
 		redactAttributes(d.get("attributes"), diff.Secrets{})
