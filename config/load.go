@@ -252,6 +252,7 @@ func (l *loader) load(files map[string][]byte) {
 	}
 	l.decodeProjects(byType["project"])
 	l.decodeMoves(byType["moved"])
+	l.decodeRemovals(byType["removed"])
 }
 
 // evaluateVariablesAndLocals gives the variables their values and evaluates

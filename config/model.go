@@ -17,6 +17,7 @@ type Config struct {
 	Settings Settings
 	Projects []*Project
 	Moves    []*Move
+	Removals []*Removal
 	// Files are the parsed files by name, for printing diagnostics with their
 	// source lines. They hold their Bytes alone (Body and Nav are nil) unless
 	// the load found syntax errors (see Load).

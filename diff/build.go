@@ -44,6 +44,9 @@ type planner struct {
 	// what deriving the steps may still need of it is kept here.
 	moves    []*config.Move
 	declared map[string]declared // by address
+
+	// removals are the removed blocks, by address (config/removed.go).
+	removals map[string]*config.Removal
 }
 
 // declared is what a plan needs of a compute block after planning: where
@@ -71,6 +74,8 @@ type projectPlan struct {
 
 	changes   []*Change
 	unmanaged []Unmanaged
+	// forget are the state addresses removed blocks let go (Plan.Forget).
+	forget []string
 }
 
 // target is a configured compute and the live endpoint it is (nil: create).
@@ -109,6 +114,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		}
 	}
 	eff := pl.applyMoves()
+	pl.startRemovals()
 
 	byProject := map[string][]*stateEntry{}
 	for _, e := range eff {
@@ -150,20 +156,23 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 		}
 		var changes []*Change
 		var unmanaged []Unmanaged
+		var forget []string
 		if pl.scope.destroy {
 			changes, unmanaged = pl.planDestroy(p, lp)
 		} else {
 			pp := pl.newProjectPlan(p, lp, eff, byProject[p.ID])
 			pp.plan()
 			names[p.ID] = pp.branchNames()
-			changes, unmanaged = pp.changes, pp.unmanaged
+			changes, unmanaged, forget = pp.changes, pp.unmanaged, pp.forget
 		}
 		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(lp.Endpoints), Endpoints: lp.Endpoints})
 		for _, c := range changes {
 			plan.Changes = append(plan.Changes, *c)
 		}
 		plan.Unmanaged = append(plan.Unmanaged, unmanaged...)
+		plan.Forget = append(plan.Forget, forget...)
 	}
+	slices.Sort(plan.Forget)
 	if pl.diags.HasErrors() {
 		return nil, pl.diags
 	}
@@ -183,6 +192,7 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	if pl.diags.HasErrors() {
 		return nil, pl.diags
 	}
+	nameRenames(plan, st, pl.removals)
 	markDrift(plan, st)
 	plan.Warnings = pl.warnings
 	Normalize(plan)
@@ -341,6 +351,14 @@ func (pp *projectPlan) planRemovals() {
 			continue
 		}
 		addr, why := e.addr, fmt.Sprintf("%s is no longer in the configuration", e.addr)
+		removal := pp.pl.removals[e.addr]
+		if removal != nil && !e.deposed && !pp.superseded[e] {
+			if !removal.Destroy {
+				pp.forgetRemoved(e, removal)
+				continue
+			}
+			why = fmt.Sprintf("a removed block deletes %s (lifecycle.destroy = true)", e.addr)
+		}
 		refusal := fmt.Sprintf("%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
 			"To delete it: put its compute block back with prevent_destroy = false, apply, then remove the block. "+
 			"To stop managing it and leave it running: `neonform state rm %s`.", e.addr, ep.ID, shellquote.Word(e.origin))

@@ -95,6 +95,9 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 			}
 		}
 		if withState {
+			if err := d.forgetRemoved(p.Forget, byProject[proj.ID]); err != nil {
+				return nil, err
+			}
 			d.forgetGone(byProject[proj.ID])
 			p.Drift = append(p.Drift, d.drift(byProject[proj.ID])...)
 		}

@@ -168,13 +168,8 @@ func (d *deriver) downtimeReason(arriving, leaving *op) string {
 	if arriving.step.Kind == StepUpdate {
 		what = "this one has moved in"
 	}
-	s := fmt.Sprintf("downtime: branch %s holds one read_write compute at a time; %s %s first, so the branch has none until %s",
+	return fmt.Sprintf("downtime: branch %s holds one read_write compute at a time; %s %s first, so the branch has none until %s",
 		branch, d.describeEndpoint(d.liveReadWrite(arriving.arrives)), how, what)
-	if arriving.step.Kind == StepCreate && leaving.change != nil && leaving.change.Action == Delete && leaving.step.Forget != "" && arriving.replaces == nil {
-		s += fmt.Sprintf(". If %s is %s renamed, a moved block keeps the endpoint and its host with no downtime: "+
-			"moved { from = %q to = %q }", arriving.step.Address, leaving.step.Address, leaving.step.Address, arriving.step.Address)
-	}
-	return s
 }
 
 // appendSteps numbers the project's steps from nextID, in order, and adds

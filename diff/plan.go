@@ -47,6 +47,11 @@ type Plan struct {
 	// Destroy: the plan deletes every compute the state manages (plan
 	// -destroy, neonform destroy).
 	Destroy bool `json:"destroy,omitempty"`
+	// Forget lists the computes that removed blocks with lifecycle {
+	// destroy = false } take out of the state: each is a state-only step,
+	// and its endpoint keeps running, unmanaged. The plan records them, as
+	// it records -replace, for apply to derive those steps again.
+	Forget []string `json:"forget,omitempty"`
 	// Redacted: the document is a plan as plan -format json and show -format
 	// json print it, with the values of sensitive variables hidden; apply
 	// refuses it. Never set in a plan file (diff/planfile/planfile_redact.go).

@@ -51,8 +51,16 @@ func scopeOf(p *Plan) (*planScope, error) {
 		}
 		sc.replace[r] = true
 	}
-	if sc.destroy && (len(sc.targets) > 0 || len(sc.replace) > 0) {
-		return nil, fmt.Errorf("a destroy plan deletes every managed compute: it has no targets and no replacements")
+	for _, f := range p.Forget {
+		if _, _, _, err := config.ParseAddress(f); err != nil {
+			return nil, fmt.Errorf("forget: %w", err)
+		}
+		if !sc.covers(f) {
+			return nil, fmt.Errorf("it forgets %s, which is outside its targets (%s)", f, strings.Join(p.Targets, ", "))
+		}
+	}
+	if sc.destroy && (len(sc.targets) > 0 || len(sc.replace) > 0 || len(p.Forget) > 0) {
+		return nil, fmt.Errorf("a destroy plan deletes every managed compute: it has no targets, no replacements and forgets none")
 	}
 	return sc, nil
 }
@@ -286,6 +294,11 @@ func (sc *planScope) checkWhole(p *Plan, st *state.State, withState bool) error 
 	acted := make(map[string]bool, len(p.Changes))
 	for _, ch := range p.Changes {
 		acted[ch.EndpointID] = true
+	}
+	for _, addr := range p.Forget {
+		if c := st.Computes[addr]; c != nil {
+			acted[c.EndpointID] = true // forgotten by a removed block
+		}
 	}
 	live := recordedEndpoints(p)
 	// The first such address in order, without sorting 100,000 of them.

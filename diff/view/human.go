@@ -240,10 +240,21 @@ func (h *human) change(c *diff.Change, reasons []string, addrW, idW int) {
 	}
 	for _, r := range reasons {
 		if h.o.Verbose || !attributeReason(c, r) {
-			h.printf("      %s\n", h.paint(ansiDim, r))
+			h.reason(r)
 		}
 	}
 	h.printf("\n")
+}
+
+// reason prints one reason. A reason that suggests a block ends with it, on
+// lines of their own: each is printed on its own line, indented under the
+// sentence, so that the block can be copied and pasted into a file as it is.
+func (h *human) reason(r string) {
+	lines := strings.Split(r, "\n")
+	h.printf("      %s\n", h.paint(ansiDim, lines[0]))
+	for _, l := range lines[1:] {
+		h.printf("        %s\n", h.paint(ansiDim, l))
+	}
 }
 
 // configured counts the computes the configuration declares: every change
