@@ -40,8 +40,8 @@ type attribute interface {
 	owns(planName string) bool
 	// setAfter sets the value a plan attribute changes to into v.
 	setAfter(v *Values, a Attribute) error
-	// atDefault reports whether a plan value is what the service gives a
-	// compute that is not told otherwise.
+	// atDefault reports whether a plan value is what a compute block that
+	// leaves the attribute out asks for (managed.Attribute.Default).
 	atDefault(value any) bool
 	// reason is what changing it as a does, as a reason of its own kind
 	// with the facts its words need; none (no kind) for the reason of a's
@@ -153,10 +153,16 @@ func (f *field[T]) display(value any) string {
 	return f.format(x)
 }
 
+// atDefault compares with the value of the attribute's managed.Default; a
+// default by label or by place is no value, so nothing is at it.
 func (f *field[T]) atDefault(value any) bool {
+	d := f.managed.Default.Value
+	if d == nil {
+		return false
+	}
 	x, err := f.decode(value)
-	var zero T
-	return err == nil && f.equal(x, zero)
+	def, derr := f.decode(d)
+	return err == nil && derr == nil && f.equal(x, def)
 }
 
 func (f *field[T]) show(v *Values) string { return f.format(*f.in(v)) }
@@ -293,6 +299,8 @@ func (s *settings) display(value any) string {
 	return fmt.Sprint(value)
 }
 
+// atDefault: a setting the block does not write is unset, as the default
+// (no settings) has it.
 func (s *settings) atDefault(value any) bool { return value == nil }
 
 func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }

@@ -100,8 +100,12 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	if live == nil {
 		live = &Live{}
 	}
+	pl := &planner{st: st, inConfig: map[string]*config.Compute{}}
+	if !pl.checkRuleTargets(cfg, live, opts.Scope) {
+		return nil, pl.diags
+	}
 	cfg, ruleDiags := expandRules(cfg, live) // the branch rules' instances (rules.go)
-	pl := &planner{cfg: cfg, st: st, inConfig: map[string]*config.Compute{}, diags: ruleDiags}
+	pl.cfg, pl.diags = cfg, append(pl.diags, ruleDiags...)
 	for _, p := range cfg.Projects {
 		for _, b := range p.Branches {
 			for _, c := range b.Computes {

@@ -23,7 +23,7 @@ import (
 // attributes replaced; a plan without any is written as the file holds it.
 func writeRedacted(w io.Writer, p *diff.Plan) error {
 	if !p.HasSensitive() {
-		return writeChecked(w, p)
+		return writePlan(w, p)
 	}
 	var buf bytes.Buffer
 	if err := writePlanJSON(&buf, p); err != nil {

@@ -10,16 +10,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/plantest"
 	"github.com/neonform/neonform/internal/planschema"
-	"github.com/neonform/neonform/internal/schemacheck"
 )
-
-// Every plan the diff tests build or encode is checked against the plan
-// file's schema (schema.go).
-func init() {
-	if !planschema.Benchmarking() {
-		schemacheck.Plan = planschema.MustChecker(Schema)
-	}
-}
 
 // The schema names the attributes of the attribute table, and only them: an
 // attribute added to the table must be added to the documented format.
