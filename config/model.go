@@ -91,9 +91,9 @@ const (
 	SuspendNever = managed.SuspendNever
 )
 
-// Compute is a compute block, with defaults applied: omitted attributes mean the
-// service default and are enforced (1 CU fixed, default suspend timeout, no
-// pg_settings, enabled, name = label).
+// Compute is a compute block, with defaults applied: an omitted attribute
+// means its managed.Attribute.Default (1 CU fixed, the service's suspend
+// timeout, no pg_settings, enabled, name = label) and is enforced.
 type Compute struct {
 	Label string
 	// Address is "<project label>.<branch label>.<compute label>".

@@ -14,7 +14,9 @@ import (
 // reads. Bump it when an older neonform would misread a new plan.
 // Format 2: the plan records the live endpoints it was made from, and the
 // values of its attributes are the service's (suspend_timeout in seconds).
-const FormatVersion = 2
+// Format 3: a change's reasons are objects (a kind, its facts and their
+// words), not sentences.
+const FormatVersion = 3
 
 // Plan is everything apply needs to carry out a change safely, and everything
 // a reviewer needs to judge it. It knows nothing of how it is printed.
@@ -119,7 +121,7 @@ type Change struct {
 	// or suspend drops live connections.
 	Active     bool        `json:"active"`
 	Attributes []Attribute `json:"attributes"`
-	Reasons    []string    `json:"reasons"`
+	Reasons    []Reason    `json:"reasons"`
 	// Downtime: the compute's branch has no read_write compute for a while,
 	// because the one standing there is deleted (or moved away) first.
 	Downtime bool `json:"downtime"`
@@ -342,7 +344,7 @@ func Normalize(p *Plan) {
 			c.Attributes = []Attribute{}
 		}
 		if c.Reasons == nil {
-			c.Reasons = []string{}
+			c.Reasons = []Reason{}
 		}
 	}
 	for i := range p.Steps {

@@ -175,7 +175,7 @@ func (h *human) changes(p *diff.Plan) {
 	for _, c := range list {
 		f := inFleet[c]
 		if f == nil {
-			h.change(c, c.Reasons, addrW, idW)
+			h.change(c, reasonLines(c), addrW, idW)
 			continue
 		}
 		if shown[f] {
@@ -194,7 +194,7 @@ func (h *human) changes(p *diff.Plan) {
 		for _, run := range sameChanges(members) {
 			if len(run) == 1 || h.o.Verbose {
 				for _, m := range run {
-					h.change(m, m.Reasons, addrW, idW)
+					h.change(m, reasonLines(m), addrW, idW)
 				}
 				continue
 			}
@@ -220,7 +220,7 @@ func (h *human) headline(c *diff.Change, addrW, idW int) {
 
 // change prints one change, or the last of a run of changes alike (whose
 // headlines come before it): its headline, then what changes, with reasons.
-func (h *human) change(c *diff.Change, reasons []string, addrW, idW int) {
+func (h *human) change(c *diff.Change, reasons []reasonLine, addrW, idW int) {
 	h.headline(c, addrW, idW)
 	if c.Action != diff.Create {
 		h.attributes(c.Attributes, true)
@@ -239,8 +239,8 @@ func (h *human) change(c *diff.Change, reasons []string, addrW, idW int) {
 		h.printf("      order: the new compute is created first, then the old one deleted\n")
 	}
 	for _, r := range reasons {
-		if h.o.Verbose || !attributeReason(c, r) {
-			h.reason(r)
+		if h.o.Verbose || !r.repeats {
+			h.reason(r.text)
 		}
 	}
 	h.printf("\n")

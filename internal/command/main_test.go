@@ -6,21 +6,16 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/internal/pgtest"
-	"github.com/neonform/neonform/internal/planschema"
-	"github.com/neonform/neonform/internal/schemacheck"
 )
 
 // TestMain lets the test binary act as the neonform command inside testscript
-// scripts. Every plan made here, by the tests and by the neonform of the CLI
-// scenarios (this binary too), is checked against the plan file's schema.
+// scripts. Every plan file the neonform of the CLI scenarios writes, and
+// every plan it prints, is checked against the plan file's schema
+// (runChecked).
 func TestMain(m *testing.M) {
-	if !planschema.Benchmarking() {
-		schemacheck.Plan = planschema.MustChecker(planfile.Schema)
-	}
 	testscript.Main(stoppingPostgres{m}, map[string]func(){
-		"neonform": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"neonform": func() { os.Exit(runChecked(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

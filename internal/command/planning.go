@@ -13,7 +13,6 @@ import (
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/fetch"
-	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
@@ -171,9 +170,6 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 		Scope:        in.Scope,
 	})
 	diags = append(diags, bdiags...)
-	if plan != nil {
-		planfile.CheckSchema(plan) // the tests' check of every plan against the schema
-	}
 	if len(diags) > 0 {
 		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, files, env)

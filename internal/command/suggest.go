@@ -6,10 +6,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/nearest"
 	"github.com/neonform/neonform/internal/shellquote"
 )
 
@@ -218,21 +218,5 @@ func positional(words []string) int {
 	return n
 }
 
-// closest is the name nearest to given within two edits, or a name that
-// given starts (pla for plan), for "did you mean"; "" when none is near.
-func closest(given string, names []string) string {
-	best, bestDist := "", 3
-	for _, n := range names {
-		if d := levenshtein.Distance(given, n, nil); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	if best == "" && len(given) >= 2 {
-		for _, n := range names {
-			if strings.HasPrefix(n, given) {
-				return n
-			}
-		}
-	}
-	return best
-}
+// closest is the name nearest to given, for "did you mean" (nearest.Name).
+func closest(given string, names []string) string { return nearest.Name(given, names) }
