@@ -168,7 +168,7 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 				return nil, diag.Diagnostics{notInState(from, st)}
 			}
 			return nil, diag.Diagnostics{diag.AtAddress(from, "Not in the state",
-				fmt.Sprintf("the state records no compute under %s (%s)%s", from, someAddresses(st), unquotedKeyHint(from)))}
+				fmt.Sprintf("The state records no compute under %s (%s)%s", from, someAddresses(st), unquotedKeyHint(from)))}
 		}
 		if toProject != nil {
 			if ds := projectMoveRefusals(from, to, moves, toProject); len(ds) > 0 {
