@@ -208,10 +208,10 @@ func remember(c *cli.Context, in planInputs) {
 // nearest flag when there is one, and the command's usage line, instead of
 // urfave/cli's answer (the whole help text on standard output).
 func usageError(c *cli.Context, err error, _ bool) error {
-	name, usage := "neonform", c.App.UsageText
+	name := "neonform"
 	var flags []cli.Flag = c.App.Flags
 	if isCommand(c) {
-		name, usage, flags = commandPath(c), c.Command.UsageText, c.Command.Flags
+		name, flags = commandPath(c), c.Command.Flags
 	}
 	var names []string
 	for _, f := range flags {
@@ -219,8 +219,7 @@ func usageError(c *cli.Context, err error, _ bool) error {
 			names = append(names, n)
 		}
 	}
-	usage, _, _ = strings.Cut(usage, "\n")
-	help := fmt.Sprintf("\nUsage: %s\nRun '%s -help' for its flags and examples.", usage, name)
+	help := usageHelp(c)
 	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
 		// urfave/cli says only "parse error": say what the flag takes.
 		return fmt.Errorf("-%s %q: give %s.%s", m[2], m[1], flagTakes(flags, m[2]), help)
@@ -268,6 +267,17 @@ var terraformOnly = map[string]string{
 	"state":        "The configuration's neonform block says where the state is (docs/state.md).",
 	"state-out":    "The configuration's neonform block says where the state is (docs/state.md).",
 	"backup":       "A local state's backup is always kept next to it (docs/state.md).",
+}
+
+// usageHelp is what follows a mistake in a command's flags or arguments:
+// its usage line, and where to read more.
+func usageHelp(c *cli.Context) string {
+	name, usage := "neonform", c.App.UsageText
+	if isCommand(c) {
+		name, usage = commandPath(c), c.Command.UsageText
+	}
+	usage, _, _ = strings.Cut(usage, "\n")
+	return fmt.Sprintf("\nUsage: %s\nRun '%s -help' for its flags and examples.", usage, name)
 }
 
 // badValue is how urfave/cli reports a flag value it cannot parse.

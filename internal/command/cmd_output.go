@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -122,7 +123,7 @@ func runOutput(ctx context.Context, o outputOptions) error {
 		}
 	}
 	if o.Filter != "" && len(addrs) == 0 {
-		return notInState(o.Filter, st)
+		return errors.New(notInState(o.Filter, st).Detail)
 	}
 	if o.JSON {
 		out := make(map[string]outputEntry, len(addrs))

@@ -129,7 +129,7 @@ var suggested = regexp.MustCompile("`(neonform [^`\n]*)`")
 var configArity = map[string]int{
 	"plan": 0, "apply": 0, "validate": 0, "destroy": 0,
 	"import": 2, "force-unlock": 1,
-	"state list": 0, "state show": 1, "state rm": 1, "state mv": 2,
+	"state list": 0, "state show": 1, "state rm": 1, "state mv": 2, "state pull": 0, "state push": 1,
 }
 
 // complete adds this run's configuration to every suggestion in text that
