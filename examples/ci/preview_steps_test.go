@@ -68,8 +68,8 @@ func (r stepRunner) run(name string) (string, error) {
 
 // The preview workflow's calls of the API: creating the pull request's
 // branch once, with no compute, so that the apply of its rule instance, the
-// next step, creates the compute at the rule's size; deleting it on close,
-// once.
+// next step, creates the compute at the rule's size, whose host the next
+// step hands on; deleting it on close, once, and forgetting its state entry.
 func TestPreviewStepsAgainstTheEmulator(t *testing.T) {
 	w := readWorkflows(t)["neonform-previews.yml"]
 	emu, err := emulator.New(emulator.Options{APIKey: "napi_previewtestkey0123456789", RatePerMinute: -1})
@@ -165,6 +165,16 @@ func TestPreviewStepsAgainstTheEmulator(t *testing.T) {
 		t.Fatalf("after the apply of %s, %s has %+v; want it untouched, with no compute\n%s", branch, other, o, out)
 	}
 
+	// The host the apply created, handed to the next job through GITHUB_OUTPUT.
+	out, err = opened.run("Print the preview's host")
+	if err != nil {
+		t.Fatalf("printing the host: %v\n%s", err, out)
+	}
+	outputs, err := os.ReadFile(filepath.Join(dir, "github_output"))
+	if err != nil || b[0].endpoints[0].Host == "" || string(outputs) != "host="+b[0].endpoints[0].Host+"\n" {
+		t.Fatalf("GITHUB_OUTPUT holds %q (%v); want host=%s", outputs, err, b[0].endpoints[0].Host)
+	}
+
 	out, err = closing.run("Delete the Neon branch")
 	if err != nil || !strings.Contains(out, "deleted Neon branch "+branch+" ("+b[0].ID+")") {
 		t.Fatalf("deleting the branch: %v\n%s", err, out)
@@ -176,6 +186,21 @@ func TestPreviewStepsAgainstTheEmulator(t *testing.T) {
 	if err != nil || !strings.Contains(out, "Neon branch "+branch+" is already gone") {
 		t.Fatalf("a second close: %v\n%s", err, out)
 	}
+
+	// The branch took its compute with it: the apply forgets the state's
+	// entry, and a second close finds nothing to forget.
+	out, err = closing.run("Apply the forget")
+	if err != nil {
+		t.Fatalf("applying the forget: %v\n%s", err, out)
+	}
+	recorded, err := exec.Command("bash", "-c", "cd "+config+" && neonform output -json").CombinedOutput()
+	if err != nil || strings.Contains(string(recorded), branch) {
+		t.Fatalf("after the forget, neonform output says (%v):\n%s", err, recorded)
+	}
+	out, err = closing.run("Apply the forget")
+	if err != nil || !strings.Contains(out, "the state lists nothing under") {
+		t.Fatalf("a second forget: %v\n%s", err, out)
+	}
 }
 
 type previewBranch struct {
@@ -185,8 +210,9 @@ type previewBranch struct {
 }
 
 type previewEndpoint struct {
-	Min float64 `json:"autoscaling_limit_min_cu"`
-	Max float64 `json:"autoscaling_limit_max_cu"`
+	Host string  `json:"host"`
+	Min  float64 `json:"autoscaling_limit_min_cu"`
+	Max  float64 `json:"autoscaling_limit_max_cu"`
 }
 
 // previewBranches are the project's branches named name, with their endpoints.
