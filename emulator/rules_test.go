@@ -121,7 +121,10 @@ func TestComputeSizes(t *testing.T) {
 	}{
 		{0.25, 0.25, true, true, ""},
 		{0.25, 2, true, true, ""},
-		{0.5, 16, true, false, ""},
+		{8, 16, true, false, ""},
+		{1, 9, true, false, ""},
+		{0.5, 9, false, false, "spans at most 8 CU"},
+		{0.25, 16, false, false, "spans at most 8 CU"},
 		{2, 2, true, true, ""},
 		{3, 3, true, false, ""},
 		{16, 16, true, false, ""},
