@@ -13,10 +13,11 @@ package sizing
 //     always on"; an intermediate version kept those prices with 100 CU-hours and
 //     "1 minute to always on". The version updated 2026-03-20 (kept here) says 100
 //     CU-hours, $0.106 and $0.222, and 1 minute; the limits page (2026-01-06) and
-//     the computes page (2026-08-26) agree with it.
-//   - neon.com/docs/manage/computes before 2026 had no 8 CU range rule ("when the
-//     autoscaling maximum is > 10, the minimum must be ..."); the 2026-08-26 page says
-//     the range is at most 8 CU.
+//     the computes page (2026-08-26) agree with it, and so does the summary of a
+//     later version of the plans page (2026-11-12) on the prices.
+//   - neon.com/docs/guides/autoscaling-guide (2025-12-17) states an older rule of
+//     the range ("when the autoscaling maximum is > 10, the autoscaling minimum must
+//     be ..."); the computes page (2026-08-26, newer) says the range is at most 8 CU.
 // Values the docs do not settle are left out (zero), not guessed: a paid plan not
 // named has no tier rule and no price.
 
