@@ -120,6 +120,7 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst 
 	for _, decode := range computeDecoding {
 		decode(c, b, inst)
 	}
+	c.checkSuspendForSize(l.cfg.Settings.AccountTier)
 	l.decodeLifecycle(cp, content.Blocks)
 	return cp
 }
@@ -286,6 +287,16 @@ func (c *computeAttrs) decodeSuspendTimeout() {
 		return
 	}
 	c.cp.SuspendTimeoutSeconds = int64(d / time.Second)
+}
+
+// checkSuspendForSize checks a written suspend timeout against the compute's size
+// and the account's plan (sizing.CheckSuspend): shown at suspend_timeout, the value
+// to change, once both it and the size are valid.
+func (c *computeAttrs) checkSuspendForSize(tier sizing.Tier) {
+	if c.attrs["suspend_timeout"] == nil || c.bad["suspend_timeout"] || c.bad["size"] || c.bad["min_cu"] || c.bad["max_cu"] {
+		return
+	}
+	c.sizeOK("suspend_timeout", sizing.CheckSuspend(c.cp.MinCU, c.cp.MaxCU, c.cp.SuspendTimeoutSeconds, tier))
 }
 
 // decodePgSettings reads a map of Postgres settings; numbers and bools become the

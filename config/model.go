@@ -35,7 +35,8 @@ type Config struct {
 type Settings struct {
 	// APIURL is the service's base URL; "embedded" means the built-in emulator sandbox.
 	APIURL string
-	// AccountTier caps compute sizes (free: 2 CU).
+	// AccountTier is the account's plan: its caps on sizes and suspend timeouts
+	// apply on top of the service's own (sizing.PlanOf).
 	AccountTier sizing.Tier
 	// StatePath is the state file's path, relative to Dir unless absolute.
 	StatePath string

@@ -43,6 +43,7 @@ func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
 			if dup || inst.probe {
 				continue
 			}
+			l.checkActiveComputes(p)
 			if p.ID != "" {
 				if prev := ids[p.ID]; prev != nil {
 					l.errorf(l.idSource(p, p.Label, p.DeclRange), "Duplicate project id",

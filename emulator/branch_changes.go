@@ -55,6 +55,36 @@ func (e *Emulator) updateBranch(c *call) (int, any, error) {
 	return http.StatusOK, out, e.save()
 }
 
+// setDefaultBranch makes a branch the project's default (setDefaultProjectBranch in
+// the full service description): the previous default loses the designation, and
+// the answer is the branch with no operations, as the reference's example shows
+// (docs/service.md, Resources). A project-scoped key may do it in its project.
+func (e *Emulator) setDefaultBranch(c *call) (int, any, error) {
+	p, err := e.lockProject(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	id := c.param("branch_id")
+	b := p.branches[id]
+	switch {
+	case b == nil:
+		err = branchNotFound(id)
+	case p.busy(c.now):
+		err = locked()
+	}
+	if err != nil {
+		p.mu.Unlock()
+		return 0, nil, err
+	}
+	if old := p.defaultBranch(); old != nil && old != b {
+		old.Default, old.UpdatedAt = false, c.now
+	}
+	b.Default, b.UpdatedAt, p.UpdatedAt = true, c.now, c.now
+	out := api.BranchOperations{Branch: b.wire(c.now, false), Operations: []api.Operation{}}
+	p.mu.Unlock()
+	return http.StatusOK, out, e.save()
+}
+
 // deleteBranch removes a branch and its computes: 200 with the branch's last record
 // and the operations that suspend its computes and delete its timeline (the project is
 // busy until they finish); 204 when the branch does not exist. As the service does, it

@@ -159,7 +159,7 @@ func TestRefusedBlocksAreLeftOut(t *testing.T) {
 	for _, l := range res.LeftOut {
 		why[l.Address] = l.Summary + ": " + l.Detail
 	}
-	if !strings.Contains(why["ep-big"], "free") {
+	if !strings.Contains(why["ep-big"], "Free plan") {
 		t.Errorf("ep-big left out because %q, want the free tier's cap", why["ep-big"])
 	}
 	if !strings.Contains(why["ep-quick"], "Suspend timeout") {
