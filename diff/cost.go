@@ -235,7 +235,7 @@ func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]float64) 
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Plan over budget",
-			Detail: fmt.Sprintf("After this plan, %s could cost up to %s a month (each at its maximum size, active all month), over the budget of %s. The changes that add most: %s. Lower their max_cu, let them scale to zero, or raise monthly_usd_max. Nothing was saved or changed.",
+			Detail: fmt.Sprintf("After this plan, %s could cost up to %s a month (each at its maximum size all month, or for the hours its expected_active_hours says), over the budget of %s. The changes that add most: %s. Lower their max_cu, disable the ones not needed, or raise monthly_usd_max. Nothing was saved or changed.",
 				what, USD(used), USD(b.MonthlyUSDMax), strings.Join(addMost(plan, project), "; ")),
 			Subject: &rng,
 		})

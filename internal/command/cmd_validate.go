@@ -30,7 +30,9 @@ free-plan cap), one read_write compute per branch, unique names, durations,
 and moved blocks. It never calls the API and needs no API key.
 
 On success it prints a summary and, for each compute, its address, type and
-what its size gives (CU, RAM, connections). Errors show the file, line and
+what its size gives (CU, RAM, connections), and, when the account's plan or
+price_per_cu_hour gives a price (or account_tier = "free" its included
+CU-hours), what it may cost a month (docs/cost.md). Errors show the file, line and
 column, the offending line, and how to fix it. Exit code 0 when valid, 1 if not.
 
 Variables get their values as in plan, the first of these that gives one:
