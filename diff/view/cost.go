@@ -8,6 +8,7 @@ import (
 
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/english"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // The cost in the views (docs/cost.md): a line for each change whose cost
@@ -183,3 +184,15 @@ func costCell(p *diff.Plan, c *diff.Change) string {
 // GitHub renders text between two $ as a formula. The rest is the view's own
 // words and numbers.
 func dollarsSafe(s string) string { return strings.ReplaceAll(s, "$", "&#36;") }
+
+// costCallouts are the comment's cost lines, one callout each: how close
+// the plan takes the account to each budget, with nothing to change too.
+func costCallouts(p *diff.Plan) string {
+	var b strings.Builder
+	for _, l := range costLines(p, textsafe.MarkdownCode) {
+		// Only a project's label comes from a file (escaped by name); a $
+		// is escaped all the same, or GitHub reads $...$ as mathematics.
+		fmt.Fprintf(&b, "> - **%s**: %s\n", dollarsSafe(l.topic), dollarsSafe(strings.TrimSuffix(l.text, ".")))
+	}
+	return b.String()
+}

@@ -42,6 +42,9 @@ func markdown(p *diff.Plan, limit int) string {
 	var b strings.Builder
 	if !p.HasChanges() {
 		b.WriteString(markdownNoChanges(p))
+		if c := costCallouts(p); c != "" {
+			b.WriteString("\n" + c)
+		}
 		if len(p.Unmanaged) > 0 {
 			fmt.Fprintf(&b, "\n%s not in the configuration left alone.\n", english.Plural(len(p.Unmanaged), "endpoint", "endpoints"))
 		}
@@ -136,11 +139,7 @@ func alerts(p *diff.Plan) string {
 	line(activeDeletes, "delete of an active compute", "deletes of active computes", " (drops connections, the host goes away)")
 	line(deletes, "delete", "deletes", "")
 	line(overwrittenDrift(p), "change made outside neonform is overwritten", "changes made outside neonform are overwritten", "")
-	for _, l := range costLines(p, textsafe.MarkdownCode) {
-		// Only a project's label comes from a file (escaped by name); a $
-		// is escaped all the same, or GitHub reads $...$ as mathematics.
-		fmt.Fprintf(&b, "> - **%s**: %s\n", dollarsSafe(l.topic), dollarsSafe(strings.TrimSuffix(l.text, ".")))
-	}
+	b.WriteString(costCallouts(p))
 	for i, w := range p.Warnings {
 		if i == 5 {
 			fmt.Fprintf(&b, "> - and %s more\n", english.Plural(len(p.Warnings)-5, "warning", "warnings"))
