@@ -31,3 +31,29 @@ func TestReadFileRefusesAnEditedPlan(t *testing.T) {
 		t.Errorf("ReadFile: %v", err)
 	}
 }
+
+// The cost is derived data that nothing apply does depends on (docs/cost.md,
+// docs/plan-format.md#cost): a plan whose cost was edited still reads and
+// verifies, and the steps apply carries out are the same.
+func TestVerifyIgnoresTheCost(t *testing.T) {
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	edited := strings.ReplaceAll(string(b), `"cu_hours_max": `, `"cu_hours_max": 9`)
+	if edited == string(b) {
+		t.Fatal("the edit did not apply")
+	}
+	os.WriteFile(path, []byte(edited), 0o600)
+	back, err := ReadFile(path)
+	if err != nil {
+		t.Fatalf("ReadFile: %v", err)
+	}
+	if back.Cost.After.CUHoursMax == p.Cost.After.CUHoursMax {
+		t.Fatal("the edited cost was not read")
+	}
+	plantest.CheckVerifies(t, back, st)
+}
