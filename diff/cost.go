@@ -235,8 +235,8 @@ func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]float64) 
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Plan over budget",
-			Detail: fmt.Sprintf("After this plan, %s could cost up to %s a month (each at its maximum size all month, or for the hours its expected_active_hours says), over the budget of %s. The changes that add most: %s. Lower their max_cu, disable the ones not needed, or raise monthly_usd_max. Nothing was saved or changed.",
-				what, USD(used), USD(b.MonthlyUSDMax), strings.Join(addMost(plan, project), "; ")),
+			Detail: fmt.Sprintf("After this plan, %s could cost up to %s a month (each at its maximum size all month, or for the hours its expected_active_hours says), over the budget of %s. %s. Lower their max_cu, disable the ones not needed, or raise monthly_usd_max. Nothing was saved or changed.",
+				what, USD(used), USD(b.MonthlyUSDMax), addMost(plan, project)),
 			Subject: &rng,
 		})
 	}
@@ -255,9 +255,10 @@ func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]float64) 
 	return diags
 }
 
-// addMost names the three changes of a project (nil: of every project) that
-// raise the ceiling most, or, when none raises it, the three largest.
-func addMost(plan *Plan, project *config.Project) []string {
+// addMost names the three computes of a project (nil: of every project)
+// whose change raises the ceiling most, or, when none raises it, the three
+// that cost most.
+func addMost(plan *Plan, project *config.Project) string {
 	type row struct {
 		address     string
 		added, cost float64
@@ -286,7 +287,10 @@ func addMost(plan *Plan, project *config.Project) []string {
 			out = append(out, fmt.Sprintf("%s (up to %s)", r.address, USD(r.cost)))
 		}
 	}
-	return out
+	if raises {
+		return "The changes that add most: " + strings.Join(out, "; ")
+	}
+	return "The computes that cost most: " + strings.Join(out, "; ")
 }
 
 func cmpDesc(a, b float64) int {
