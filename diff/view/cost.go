@@ -75,16 +75,20 @@ func fleetCost(p *diff.Plan, f *fleet) string {
 		return ""
 	}
 	before, after := diff.CostRange{Known: true}, diff.CostRange{Known: true}
+	estimate := ""
 	for _, c := range f.changes {
 		if !c.Cost.Before.Known || !c.Cost.After.Known {
 			return ", cost a month not shown (a sensitive value)"
 		}
 		before, after = plus(before, c.Cost.Before), plus(after, c.Cost.After)
+		if c.Cost.ExpectedActiveHours != nil {
+			estimate = " (an estimate, from expected_active_hours)"
+		}
 	}
 	if before == after {
-		return ", cost a month " + CostWords(after)
+		return ", cost a month " + CostWords(after) + estimate
 	}
-	return ", cost a month " + CostWords(before) + " -> " + CostWords(after)
+	return ", cost a month " + CostWords(before) + " -> " + CostWords(after) + estimate
 }
 
 // plus adds two ranges as a sum of instances.
