@@ -14,7 +14,7 @@ import (
 // suspend_timeout = "never", or a size above 16 CU, which never scales to zero
 // (sizing.MaxScaleToZeroCU). A disabled compute is not running at all.
 func alwaysActive(c *Compute) bool {
-	return !c.Disabled && (c.SuspendTimeoutSeconds == SuspendNever || c.MaxCU > sizing.MaxScaleToZeroCU)
+	return !c.Disabled && sizing.NeverSuspends(c.MaxCU, c.SuspendTimeoutSeconds)
 }
 
 // checkActiveComputes warns when a project's configuration could keep more computes

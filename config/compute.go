@@ -116,6 +116,7 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst 
 		decode(c, b, inst)
 	}
 	c.checkSuspendForSize(l.cfg.Settings.AccountTier)
+	c.decodeActiveHours()
 	l.decodeLifecycle(cp, content.Blocks)
 	return cp
 }

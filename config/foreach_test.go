@@ -68,7 +68,7 @@ func TestForEachDiagnostics(t *testing.T) {
 `,
 			want: []string{
 				`conf/main.hcl:8,18-21: Unsupported compute size; 3.5 CU is not a size the service offers. Sizes are 0.25, 0.5, every whole number from 1 to 16, and even numbers from 18 to 56. The nearest are 3 and 4.`,
-				`conf/main.hcl:9,7-13: Unsupported argument; An argument named "colour" is not expected in a compute block. A compute block takes arguments type, min_cu, max_cu, size, suspend_timeout, pg_settings, disabled, name, for_each; blocks lifecycle.`,
+				`conf/main.hcl:9,7-13: Unsupported argument; An argument named "colour" is not expected in a compute block. A compute block takes arguments type, min_cu, max_cu, size, suspend_timeout, pg_settings, disabled, name, for_each, expected_active_hours; blocks lifecycle.`,
 			},
 		},
 		{

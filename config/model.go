@@ -40,6 +40,11 @@ type Settings struct {
 	AccountTier sizing.Tier
 	// StatePath is the state file's path, relative to Dir unless absolute.
 	StatePath string
+	// PricePerCUHour is the contract price of a CU-hour in US dollars
+	// (price_per_cu_hour); 0 when not written: the plan's price applies (Price).
+	PricePerCUHour float64
+	// Budget is the account's budget block; nil when there is none (cost.go).
+	Budget    *Budget
 	DeclRange hcl.Range
 }
 
@@ -57,7 +62,9 @@ type Project struct {
 	Branches []*Branch
 	// Rules are its branches blocks: computes for every live branch whose
 	// name matches (rules.go).
-	Rules     []*BranchRule
+	Rules []*BranchRule
+	// Budget is the project's budget block; nil when there is none (cost.go).
+	Budget    *Budget
 	DeclRange hcl.Range
 }
 
@@ -113,6 +120,9 @@ type Compute struct {
 	// Name is the endpoint's name in the service: the label unless written
 	// (see NameFor).
 	Name string
+	// ActiveHours is expected_active_hours, the usage hint that narrows the
+	// compute's cost to an estimate; nil when not written (cost.go).
+	ActiveHours *float64
 
 	// Lifecycle rules.
 	PreventDestroy bool

@@ -92,10 +92,14 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 
 	declared := map[string]hcl.Range{}
 	byName := map[string]*Branch{}
-	var rules []*hclsyntax.Block
+	var rules, budgets []*hclsyntax.Block
 	for _, blk := range c.Blocks {
-		if blk.Type == "branches" {
+		switch blk.Type {
+		case "branches":
 			rules = append(rules, blk)
+			continue
+		case "budget":
+			budgets = append(budgets, blk)
 			continue
 		}
 		prev, dup := declared[blk.Labels[0]]
@@ -132,6 +136,9 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 		l.nameInstances(spans)
 	}
 	l.decodeRules(p, rules, declared)
+	if p.Budget = l.decodeBudget(budgets, "Project "+p.Label); p.Budget != nil {
+		l.checkBudgetPrice(p.Budget)
+	}
 	return p
 }
 

@@ -27,7 +27,8 @@ var (
 		},
 	}
 	settingsSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "api_url"}, {Name: "account_tier"}, {Name: "state"}},
+		Attributes: []hcl.AttributeSchema{{Name: "api_url"}, {Name: "account_tier"}, {Name: "state"}, {Name: "price_per_cu_hour"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "budget"}},
 	}
 	variableSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}},
@@ -37,6 +38,7 @@ var (
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "branch", LabelNames: []string{"name"}},
 			{Type: "branches", LabelNames: []string{"name"}}, // a branch rule (rules.go)
+			{Type: "budget"}, // the project's budget (cost.go)
 		},
 	}
 	branchSchema = &hcl.BodySchema{
@@ -44,9 +46,10 @@ var (
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "compute", LabelNames: []string{"name"}}},
 	}
 	// computeSchema takes the arguments of the managed attributes
-	// (internal/managed), and for_each.
+	// (internal/managed), for_each, and the usage hint, which is not sent to
+	// the service (cost.go).
 	computeSchema = &hcl.BodySchema{
-		Attributes: append(argumentSchemas(managed.Arguments()), hcl.AttributeSchema{Name: "for_each"}),
+		Attributes: append(argumentSchemas(managed.Arguments()), hcl.AttributeSchema{Name: "for_each"}, hcl.AttributeSchema{Name: activeHoursArgument}),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 	}
 	lifecycleSchema = &hcl.BodySchema{
@@ -233,12 +236,13 @@ var (
 	attributeHomes = withHomes(map[string]string{
 		"prevent_destroy": "lifecycle", "allow_restart": "lifecycle",
 		"exclusive": "branch",
-		"api_url":   "neonform", "account_tier": "neonform", "state": "neonform",
+		"api_url":   "neonform", "account_tier": "neonform", "state": "neonform", "price_per_cu_hour": "neonform",
+		"monthly_usd_max": "budget", activeHoursArgument: "compute",
 		"from": "moved", "to": "moved",
 		"default": "variable", "description": "variable", "sensitive": "variable",
 	})
 	blockHomes = map[string]string{
-		"branch": "project", "compute": "branch", "lifecycle": "compute",
+		"branch": "project", "compute": "branch", "lifecycle": "compute", "budget": "neonform",
 	}
 	// secretNames are what people call the API key when they try to write it in a file.
 	secretNames = map[string]bool{"api_key": true, "apikey": true, "token": true, "neon_api_key": true}

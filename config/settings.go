@@ -15,7 +15,10 @@ import (
 // the defaults. The tier it finds caps every compute size checked after it.
 func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 	s := Settings{APIURL: DefaultAPIURL, AccountTier: sizing.Paid, StatePath: DefaultStatePath}
-	defer func() { l.cfg.Settings = s }()
+	defer func() {
+		l.cfg.Settings = s
+		l.checkBudgetPrice(s.Budget)
+	}()
 	if len(blocks) == 0 {
 		return
 	}
@@ -47,6 +50,10 @@ func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 			}
 		}
 	}
+	if a := c.Attributes["price_per_cu_hour"]; a != nil {
+		l.decodePrice(&s, a)
+	}
+	s.Budget = l.decodeBudget(c.Blocks, "The neonform block")
 	if a := c.Attributes["state"]; a != nil {
 		if v, state := l.stringAttr(a, `a file path such as "neonform.state.json"`); state == valid {
 			if strings.TrimSpace(v) == "" {

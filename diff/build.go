@@ -176,6 +176,11 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	if pl.diags.HasErrors() {
 		return nil, pl.diags
 	}
+	// The cost needs the configuration's price, hints and budgets: made
+	// before it is let go, and a plan over a budget is no plan.
+	if pl.diags = append(pl.diags, addCosts(plan, pl.cfg, pl.inConfig)...); pl.diags.HasErrors() {
+		return nil, pl.diags
+	}
 	pl.letGo()
 	slices.SortFunc(plan.Changes, func(a, b Change) int { return strings.Compare(a.Address, b.Address) })
 	// Everything else (drift, the steps and their order, the summary)

@@ -45,6 +45,10 @@ type Plan struct {
 	Drift     []Drift     `json:"drift"`
 	Unmanaged []Unmanaged `json:"unmanaged"`
 	Warnings  []string    `json:"warnings"`
+	// Cost is what the planned computes cost a month before and after the
+	// plan, and the price that says it (cost.go); absent from a plan written
+	// before costs were kept. Derived data: Verify does not check it.
+	Cost *PlanCost `json:"cost,omitempty"`
 	// Targets: the plan is partial (plan -target): only the computes these
 	// addresses cover were read and planned (scope.go). Absent for a whole plan.
 	Targets []string `json:"targets,omitempty"`
@@ -152,6 +156,9 @@ type Change struct {
 	// the value: "(sensitive value from var.db_tuning)". Absent from a plan
 	// written before it was kept (the views then say "(sensitive value)").
 	SensitiveFrom map[string][]string `json:"sensitive_from,omitempty"`
+	// Cost is what the compute costs a month before and after the change
+	// (cost.go); null where it cannot be said.
+	Cost ChangeCost `json:"cost"`
 }
 
 // Attribute is one attribute that changes: its value before (live) and after

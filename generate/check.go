@@ -23,11 +23,15 @@ func Check(cfg *config.Config, projects []*Project, res *Result, opts diff.Optio
 		live.Projects[p.ID] = &diff.LiveProject{ID: p.ID, Endpoints: diff.RecordLive(p.Endpoints), Branches: p.Branches}
 	}
 	// Only the generated projects: the others were not read.
+	// Nor their budgets: generate describes what is live, whatever it
+	// costs; the next plan says whether that is over a budget (docs/cost.md).
 	only := *cfg
-	only.Projects, only.Moves = nil, nil
+	only.Projects, only.Moves, only.Settings.Budget = nil, nil, nil
 	for _, p := range cfg.Projects {
 		if ids[p.ID] {
-			only.Projects = append(only.Projects, p)
+			unbudgeted := *p
+			unbudgeted.Budget = nil
+			only.Projects = append(only.Projects, &unbudgeted)
 		}
 	}
 	st := state.New()

@@ -138,3 +138,37 @@ func TestPlanFormatDocumentsEverySchemaField(t *testing.T) {
 		t.Errorf("docs/plan-format.md does not tie its promise to format_version %d", diff.FormatVersion)
 	}
 }
+
+// The schema takes a cost range whose numbers are known or null, and refuses
+// one that leaves a field out or gives a number as text.
+func TestSchemaKnowsTheCost(t *testing.T) {
+	check := planschema.MustChecker(Schema)
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
+	hours := 100.0
+	p.Changes[0].Cost = diff.ChangeCost{
+		Before:              diff.CostRange{CUHoursMin: 0, CUHoursMax: 730, USDMin: 0, USDMax: 77.38, Known: true, Priced: true},
+		After:               diff.CostRange{}, // all null
+		ExpectedActiveHours: &hours,
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check(b); err != nil {
+		t.Errorf("the schema refuses a cost: %v", err)
+	}
+	for _, edit := range []struct{ from, to string }{
+		{`"usd_max":77.38`, `"usd_max":"77.38"`},
+		{`"usd_max":77.38`, `"usd_maximum":77.38`},
+		{`"expected_active_hours":100`, `"expected_active_hours":731`},
+	} {
+		bad := strings.Replace(string(b), edit.from, edit.to, 1)
+		if bad == string(b) {
+			t.Fatalf("the edit %s did not apply", edit.from)
+		}
+		if err := check([]byte(bad)); err == nil || !strings.Contains(err.Error(), "/changes/0/cost") {
+			t.Errorf("the schema takes %s: %v", edit.to, err)
+		}
+	}
+}

@@ -113,6 +113,9 @@ func (h *human) render(p *diff.Plan) {
 	h.warnings(p)
 	line := "Plan: " + summaryLine(p.Summary)
 	h.printf("%s.\n", h.paint(ansiBold, line))
+	for _, l := range costLines(p, textsafe.Terminal) {
+		h.printf("%s: %s\n", l.topic, l.text)
+	}
 	if len(p.Targets) > 0 {
 		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))
 	}
@@ -175,7 +178,7 @@ func (h *human) changes(p *diff.Plan) {
 	for _, c := range list {
 		f := inFleet[c]
 		if f == nil {
-			h.change(c, reasonLines(c), addrW, idW)
+			h.change(p, c, reasonLines(c), addrW, idW)
 			continue
 		}
 		if shown[f] {
@@ -184,7 +187,7 @@ func (h *human) changes(p *diff.Plan) {
 		shown[f] = true
 		// The fleet where its most dangerous instance would be: its summary,
 		// then each run of instances that change alike, the change said once.
-		h.printf("   %s\n\n", h.paint(ansiBold, f.address+": "+f.summary()))
+		h.printf("   %s\n\n", h.paint(ansiBold, f.address+": "+f.summary(p)))
 		var members []*diff.Change
 		for _, m := range list {
 			if inFleet[m] == f {
@@ -194,14 +197,14 @@ func (h *human) changes(p *diff.Plan) {
 		for _, run := range sameChanges(members) {
 			if len(run) == 1 || h.o.Verbose {
 				for _, m := range run {
-					h.change(m, reasonLines(m), addrW, idW)
+					h.change(p, m, reasonLines(m), addrW, idW)
 				}
 				continue
 			}
 			for _, m := range run[:len(run)-1] {
 				h.headline(m, addrW, idW)
 			}
-			h.change(run[len(run)-1], commonReasons(run), addrW, idW)
+			h.change(p, run[len(run)-1], commonReasons(run), addrW, idW)
 		}
 	}
 }
@@ -220,7 +223,7 @@ func (h *human) headline(c *diff.Change, addrW, idW int) {
 
 // change prints one change, or the last of a run of changes alike (whose
 // headlines come before it): its headline, then what changes, with reasons.
-func (h *human) change(c *diff.Change, reasons []reasonLine, addrW, idW int) {
+func (h *human) change(p *diff.Plan, c *diff.Change, reasons []reasonLine, addrW, idW int) {
 	h.headline(c, addrW, idW)
 	if c.Action != diff.Create {
 		h.attributes(c.Attributes, true)
@@ -234,6 +237,9 @@ func (h *human) change(c *diff.Change, reasons []reasonLine, addrW, idW int) {
 	}
 	if c.Action == diff.Create {
 		h.settings(createdAttributes(c))
+	}
+	if cost := changeCost(p, c); cost != "" {
+		h.printf("      cost a month: %s\n", cost)
 	}
 	if c.Action == diff.Replace && !c.Downtime {
 		h.printf("      order: the new compute is created first, then the old one deleted\n")
