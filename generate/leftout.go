@@ -3,8 +3,6 @@ package generate
 import (
 	"fmt"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/internal/diag"
 )
@@ -49,7 +47,7 @@ func sameNameLeftOut(label string, ep, kept *api.Endpoint, b *api.Branch) diag.D
 
 // refusedLeftOut is an endpoint whose block the configuration would refuse
 // (why): the service keeps a value neonform does not accept.
-func refusedLeftOut(label string, ep *api.Endpoint, b *api.Branch, why *hcl.Diagnostic) diag.Diagnostic {
+func refusedLeftOut(label string, ep *api.Endpoint, b *api.Branch, why *diag.Diagnostic) diag.Diagnostic {
 	return leftOut(ep, why.Summary, fmt.Sprintf(
 		"%s has a value its compute block would be refused for, so generate wrote none: %s",
 		where(label, ep, b), why.Detail))

@@ -288,7 +288,7 @@ func checkGenerated(cfg *config.Config, o generateOptions, st *state.State, proj
 	}
 	all, diags := config.LoadSources(cfg.Dir, sources, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list})
 	if diags.HasErrors() {
-		return fmt.Errorf("the generated configuration does not load (this is a bug in neonform): %s", diags.Error())
+		return fmt.Errorf("the generated configuration does not load (this is a bug in neonform): %s", diags.String())
 	}
 	return generate.Check(all, projects, res, diff.Options{
 		ToolVersion: version, APIURL: apiURL, Now: time.Now().UTC(),
