@@ -28,6 +28,16 @@ func disabledLeftOut(label string, ep *api.Endpoint, b *api.Branch) diag.Diagnos
 		where(label, ep, b), b.Name))
 }
 
+// ConfiguredLeftOut is project p, which -all found and the configuration
+// has already, as project label: generate writes nothing of it. Its subject
+// is the project's address.
+func ConfiguredLeftOut(p *Project, label string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.SeverityWarning, Summary: "Configured project left out", Address: label, Detail: fmt.Sprintf(
+		"Project %q (%s) is already configured, as project %q, and generate writes only the projects a configuration does not have. "+
+			"To manage more of its computes, add their blocks to that project and import them.",
+		p.Name, p.ID, label)}
+}
+
 func branchGoneLeftOut(label string, ep *api.Endpoint) diag.Diagnostic {
 	return leftOut(ep, "Endpoint of a branch being deleted left out", fmt.Sprintf(
 		"The %s of project %s is on branch %s, which is not among the project's branches: it is being deleted, and the endpoint with it. generate wrote no block for it.",
