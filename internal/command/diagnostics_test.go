@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/textsafe/textsafetest"
@@ -47,9 +46,9 @@ func diagAt(t *testing.T, text string) diag.Diagnostic {
 
 func parsedFiles(t *testing.T) map[string]*hcl.File {
 	t.Helper()
-	f, diags := hclsyntax.ParseConfig([]byte(diagSrc), "main.hcl", hcl.InitialPos)
+	f, diags := config.Parse([]byte(diagSrc), "main.hcl")
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	return map[string]*hcl.File{"main.hcl": f}
 }
