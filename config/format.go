@@ -23,6 +23,7 @@ func Format(src []byte, filename string) ([]byte, diag.Diagnostics) {
 	return out, diag.FromHCL(diags)
 }
 
+// format is Format in hcl's diagnostics, which hclwrite's parser makes.
 func format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 	// hclwrite's parser is hclsyntax's, with the same limits to respect.
 	b := newBudget()
