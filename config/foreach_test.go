@@ -150,7 +150,7 @@ moved {
 			_, diags := load(t, tt.src, config.Options{})
 			var got []string
 			for _, d := range diags {
-				got = append(got, d.Error())
+				got = append(got, d.String())
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("diagnostics differ (-want +got):\n%s", diff)
@@ -235,7 +235,7 @@ moved {
 	_, diags = load(t, strings.Replace(src, `reports["eu"]`, `reports["ap"]`, 1), config.Options{})
 	d := only(t, diags)
 	if d.Summary != "Move to an undeclared compute" || !strings.Contains(d.Detail, `shop.main.reports["ap"]`) {
-		t.Errorf("got %s, want a move to an undeclared compute naming shop.main.reports[\"ap\"]", d.Error())
+		t.Errorf("got %s, want a move to an undeclared compute naming shop.main.reports[\"ap\"]", d.String())
 	}
 }
 
@@ -263,6 +263,6 @@ moved {
 	}
 	_, diags := load(t, strings.Replace(src, "from = tenant.main.primary", "from = other.main.primary", 1), config.Options{})
 	if d := only(t, diags); d.Summary != "Move across projects" {
-		t.Errorf("got %s, want a move across projects", d.Error())
+		t.Errorf("got %s, want a move across projects", d.String())
 	}
 }

@@ -70,7 +70,7 @@ func TestEveryDefaultIsApplied(t *testing.T) {
 }
 `)}, Options{})
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	got := cfg.Compute("p.b.reporting")
 	want := &Compute{Type: ReadWrite, MinCU: 1, MaxCU: 1, SuspendTimeoutSeconds: SuspendDefault, PgSettings: map[string]string{}, Name: "reporting"}

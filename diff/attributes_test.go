@@ -446,7 +446,7 @@ func computeFrom(t *testing.T, body, sensitiveDefault string) *config.Compute {
 	}
 	cfg, diags := config.LoadSources(".", map[string][]byte{"main.hcl": []byte(src)}, config.Options{})
 	if diags.HasErrors() {
-		t.Fatalf("config:\n%s\n%s", src, diags.Error())
+		t.Fatalf("config:\n%s\n%s", src, diags.String())
 	}
 	return cfg.Compute("p.b.c")
 }

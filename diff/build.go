@@ -10,6 +10,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
 )
@@ -93,7 +94,13 @@ type target struct {
 // Build plans how to bring the live endpoints to what cfg declares, given what
 // st says neonform manages. It returns no plan when the diagnostics hold an
 // error: each says what is wrong and how to fix it.
-func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, hcl.Diagnostics) {
+func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, diag.Diagnostics) {
+	plan, diags := build(cfg, st, live, opts)
+	return plan, diag.FromHCL(diags)
+}
+
+// build is Build in hcl's diagnostics, which the planner makes.
+func build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, hcl.Diagnostics) {
 	if st == nil {
 		st = &state.State{}
 	}

@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
@@ -61,7 +60,7 @@ func mustBuild(t testing.TB, cfg *config.Config, st *state.State, live *Live) *P
 	t.Helper()
 	p, diags := Build(cfg, st, live, testOpts)
 	if diags.HasErrors() {
-		t.Fatalf("Build: %s", diags.Error())
+		t.Fatalf("Build: %s", diags.String())
 	}
 	checkVerifies(t, p, st)
 	return p
@@ -108,7 +107,7 @@ func jsonTrip(t testing.TB, p *Plan) *Plan {
 }
 
 // buildErr plans and returns the one error diagnostic, failing the test otherwise.
-func buildErr(t *testing.T, cfg *config.Config, st *state.State, live *Live) *hcl.Diagnostic {
+func buildErr(t *testing.T, cfg *config.Config, st *state.State, live *Live) *diag.Diagnostic {
 	t.Helper()
 	p, diags := Build(cfg, st, live, testOpts)
 	if !diags.HasErrors() {
@@ -117,14 +116,14 @@ func buildErr(t *testing.T, cfg *config.Config, st *state.State, live *Live) *hc
 	if p != nil {
 		t.Errorf("Build returned a plan along with errors")
 	}
-	var errs []*hcl.Diagnostic
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			errs = append(errs, d)
+	var errs []*diag.Diagnostic
+	for i, d := range diags {
+		if d.Severity == diag.SeverityError {
+			errs = append(errs, &diags[i])
 		}
 	}
 	if len(errs) != 1 {
-		t.Fatalf("want one error, got %d: %s", len(errs), diags.Error())
+		t.Fatalf("want one error, got %d: %s", len(errs), diags.String())
 	}
 	return errs[0]
 }

@@ -22,8 +22,8 @@ func TestPreventDestroyInConfig(t *testing.T) {
 	if d.Summary != "Compute cannot be recreated" {
 		t.Errorf("summary = %q", d.Summary)
 	}
-	if want := c.Range("lifecycle.prevent_destroy"); d.Subject == nil || *d.Subject != want {
-		t.Errorf("subject = %v, want the prevent_destroy attribute at %v", d.Subject, want)
+	if want := c.Range("lifecycle.prevent_destroy"); d.Range == nil || *d.Range != want {
+		t.Errorf("subject = %v, want the prevent_destroy attribute at %v", d.Range, want)
 	}
 	if !strings.Contains(d.Detail, "type read_only -> read_write (recreate)") || !strings.Contains(d.Detail, "prevent_destroy = false") {
 		t.Errorf("detail = %q, want the cause and the way out", d.Detail)
@@ -118,8 +118,8 @@ func TestAllowRestartFalse(t *testing.T) {
 				return
 			}
 			d := buildErr(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
-			if want := tt.compute.Range("lifecycle.allow_restart"); d.Summary != "Compute would be interrupted while active" || d.Subject == nil || *d.Subject != want {
-				t.Errorf("%s at %v; want the allow_restart attribute at %v", d.Summary, d.Subject, want)
+			if want := tt.compute.Range("lifecycle.allow_restart"); d.Summary != "Compute would be interrupted while active" || d.Range == nil || *d.Range != want {
+				t.Errorf("%s at %v; want the allow_restart attribute at %v", d.Summary, d.Range, want)
 			}
 			if !strings.Contains(d.Detail, "Plan again when it is idle") {
 				t.Errorf("detail = %q, want the way out", d.Detail)

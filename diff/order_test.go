@@ -124,8 +124,8 @@ func TestTwoPrimariesSwappingIsAnError(t *testing.T) {
 			t.Errorf("detail = %q\nwant %q in it", d.Detail, want)
 		}
 	}
-	if d.Subject == nil || *d.Subject != cfg.Moves[0].DeclRange {
-		t.Errorf("subject = %v, want the moved block of shop.dev.a at %v", d.Subject, cfg.Moves[0].DeclRange)
+	if d.Range == nil || *d.Range != cfg.Moves[0].DeclRange {
+		t.Errorf("subject = %v, want the moved block of shop.dev.a at %v", d.Range, cfg.Moves[0].DeclRange)
 	}
 }
 

@@ -82,6 +82,6 @@ func TestRemovedOnExclusiveBranchIsRefused(t *testing.T) {
 	cfg := withRemoval(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.Exclusive(difftest.BranchID("main", difftest.BrMain)))), "shop.main.reports", false)
 	d := buildErr(t, cfg, st, liveOf(liveProject(difftest.Proj, reports)))
 	if d.Summary != "Forgotten compute on an exclusive branch" {
-		t.Errorf("got %s, want the exclusive branch refused", d.Error())
+		t.Errorf("got %s, want the exclusive branch refused", d.String())
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/nearest"
 	"github.com/neonform/neonform/state"
 )
@@ -27,7 +28,12 @@ import (
 // rule's instance that no live branch gives. Each error names the rule (its
 // block is the subject), says whether the branch exists and why the rule
 // does not take it, and the nearest addresses there are.
-func CheckRuleTargets(p *config.Project, branches []api.Branch, st *state.State, s Scope) hcl.Diagnostics {
+func CheckRuleTargets(p *config.Project, branches []api.Branch, st *state.State, s Scope) diag.Diagnostics {
+	return diag.FromHCL(ruleTargets(p, branches, st, s))
+}
+
+// ruleTargets is CheckRuleTargets in hcl's diagnostics, which the planner makes.
+func ruleTargets(p *config.Project, branches []api.Branch, st *state.State, s Scope) hcl.Diagnostics {
 	if len(p.Rules) == 0 || (len(s.Targets) == 0 && len(s.Replace) == 0) {
 		return nil
 	}
@@ -231,7 +237,7 @@ func (pl *planner) checkRuleTargets(cfg *config.Config, live *Live, s Scope) boo
 	ok := true
 	for _, p := range cfg.Projects {
 		if lp := live.Projects[p.ID]; lp != nil && lp.Branches != nil {
-			d := CheckRuleTargets(p, lp.Branches, pl.st, s)
+			d := ruleTargets(p, lp.Branches, pl.st, s)
 			ok = ok && !d.HasErrors()
 			pl.diags = append(pl.diags, d...)
 		}

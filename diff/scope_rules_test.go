@@ -47,7 +47,7 @@ func TestRuleTargetMustHitSomething(t *testing.T) {
 		p, diags := Build(cfg, gone, live, opts)
 		if tt.want == nil {
 			if diags.HasErrors() {
-				t.Errorf("%+v: %s", tt.scope, diags.Error())
+				t.Errorf("%+v: %s", tt.scope, diags.String())
 			} else {
 				checkVerifies(t, p, gone)
 			}
@@ -63,8 +63,8 @@ func TestRuleTargetMustHitSomething(t *testing.T) {
 				t.Errorf("%+v: the error does not say %q: %s: %s", tt.scope, w, d.Summary, d.Detail)
 			}
 		}
-		if d.Subject == nil || *d.Subject != cfg.Projects[0].Rules[0].DeclRange {
-			t.Errorf("%+v: the error points at %v, want the rule's block", tt.scope, d.Subject)
+		if d.Range == nil || *d.Range != cfg.Projects[0].Rules[0].DeclRange {
+			t.Errorf("%+v: the error points at %v, want the rule's block", tt.scope, d.Range)
 		}
 	}
 }

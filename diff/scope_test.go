@@ -5,11 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
@@ -50,7 +49,7 @@ func buildScoped(t *testing.T, cfg *config.Config, st *state.State, live *Live, 
 	opts.Scope = s
 	p, diags := Build(cfg, st, live, opts)
 	if diags.HasErrors() {
-		t.Fatalf("Build: %s", diags.Error())
+		t.Fatalf("Build: %s", diags.String())
 	}
 	checkVerifies(t, p, st)
 	return p
@@ -173,8 +172,8 @@ func TestReplaceAskedLifecycle(t *testing.T) {
 	protected := difftest.Compute("reports", difftest.ReadOnly, difftest.PreventDestroy)
 	cfg := difftest.CfgOf(difftest.Project("shop", shop, difftest.BranchID("main", "br-main", protected)))
 	d := buildErrScoped(t, cfg, st, live, Scope{Replace: []string{"shop.main.reports"}})
-	if d.Summary != "Compute cannot be recreated" || *d.Subject != protected.Range("lifecycle.prevent_destroy") || !strings.Contains(d.Detail, "-replace asks to recreate it") {
-		t.Errorf("got %q at %v: %s", d.Summary, d.Subject, d.Detail)
+	if d.Summary != "Compute cannot be recreated" || *d.Range != protected.Range("lifecycle.prevent_destroy") || !strings.Contains(d.Detail, "-replace asks to recreate it") {
+		t.Errorf("got %q at %v: %s", d.Summary, d.Range, d.Detail)
 	}
 
 	careful := difftest.Compute("reports", difftest.ReadOnly, difftest.NoRestart)
@@ -185,7 +184,7 @@ func TestReplaceAskedLifecycle(t *testing.T) {
 	}
 }
 
-func buildErrScoped(t *testing.T, cfg *config.Config, st *state.State, live *Live, s Scope) *hcl.Diagnostic {
+func buildErrScoped(t *testing.T, cfg *config.Config, st *state.State, live *Live, s Scope) *diag.Diagnostic {
 	t.Helper()
 	opts := testOpts
 	opts.Scope = s
@@ -193,7 +192,7 @@ func buildErrScoped(t *testing.T, cfg *config.Config, st *state.State, live *Liv
 	if len(diags) != 1 || !diags.HasErrors() {
 		t.Fatalf("want one error, got %v", diags)
 	}
-	return diags[0]
+	return &diags[0]
 }
 
 // A destroy deletes every managed endpoint, deposed ones too, in configured

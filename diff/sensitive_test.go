@@ -64,7 +64,7 @@ func TestAdoptionByASensitiveNameHidesIt(t *testing.T) {
 	))
 	p, diags := Build(cfg, nil, live, testOpts)
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	ch := changeAt(t, p, "shop.main.reports")
 	text := strings.Join(p.Warnings, "\n")

@@ -40,7 +40,7 @@ func Check(cfg *config.Config, projects []*Project, res *Result, opts diff.Optio
 	}
 	plan, diags := diff.Build(&only, st, live, opts)
 	if diags.HasErrors() {
-		return fmt.Errorf("planning the generated configuration fails (this is a bug in neonform): %s", diags.Error())
+		return fmt.Errorf("planning the generated configuration fails (this is a bug in neonform): %s", diags.String())
 	}
 	var wrong []string
 	for _, ch := range plan.Changes {

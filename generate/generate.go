@@ -341,7 +341,7 @@ func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, settings
 	}
 	src, diags := config.Format(emptyBody.ReplaceAll(f.Bytes(), []byte("{}")), file.Name)
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("formatting %s (this is a bug in neonform): %s", file.Name, diags.Error())
+		return nil, fmt.Errorf("formatting %s (this is a bug in neonform): %s", file.Name, diags.String())
 	}
 	file.Src = src
 	return file, nil

@@ -5,11 +5,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
@@ -42,13 +41,13 @@ type Options struct {
 // from the state (branches.go). Projects are read in parallel. A project that
 // does not exist or is not visible to the key is an error naming the project
 // and pointing at its block.
-func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, opts Options) (*diff.Live, hcl.Diagnostics) {
+func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, opts Options) (*diff.Live, diag.Diagnostics) {
 	projects := diff.ProjectsToRead(cfg, st, opts.Scope)
 	parallelism := max(opts.Parallelism, 1)
 	recorded := recordedBranches(st)
 	results := make([]*diff.LiveProject, len(projects))
 	failures := make([]*readFailure, len(projects))
-	refused := make([]hcl.Diagnostics, len(projects))
+	refused := make([]diag.Diagnostics, len(projects))
 	sem := make(chan struct{}, parallelism)
 	var done atomic.Int64
 	var wg sync.WaitGroup
@@ -72,7 +71,7 @@ func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, op
 
 	live := &diff.Live{Projects: make(map[string]*diff.LiveProject, len(projects))}
 	var failed []*readFailure
-	var targets hcl.Diagnostics
+	var targets diag.Diagnostics
 	for i, lp := range results {
 		switch {
 		case failures[i] != nil:
@@ -83,7 +82,7 @@ func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, op
 			live.Projects[lp.ID] = lp
 		}
 	}
-	return live, append(readErrors(failed), targets...)
+	return live, append(diag.FromHCL(readErrors(failed)), targets...)
 }
 
 // fetchProject reads a project's endpoints, and its branches when some
@@ -92,7 +91,7 @@ func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, op
 // whose branch rules a -target or -replace names has its branches read
 // first: an address that hits nothing is refused with them, and its
 // endpoints are not read (diff.CheckRuleTargets).
-func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[string]string, st *state.State, s diff.Scope) (*diff.LiveProject, *readFailure, hcl.Diagnostics) {
+func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[string]string, st *state.State, s diff.Scope) (*diff.LiveProject, *readFailure, diag.Diagnostics) {
 	if diff.RuleTargeted(p, s) {
 		brs, f := listBranches(ctx, r, p)
 		if f != nil {

@@ -20,7 +20,7 @@ func TestFetchListsBranchesForRule(t *testing.T) {
 		branches: map[string][]api.Branch{difftest.Proj: {{ID: difftest.BrMain, Name: "main"}}}}
 	live, diags := Live(t.Context(), r, cfg, st, Options{})
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	if r.calls["endpoints "+difftest.Proj] != 1 || r.calls["branches "+difftest.Proj] != 1 || live.Projects[difftest.Proj].Branches == nil {
 		t.Errorf("calls %v, want one list of endpoints and one of branches", r.calls)

@@ -32,7 +32,7 @@ func TestPlanFileIsDeterministic(t *testing.T) {
 		opts.Now = plantest.Opts.Now.Add(time.Duration(i) * time.Hour)
 		p, diags := diff.Build(cfg, st, live, opts)
 		if diags.HasErrors() {
-			t.Fatal(diags.Error())
+			t.Fatal(diags.String())
 		}
 		path := filepath.Join(dir, "plan.json")
 		if err := WriteFile(path, p); err != nil {
@@ -240,7 +240,7 @@ func TestCheckWritable(t *testing.T) {
 	cfg, st, live := plantest.BusyScenario(false)
 	p, diags := diff.Build(cfg, st, live, plantest.Opts)
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	if err := WriteFile(written, p); err != nil {
 		t.Fatal(err)

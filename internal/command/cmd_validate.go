@@ -177,10 +177,10 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 }
 
 // countDiags says "2 errors, 1 warning".
-func countDiags(diags hcl.Diagnostics) string {
+func countDiags(diags diag.Diagnostics) string {
 	errs, warns := 0, 0
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
+		if d.Severity == diag.SeverityError {
 			errs++
 		} else {
 			warns++
@@ -205,16 +205,16 @@ type validateJSON struct {
 	DiagnosticsOmitted int `json:"diagnostics_omitted,omitempty"`
 }
 
-func writeValidateJSON(w io.Writer, diags hcl.Diagnostics) error {
+func writeValidateJSON(w io.Writer, diags diag.Diagnostics) error {
 	out := validateJSON{FormatVersion: "1.0", Diagnostics: []diag.JSON{}}
 	for _, d := range diags {
-		if d.Severity == hcl.DiagWarning {
+		if d.Severity == diag.SeverityWarning {
 			out.WarningCount++
 		} else {
 			out.ErrorCount++
 		}
 	}
-	shown, moreErrors, moreWarnings := firstDiagnostics(diag.FromHCL(diags))
+	shown, moreErrors, moreWarnings := firstDiagnostics(diags)
 	out.DiagnosticsOmitted = moreErrors + moreWarnings
 	for _, d := range shown {
 		out.Diagnostics = append(out.Diagnostics, d.ToJSON())

@@ -86,8 +86,8 @@ func (p *planned) Close(w io.Writer) {
 // reported is the error of diagnostics already printed: the command only
 // has to exit 1, and apply -json reports them in its last event
 // (applyEvents.end).
-func reported(diags hcl.Diagnostics) error {
-	return &exitError{code: 1, diags: diag.FromHCL(diags)}
+func reported(diags diag.Diagnostics) error {
+	return &exitError{code: 1, diags: diags}
 }
 
 // loadConfig reads and checks the configuration, printing its diagnostics. A

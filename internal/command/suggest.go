@@ -6,9 +6,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/nearest"
 	"github.com/neonform/neonform/internal/shellquote"
 )
@@ -72,9 +71,9 @@ func (s *sensitiveVars) shown(arg string) string {
 const configArgsKey = "configArgs"
 
 // completeDiagnostics completes the suggestions in diagnostics' details.
-func (a configArgs) completeDiagnostics(diags hcl.Diagnostics) {
-	for _, d := range diags {
-		d.Detail = a.complete(d.Detail)
+func (a configArgs) completeDiagnostics(diags diag.Diagnostics) {
+	for i := range diags {
+		diags[i].Detail = a.complete(diags[i].Detail)
 	}
 }
 
