@@ -38,6 +38,19 @@ const (
 // keeps a client under a service allowing perMinute requests a minute for
 // the account and burst a second on one route.
 func Pacing(perMinute, burst int) (rate.Limit, int) {
+	return pacing(perMinute, burst, time.Minute)
+}
+
+// pacing is Pacing for a service whose minute lasts span (Options.RateMinute:
+// tests shrink it), its second a sixtieth of that, and the slack in
+// proportion. Everything is counted in the service's seconds, then the rate
+// converted to real ones.
+func pacing(perMinute, burst int, span time.Duration) (rate.Limit, int) {
+	r, b := pacingInMinutes(perMinute, burst)
+	return r * rate.Limit(time.Minute.Seconds()/span.Seconds()), b
+}
+
+func pacingInMinutes(perMinute, burst int) (rate.Limit, int) {
 	minute := 60 + pacingSlack.Seconds()
 	second := 1 + pacingSlack.Seconds()
 	r := pacingShare * float64(perMinute) / 60
@@ -66,11 +79,11 @@ type pacer struct {
 	slowdowns   int
 }
 
-func newPacer(perMinute, burst int) *pacer {
+func newPacer(perMinute, burst int, span time.Duration) *pacer {
 	if perMinute < 0 {
 		return &pacer{}
 	}
-	r, b := Pacing(perMinute, burst)
+	r, b := pacing(perMinute, burst, span)
 	return &pacer{limiter: rate.NewLimiter(r, b), initial: r}
 }
 
