@@ -25,7 +25,7 @@ const (
 	DefaultBurst            = 40
 	DefaultCallTimeout      = 30 * time.Second
 	DefaultMaxRetries       = 6
-	DefaultPollInterval     = time.Second
+	DefaultPollInterval     = 10 * time.Second
 	DefaultOperationTimeout = 10 * time.Minute
 	backoffBase             = 250 * time.Millisecond
 	backoffCap              = 10 * time.Second
@@ -59,11 +59,11 @@ type Options struct {
 	CallTimeout time.Duration
 	// MaxRetries is how many times a failed request may be repeated: 0 = 6, <0 = never.
 	MaxRetries int
-	// PollInterval is the longest pause between two polls of operations, and
-	// how long an operation is expected to take before the client has read
-	// one that finished: 0 = 1s. Polls come when the operations are expected
-	// to be over (schedule.go). A test against an emulator whose operations
-	// take no time sets it short, as the embedded sandbox does.
+	// PollInterval is the longest pause between two polls of operations:
+	// 0 = 10s. Polls come when the operations are expected to be over
+	// (schedule.go), which is sooner for operations that take seconds. A
+	// test against an emulator sets it short (its operations take no time,
+	// or run on a fake clock), as the embedded sandbox does.
 	PollInterval time.Duration
 	// OperationTimeout bounds WaitOperations and WaitProjectIdle when ctx has
 	// no earlier deadline: 0 = 10m.
@@ -147,7 +147,7 @@ func New(opts Options) (*Client, error) {
 		waits:     &waitBudget{limit: orDefault(opts.WaitTimeout, DefaultWaitTimeout)},
 		onWait:    opts.OnWait,
 	}
-	c.durations = newDurations(c.poll)
+	c.durations = newDurations(min(firstGuess, c.poll))
 	if c.userAgent == "" {
 		c.userAgent = "neonform"
 	}

@@ -16,6 +16,11 @@ import (
 // the service's times drift over a run, and the newest say most.
 const learnWeight = 0.25
 
+// firstGuess is how long an operation is expected to take before the client
+// read one that finished (or Options.PollInterval, if shorter): the vendor's
+// SDK polls every second.
+const firstGuess = time.Second
+
 // minPollGap is the shortest pause after a poll that found operations still
 // running, unless Options.PollInterval is shorter.
 const minPollGap = 50 * time.Millisecond
@@ -35,7 +40,7 @@ type durations struct {
 	own   average
 	other average
 	// guess is what an operation is expected to take before anything is
-	// known: Options.PollInterval.
+	// known: firstGuess.
 	guess time.Duration
 }
 
@@ -133,8 +138,8 @@ func (d *durations) remaining(ops []Operation) time.Duration {
 }
 
 // ExpectedDuration is how long an operation of this action is expected to
-// run, from what the client has read so far (Options.PollInterval before it
-// read any finished one).
+// run, from what the client has read so far (a second, or
+// Options.PollInterval if shorter, before it read any finished one).
 func (c *Client) ExpectedDuration(action OperationAction) time.Duration {
 	return c.durations.expect(action)
 }
@@ -142,7 +147,7 @@ func (c *Client) ExpectedDuration(action OperationAction) time.Duration {
 // schedule is when to poll the operations of one wait: when they are
 // expected to be over (again each time one of them ends), and, when they are
 // running later than expected, after pauses that double from an eighth of
-// their expected time up to Options.PollInterval.
+// their expected time; never more than Options.PollInterval apart.
 type schedule struct {
 	c      *Client
 	misses int // polls since the last one that found an operation ended
@@ -168,7 +173,7 @@ func (s *schedule) next(ops []Operation) time.Duration {
 	if ended {
 		s.misses = 0
 		if rest := d.remaining(ops); rest > 0 {
-			return rest + time.Duration(pollMargin*float64(rest))
+			return min(rest+time.Duration(pollMargin*float64(rest)), s.c.poll)
 		}
 	}
 	// Later than expected: back off, from a small share of what they were

@@ -13,17 +13,17 @@ import (
 // The client polls when the operations it waits for are expected to be
 // over, as long as the run's own operations of that kind took, with one
 // request a poll for all of a project's; when they run longer, it backs
-// off from an eighth of what they were expected to take, up to
-// PollInterval.
+// off from an eighth of what they were expected to take, never waiting
+// more than PollInterval.
 func TestPollsComeWhenOperationsAreExpectedToBeOver(t *testing.T) {
 	clock := emulator.NewFakeClock(epoch)
 	s := newService(t, emulator.Options{Clock: clock, OpDelay: 2 * time.Second},
-		func(o *api.Options) { o.PollInterval = time.Second }, nil)
+		func(o *api.Options) { o.PollInterval = 0 }, nil) // the default: 10s
 	c, ctx := s.client, context.Background()
 	waits := fakeTime(c, clock)
 
 	// A new project's two operations (create_timeline, start_compute), of
-	// 2 s each: the first of this run, waited for with the guess of 1 s each.
+	// 2 s each: the first of this run, each expected to take a second.
 	created, err := c.CreateProject(ctx, api.ProjectCreate{Name: "p"})
 	must(t, err)
 	pid := created.Project.ID
@@ -59,9 +59,22 @@ func TestPollsComeWhenOperationsAreExpectedToBeOver(t *testing.T) {
 	must(t, c.WaitOperations(ctx, pid, up.Operations))
 	want := []time.Duration{2*time.Second + 62500*time.Microsecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second}
 	if got := waits()[before:]; !slices.Equal(got, want) {
-		t.Errorf("waits %v, want %v: 2s as expected, then backing off from 250ms up to PollInterval", got, want)
+		t.Errorf("waits %v, want %v: 2s as expected, then backing off from 250ms", got, want)
 	}
 	if got := c.ExpectedDuration(api.ActionApplyConfig); got != 3*time.Second {
 		t.Errorf("after an apply_config of 3s, one is expected to take %s", got)
+	}
+
+	// Much slower still: the pauses stop growing at PollInterval.
+	s.emu.SetTiming(20*time.Second, 0)
+	before = len(waits())
+	three := 3.0
+	up, err = c.UpdateEndpoint(ctx, pid, rep.Endpoint.ID, api.EndpointUpdate{AutoscalingLimitMinCU: &three, AutoscalingLimitMaxCU: &three})
+	must(t, err)
+	must(t, c.WaitOperations(ctx, pid, up.Operations))
+	want = []time.Duration{3*time.Second + 93750*time.Microsecond, 375 * time.Millisecond, 750 * time.Millisecond, 1500 * time.Millisecond,
+		3 * time.Second, 6 * time.Second, 10 * time.Second}
+	if got := waits()[before:]; !slices.Equal(got, want) {
+		t.Errorf("waits %v, want %v: 3s as expected, then backing off from 375ms up to 10s", got, want)
 	}
 }

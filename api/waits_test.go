@@ -79,9 +79,8 @@ func TestWaitOperationsPollsUntilEveryOneIsDone(t *testing.T) {
 		t.Errorf("%d requests, want 3: one page of the project's operations a poll", *polls)
 	}
 	// Nothing finished was read yet, so each operation is expected to take
-	// PollInterval (5ms): both, then (the first poll found them running on)
-	// the shortest pause, then (the config is over) the start's 5ms.
-	want := []time.Duration{10*time.Millisecond + 312500, 5 * time.Millisecond, 5*time.Millisecond + 156250}
+	// PollInterval (5ms), which is also the longest pause.
+	want := []time.Duration{5 * time.Millisecond, 5 * time.Millisecond, 5 * time.Millisecond}
 	if got := sleeps(); !slices.Equal(got, want) {
 		t.Errorf("waits %v, want %v", got, want)
 	}

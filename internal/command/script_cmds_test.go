@@ -27,7 +27,8 @@ import (
 //	    The emulator enforces no rate limit, and NEONFORM_RATE_LIMIT=off says so
 //	    to neonform, unless -rate-limit gives the requests a minute and a
 //	    route's burst a second it enforces: then neonform paces as it would
-//	    for the service.
+//	    for the service. NEONFORM_POLL_INTERVAL=50ms: the emulator's
+//	    operations are short.
 //	    -data FILE loads the world from FILE (a world file, e.g. inline in the
 //	    script, with fixed ids so golden outputs can name them) and keeps it there.
 //	neonapi METHOD PATH [JSON]
@@ -64,6 +65,10 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"jsonlines":   cmdJSONLines, // script_cmds_observe_test.go
 	}
 }
+
+// scriptPollInterval is NEONFORM_POLL_INTERVAL in scripts and the other
+// tests that run neonform against an emulator whose operations are short.
+const scriptPollInterval = "50ms"
 
 // scriptEmulators remembers the emulator each running script started.
 var scriptEmulators sync.Map // *testscript.TestScript -> *scriptEmulator
@@ -138,6 +143,7 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 	})
 	ts.Setenv("NEON_API_URL", se.baseURL())
 	ts.Setenv("NEON_API_KEY", emu.APIKey())
+	ts.Setenv("NEONFORM_POLL_INTERVAL", scriptPollInterval)
 	if opts.RatePerMinute < 0 {
 		ts.Setenv("NEONFORM_RATE_LIMIT", "off")
 	}
