@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -101,6 +102,8 @@ type Client struct {
 	pageSize  int
 	// durations is what the client learned of how long operations take.
 	durations *durations
+	// sent counts the attempts sent (Requests).
+	sent atomic.Int64
 
 	logMu sync.Mutex
 	log   io.Writer
