@@ -92,8 +92,15 @@ func (b *budget) parallel() int {
 	return min(max(n, 1), b.limit)
 }
 
+// recheck is how often a project waiting its turn looks again: the client
+// learns how long operations take from every page of them it reads, which
+// wakes nobody.
+const recheck = 100 * time.Millisecond
+
 // begin waits for a project's turn; false when ctx ended first.
 func (b *budget) begin(ctx context.Context) bool {
+	t := time.NewTicker(recheck)
+	defer t.Stop()
 	for {
 		b.mu.Lock()
 		if b.running < b.parallel() {
@@ -105,6 +112,7 @@ func (b *budget) begin(ctx context.Context) bool {
 		b.mu.Unlock()
 		select {
 		case <-wake:
+		case <-t.C:
 		case <-ctx.Done():
 			return false
 		}
