@@ -215,4 +215,3 @@ func countOps(b *testing.B, c *api.Client, ids []string) map[string]int {
 	}
 	return out
 }
-
