@@ -102,15 +102,8 @@ type measured struct {
 func applyOnce(b *testing.B, w world, n int) measured {
 	b.StopTimer()
 	ctx := context.Background()
-	emu, err := emulator.New(emulator.Options{RatePerMinute: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(emu.Handler())
-	defer func() {
-		srv.Close()
-		emu.Close()
-	}()
+	emu, srv, stop := serve(b, emulator.Options{RatePerMinute: -1})
+	defer stop()
 	// The projects were made a while ago by operations of the service's
 	// time, as a console user's are: their history says how long one takes.
 	emu.SetTiming(serviceOpDelay, 0)
@@ -165,6 +158,19 @@ func applyOnce(b *testing.B, w world, n int) measured {
 	}
 	b.StartTimer()
 	return m
+}
+
+// serve starts an emulator over loopback HTTP; stop ends both.
+func serve(b *testing.B, opts emulator.Options) (*emulator.Emulator, *httptest.Server, func()) {
+	emu, err := emulator.New(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(emu.Handler())
+	return emu, srv, func() {
+		srv.Close()
+		emu.Close()
+	}
 }
 
 // client is a client as neonform builds one (connect.go): paced at the
