@@ -81,15 +81,13 @@ func (d *durations) mine(ops []Operation) {
 }
 
 // learn counts the finished operations of a page, each once, oldest first
-// (a page is newest first). A duration of 0 says nothing: the service
-// reports how long an operation ran, and an emulator whose operations take
-// no time reports 0.
+// (a page is newest first), as long as the service says they ran.
 func (d *durations) learn(ops []Operation) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for i := len(ops) - 1; i >= 0; i-- {
 		op := &ops[i]
-		if op.Status != OperationFinished || op.TotalDurationMs <= 0 || d.seen[op.ID] {
+		if op.Status != OperationFinished || op.TotalDurationMs < 0 || d.seen[op.ID] {
 			continue
 		}
 		d.seen[op.ID] = true
@@ -171,10 +169,11 @@ func (s *schedule) next(ops []Operation) time.Duration {
 	ended := s.left < 0 || left < s.left
 	s.left = left
 	if ended {
+		// On time so far: when the rest is expected to be over (at once,
+		// for operations that take no time, as an emulator's may).
 		s.misses = 0
-		if rest := d.remaining(ops); rest > 0 {
-			return min(rest+time.Duration(pollMargin*float64(rest)), s.c.poll)
-		}
+		rest := d.remaining(ops)
+		return min(rest+time.Duration(pollMargin*float64(rest)), s.c.poll)
 	}
 	// Later than expected: back off, from a small share of what they were
 	// expected to take, since they may be over any moment.

@@ -78,3 +78,21 @@ func TestPollsComeWhenOperationsAreExpectedToBeOver(t *testing.T) {
 		t.Errorf("waits %v, want %v: 3s as expected, then backing off from 375ms up to 10s", got, want)
 	}
 }
+
+// Operations that took no time (an emulator's, with no operation delay) are
+// polled at once the next time: no pause at all.
+func TestOperationsThatTakeNoTimeArePolledAtOnce(t *testing.T) {
+	s := newService(t, emulator.Options{}, nil, nil)
+	c, ctx := s.client, context.Background()
+	waits := api.RecordSleeps(c)
+	created, err := c.CreateProject(ctx, api.ProjectCreate{Name: "p"})
+	must(t, err)
+	must(t, c.WaitOperations(ctx, created.Project.ID, created.Operations))
+	before := len(waits())
+	rep, err := c.CreateEndpoint(ctx, created.Project.ID, api.EndpointCreate{BranchID: created.Branch.ID, Type: api.EndpointTypeReadOnly})
+	must(t, err)
+	must(t, c.WaitOperations(ctx, created.Project.ID, rep.Operations))
+	if got := waits()[before:]; !slices.Equal(got, []time.Duration{0}) {
+		t.Errorf("waits %v, want one of none: the run's operations took no time", got)
+	}
+}

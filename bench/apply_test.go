@@ -64,9 +64,9 @@ var worlds = []world{
 //   - mutations, polls, reads (per step), and the 423 and 429 answers (the
 //     goal is none of either).
 //
-// The world is set up at once (no operation time, no rate limit; its
-// projects' history says 2 s an operation), then the emulator switches to
-// the service's timings for the measured apply. One
+// The world is set up without the rate limit and without latency (its
+// operations take 2 s, so the projects' history says so), then the emulator
+// switches to the service's timings for the measured apply. One
 // run of 1,000 projects takes several minutes: the rate limit allows about
 // 11 requests a second.
 func BenchmarkApplyAtServiceTimings(b *testing.B) {
@@ -104,8 +104,8 @@ func applyOnce(b *testing.B, w world, n int) measured {
 	ctx := context.Background()
 	emu, srv, stop := serve(b, emulator.Options{RatePerMinute: -1})
 	defer stop()
-	// The projects were made a while ago by operations of the service's
-	// time, as a console user's are: their history says how long one takes.
+	// The world is made by operations of the service's time, as a console
+	// user's is: the projects' history says how long one takes.
 	emu.SetTiming(serviceOpDelay, 0)
 	ids := make([]string, n)
 	for i := range ids {
@@ -114,7 +114,6 @@ func applyOnce(b *testing.B, w world, n int) measured {
 			b.Fatal(err)
 		}
 	}
-	emu.SetTiming(0, 0)
 	st := state.NewLocal(filepath.Join(b.TempDir(), "neonform.state.json"))
 	setup := client(b, srv.URL, emu.APIKey(), -1)
 	if _, err := apply.Apply(ctx, plan(b, setup, st, ids, w.before), apply.Options{Client: setup, State: st, Parallelism: 64}); err != nil {
