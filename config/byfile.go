@@ -96,6 +96,7 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 	}
 	if !l.opts.SettingsOnly {
 		l.decodeMoves(byType["moved"])
+		l.decodeRemovals(byType["removed"])
 	}
 	return true
 }

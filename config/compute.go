@@ -91,23 +91,18 @@ func (c *computeAttrs) fail(name, summary, format string, args ...any) {
 	c.markBad(name)
 }
 
-// decodeCompute reads a compute block and applies the defaults: omitted attributes
-// mean the service's defaults, and are enforced.
+// decodeCompute reads a compute block and applies the defaults: omitted
+// attributes mean their managed.Default (the service's defaults, the label
+// for the name), and are enforced.
 func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst instance) *Compute {
 	label := inst.label
-	cp := &Compute{
-		Label:        label,
-		Address:      AddressOf(p.Label, br.Label, label),
-		ProjectLabel: p.Label,
-		BranchLabel:  br.Label,
-		Type:         ReadWrite,
-		MinCU:        managed.DefaultCU,
-		MaxCU:        managed.DefaultCU,
-		PgSettings:   managed.Settings(nil),
-		Name:         b.Labels[0],
-		AllowRestart: true,
-		DeclRange:    b.DefRange(),
-	}
+	// The defaults of a block of the written label: for_each's instances
+	// share it (their label says their key too).
+	cp := EmptyCompute(b.Labels[0])
+	cp.Label = label
+	cp.Address = AddressOf(p.Label, br.Label, label)
+	cp.ProjectLabel, cp.BranchLabel = p.Label, br.Label
+	cp.DeclRange = b.DefRange()
 	l.checkLabel(b, "compute")
 	content, diags := bodyContent(b.Body, computeSchema, "a compute block")
 	l.diags = append(l.diags, diags...)

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/neonform/neonform/internal/shellquote"
 )
 
 // Load reads every *.hcl file in dir (order does not matter), evaluates and checks
@@ -63,11 +65,15 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, diags
 	}
 	if len(files) == 0 {
+		example := "path/to/config"
+		if opts.KnownDir != "" {
+			example = shellquote.Word(opts.KnownDir)
+		}
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
-			Detail: fmt.Sprintf("neonform reads the *.hcl files of %s and found none. Run it in the directory that holds your configuration, or pass that directory, as in: neonform validate path/to/config.",
-				displayDir(dir)),
+			Detail: fmt.Sprintf("neonform reads the *.hcl files of %s and found none. Run it in the directory that holds your configuration, or pass that directory, as in: neonform validate %s.",
+				displayDir(dir), example),
 		}}
 	}
 	return loadSources(dir, files, opts, b)
@@ -252,6 +258,7 @@ func (l *loader) load(files map[string][]byte) {
 	}
 	l.decodeProjects(byType["project"])
 	l.decodeMoves(byType["moved"])
+	l.decodeRemovals(byType["removed"])
 }
 
 // evaluateVariablesAndLocals gives the variables their values and evaluates

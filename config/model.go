@@ -17,6 +17,7 @@ type Config struct {
 	Settings Settings
 	Projects []*Project
 	Moves    []*Move
+	Removals []*Removal
 	// Files are the parsed files by name, for printing diagnostics with their
 	// source lines. They hold their Bytes alone (Body and Nav are nil) unless
 	// the load found syntax errors (see Load).
@@ -90,9 +91,9 @@ const (
 	SuspendNever = managed.SuspendNever
 )
 
-// Compute is a compute block, with defaults applied: omitted attributes mean the
-// service default and are enforced (1 CU fixed, default suspend timeout, no
-// pg_settings, enabled, name = label).
+// Compute is a compute block, with defaults applied: an omitted attribute
+// means its managed.Attribute.Default (1 CU fixed, the service's suspend
+// timeout, no pg_settings, enabled, name = label) and is enforced.
 type Compute struct {
 	Label string
 	// Address is "<project label>.<branch label>.<compute label>".
@@ -216,4 +217,8 @@ type Options struct {
 	// applying a saved plan: the plan already holds every value the projects used,
 	// so a variable without a value is an error only where the neonform block needs it.
 	SettingsOnly bool
+	// KnownDir, when set, is where the configuration is known to be while
+	// this run reads another directory (apply PLANFILE: the plan records
+	// it): the advice for a directory without configuration files names it.
+	KnownDir string
 }

@@ -149,14 +149,25 @@ func (l *loader) globs(a *hclsyntax.Attribute, emptyOK bool) []string {
 	var out []string
 	for _, g := range list.AsValueSlice() {
 		glob := g.AsString()
-		if _, err := path.Match(glob, ""); errors.Is(err, path.ErrBadPattern) || glob == "" {
+		if !ValidGlob(glob) {
 			l.errorf(a.Expr.Range(), "Invalid glob",
-				"%q is not a glob of branch names: a glob is text with * (any characters but /), ? (one character) and [...] (one of a set, closed by ]), such as \"preview/*\"; write \\ before one of them to mean it literally.", glob)
+				"%q is not a glob of branch names: %s.", glob, GlobSyntax)
 			continue
 		}
 		out = append(out, glob)
 	}
 	return out
+}
+
+// GlobSyntax says what a glob of branch names is, for the messages that
+// refuse one.
+const GlobSyntax = `a glob is text with * (any characters but /), ? (one character) and [...] (one of a set, closed by ]), such as "preview/*"; write \ before one of them to mean it literally`
+
+// ValidGlob reports whether glob is a glob of branch names that match and
+// exclude accept: not empty, and of path.Match's syntax.
+func ValidGlob(glob string) bool {
+	_, err := path.Match(glob, "")
+	return glob != "" && !errors.Is(err, path.ErrBadPattern)
 }
 
 func globsTypeName(v cty.Value, err error) string {

@@ -23,6 +23,7 @@ var (
 			{Type: "locals"},
 			{Type: "project", LabelNames: []string{"name"}},
 			{Type: "moved"},
+			{Type: "removed"},
 		},
 	}
 	settingsSchema = &hcl.BodySchema{

@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -66,8 +67,8 @@ func mustBuild(t testing.TB, cfg *config.Config, st *state.State, live *Live) *P
 	return p
 }
 
-// checkVerifies checks that what Build made is what Verify derives again,
-// before and after a trip through JSON, and that the JSON matches the plan
+// checkVerifies checks that what Build made is what Verify (and Check,
+// without the state) derives again, before and after a trip through JSON, and that the JSON matches the plan
 // file's schema: apply must accept every plan neonform makes. The plan file
 // is this JSON (diff/planfile's TestPlanFileIsMarshalIndent), and its own
 // tests take plans through the file itself.
@@ -87,6 +88,9 @@ func checkVerifies(t testing.TB, p *Plan, st *state.State) {
 		}
 		if len(steps) != len(p.Steps) {
 			t.Fatalf("Verify derives %d steps, Build made %d", len(steps), len(p.Steps))
+		}
+		if err := Check(q); err != nil { // what show checks, without the state
+			t.Fatalf("Check refuses the plan Build made: %v", err)
 		}
 	}
 }
@@ -178,4 +182,15 @@ func worldOf(w difftest.World) (*config.Config, *state.State, *Live) {
 		projects = append(projects, liveProject(projectID, eps...))
 	}
 	return w.Config, st, liveOf(projects...)
+}
+
+// hasReason reports whether the change gives the reason r, its kind and
+// facts (the model records no words).
+func hasReason(ch *Change, r Reason) bool {
+	for _, got := range ch.Reasons {
+		if reflect.DeepEqual(got, r) {
+			return true
+		}
+	}
+	return false
 }

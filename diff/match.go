@@ -28,10 +28,13 @@ type stateEntry struct {
 }
 
 // applyMoves returns the state entries by address once the moved blocks are
-// followed. A chain (a -> b, b -> c) takes a to c whatever the order of the
-// blocks; it stops at an address the configuration declares, since a
-// declared compute is never moved away. An entry whose destination is held by
-// another entry stays where it is, with a warning.
+// followed. A move of a project or a branch takes every compute under it
+// along; a move of the compute itself comes first. A chain (a -> b, b -> c)
+// takes a to c whatever the order of the blocks; it stops at an address the
+// configuration declares, since a declared compute is never moved away. An
+// entry whose destination is held by another entry stays where it is, with a
+// warning; one whose destination is in another service project stays too,
+// with an error (config.ProjectMoveRefusal).
 func (pl *planner) applyMoves() map[string]*stateEntry {
 	next := make(map[string]*config.Move, len(pl.cfg.Moves))
 	for _, m := range pl.cfg.Moves {
@@ -50,29 +53,49 @@ func (pl *planner) applyMoves() map[string]*stateEntry {
 	if len(next) == 0 {
 		return eff // no moved blocks: nothing to follow, nor to sort
 	}
+	projectIDs := map[string]string{}
+	for _, p := range pl.cfg.Projects {
+		projectIDs[p.Label] = p.ID
+	}
 	held := slices.Sorted(maps.Keys(eff))
 	for _, from := range held {
 		e := eff[from]
+		if e.deposed {
+			continue // an interrupted replacement's old endpoint stays where the replacement left it
+		}
 		to, last := from, (*config.Move)(nil)
 		seen := map[string]bool{from: true}
 		for pl.inConfig[to] == nil {
-			m := next[to]
-			if m == nil || seen[m.To] {
+			m, moved := moveOf(next, to)
+			if m == nil || seen[moved] {
 				break
 			}
-			if _, inState := slices.BinarySearch(held, m.To); inState {
+			if _, inState := slices.BinarySearch(held, moved); inState {
 				// Both ends were in the state before any move: the chain
 				// stops, and the entry stays where it is.
 				pl.warnf("moved block from %s to %s: both addresses are in the state, so the block is ignored. "+
 					"If the move is done, remove the block; otherwise forget the address that is not the compute's, `neonform state rm %s` or `neonform state rm %s`.",
-					m.From, m.To, shellquote.Word(m.From), shellquote.Word(m.To))
+					to, moved, shellquote.Word(to), shellquote.Word(moved))
 				last = nil
 				break
 			}
-			to, last = m.To, m
+			to, last = moved, m
 			seen[to] = true
 		}
-		if _, taken := eff[to]; last == nil || taken {
+		if last == nil {
+			continue
+		}
+		if pl.inConfig[to] == nil {
+			pl.undeclaredMove(last, from, to)
+			continue
+		}
+		if why := config.ProjectMoveRefusal(from, to, e.c.ProjectID, projectIDs[pl.inConfig[to].ProjectLabel]); why != "" {
+			r := last.DeclRange
+			pl.errorf(&r, "Move across projects", "%s", why)
+			delete(eff, from) // refused: neither kept nor deleted by this plan
+			continue
+		}
+		if _, taken := eff[to]; taken {
 			continue // taken: another chain got there first (the config refuses two moves to one address)
 		}
 		delete(eff, from)
@@ -80,6 +103,42 @@ func (pl *planner) applyMoves() map[string]*stateEntry {
 		eff[to] = e
 	}
 	return eff
+}
+
+// moveOf is the moved block that takes the compute at addr somewhere, and
+// where: a block moving the compute itself, else its branch, else its
+// project; nil when none does.
+func moveOf(next map[string]*config.Move, addr string) (*config.Move, string) {
+	parts, err := config.ParsePartialAddress(addr)
+	if err != nil {
+		return nil, ""
+	}
+	for n := len(parts); n >= 1; n-- {
+		prefix := strings.Join(parts[:n], ".")
+		if m := next[prefix]; m != nil {
+			return m, strings.Join(append([]string{m.To}, parts[n:]...), ".")
+		}
+	}
+	return nil, ""
+}
+
+// undeclaredMove deals with a state entry that a moved block would take to
+// an address no compute has once the branch rules are applied. A move of the
+// compute itself goes to a rule's instance (the configuration checked the
+// rest): its branch is not there, which is an error, since the endpoint would
+// otherwise be deleted. A compute that the move of its branch or project
+// takes to where the configuration declares nothing is not moved: it goes
+// as a compute no longer declared does.
+func (pl *planner) undeclaredMove(m *config.Move, from, to string) {
+	if parts, err := config.ParsePartialAddress(m.To); err != nil || len(parts) < 3 {
+		return
+	}
+	project, branch, _, _ := config.ParseAddress(to)
+	rule, key, _ := config.SplitInstance(branch)
+	r := m.DeclRange
+	pl.errorf(&r, "Move to an undeclared compute",
+		"The moved block takes %s to %s, but project %s has no live branch named %q, so the branches block %q has no instance there. "+
+			"Check the branch's name in the key, or create the branch first; until then, keep %s declared where it is.", from, to, project, key, rule, from)
 }
 
 // resolveBranches finds the id of every branch block: pinned, or looked up by
@@ -223,7 +282,7 @@ func (pp *projectPlan) adoptable(t *target) *LiveEndpoint {
 			ids[i] = ep.ID
 		}
 		pp.warnf("%s: %d read replicas on its branch are named %s (%s); adopting %s. Import the one you mean with `neonform import %s ENDPOINT_ID` to choose.",
-			t.c.Address, len(found), quotedName(t.c.Name, secretsOf(t.c)), strings.Join(ids, ", "), found[0].ID, shellquote.Word(t.c.Address))
+			t.c.Address, len(found), QuotedName(t.c.Name, secretsOf(t.c)), strings.Join(ids, ", "), found[0].ID, shellquote.Word(t.c.Address))
 	}
 	if len(found) > 0 {
 		return found[0]

@@ -14,7 +14,9 @@ import (
 // reads. Bump it when an older neonform would misread a new plan.
 // Format 2: the plan records the live endpoints it was made from, and the
 // values of its attributes are the service's (suspend_timeout in seconds).
-const FormatVersion = 2
+// Format 3: a change's reasons are objects (a kind, its facts and their
+// words), not sentences.
+const FormatVersion = 3
 
 // Plan is everything apply needs to carry out a change safely, and everything
 // a reviewer needs to judge it. It knows nothing of how it is printed.
@@ -28,6 +30,11 @@ type Plan struct {
 	// files), by name within the directory: apply names the files that
 	// changed since. Plans written before it have none.
 	ConfigFiles map[string]string `json:"config_files"`
+	// ConfigDir is the configuration's directory relative to the plan
+	// file's, slash-separated ("." when the file is saved in it): where
+	// apply's advice sends whoever applies the file from elsewhere. Only
+	// in a file saved with -out, and never a path from the root.
+	ConfigDir string `json:"config_dir,omitempty"`
 	// State is the state the plan was made against; apply refuses the plan
 	// when the state has moved on since.
 	State     StateRef    `json:"state"`
@@ -47,6 +54,11 @@ type Plan struct {
 	// Destroy: the plan deletes every compute the state manages (plan
 	// -destroy, neonform destroy).
 	Destroy bool `json:"destroy,omitempty"`
+	// Forget lists the computes that removed blocks with lifecycle {
+	// destroy = false } take out of the state: each is a state-only step,
+	// and its endpoint keeps running, unmanaged. The plan records them, as
+	// it records -replace, for apply to derive those steps again.
+	Forget []string `json:"forget,omitempty"`
 	// Redacted: the document is a plan as plan -format json and show -format
 	// json print it, with the values of sensitive variables hidden; apply
 	// refuses it. Never set in a plan file (diff/planfile/planfile_redact.go).
@@ -109,7 +121,7 @@ type Change struct {
 	// or suspend drops live connections.
 	Active     bool        `json:"active"`
 	Attributes []Attribute `json:"attributes"`
-	Reasons    []string    `json:"reasons"`
+	Reasons    []Reason    `json:"reasons"`
 	// Downtime: the compute's branch has no read_write compute for a while,
 	// because the one standing there is deleted (or moved away) first.
 	Downtime bool `json:"downtime"`
@@ -332,7 +344,7 @@ func Normalize(p *Plan) {
 			c.Attributes = []Attribute{}
 		}
 		if c.Reasons == nil {
-			c.Reasons = []string{}
+			c.Reasons = []Reason{}
 		}
 	}
 	for i := range p.Steps {

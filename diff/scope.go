@@ -51,8 +51,16 @@ func scopeOf(p *Plan) (*planScope, error) {
 		}
 		sc.replace[r] = true
 	}
-	if sc.destroy && (len(sc.targets) > 0 || len(sc.replace) > 0) {
-		return nil, fmt.Errorf("a destroy plan deletes every managed compute: it has no targets and no replacements")
+	for _, f := range p.Forget {
+		if _, _, _, err := config.ParseAddress(f); err != nil {
+			return nil, fmt.Errorf("forget: %w", err)
+		}
+		if !sc.covers(f) {
+			return nil, fmt.Errorf("it forgets %s, which is outside its targets (%s)", f, strings.Join(p.Targets, ", "))
+		}
+	}
+	if sc.destroy && (len(sc.targets) > 0 || len(sc.replace) > 0 || len(p.Forget) > 0) {
+		return nil, fmt.Errorf("a destroy plan deletes every managed compute: it has no targets, no replacements and forgets none")
 	}
 	return sc, nil
 }
@@ -287,6 +295,11 @@ func (sc *planScope) checkWhole(p *Plan, st *state.State, withState bool) error 
 	for _, ch := range p.Changes {
 		acted[ch.EndpointID] = true
 	}
+	for _, addr := range p.Forget {
+		if c := st.Computes[addr]; c != nil {
+			acted[c.EndpointID] = true // forgotten by a removed block
+		}
+	}
 	live := recordedEndpoints(p)
 	// The first such address in order, without sorting 100,000 of them.
 	first := ""
@@ -327,8 +340,9 @@ func (pl *planner) startScope(s Scope) bool {
 }
 
 // checkReplaced refuses a -replace of an address no compute has once the
-// branch rules are applied (the CLI checks the others before any call; a
-// rule's instance is known only from the live branches).
+// branch rules are applied: the CLI checks the others before any call, and
+// CheckRuleTargets a rule's instance, with the live branches; this holds
+// for any caller of Build.
 func (pl *planner) checkReplaced() {
 	for _, addr := range slices.Sorted(maps.Keys(pl.scope.replace)) {
 		if pl.inConfig[addr] == nil {

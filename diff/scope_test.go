@@ -135,8 +135,8 @@ func TestReplaceAsked(t *testing.T) {
 
 	p := buildScoped(t, cfg, st, live, Scope{Replace: []string{"shop.main.reports"}})
 	ch := changeAt(t, p, "shop.main.reports")
-	if ch.Action != Replace || ch.Disruption != Recreate || len(ch.Attributes) != 0 || !slices.Contains(ch.Reasons, replaceAskedReason) {
-		t.Errorf("change = %v, %v, %d attributes, reasons %q: want a replace asked with -replace", ch.Action, ch.Disruption, len(ch.Attributes), ch.Reasons)
+	if ch.Action != Replace || ch.Disruption != Recreate || len(ch.Attributes) != 0 || !hasReason(ch, Reason{Kind: ReasonReplaceAsked}) {
+		t.Errorf("change = %v, %v, %d attributes, reasons %+v: want a replace asked with -replace", ch.Action, ch.Disruption, len(ch.Attributes), ch.Reasons)
 	}
 	if got := stepLines(p); !slices.Equal(got, []string{"POST shop.main.reports", "DELETE shop.main.reports after 1"}) {
 		t.Errorf("steps = %v, want create first, then delete", got)
@@ -221,6 +221,11 @@ func TestDestroy(t *testing.T) {
 	}
 	if !changeAt(t, p, "shop.main.primary").Active {
 		t.Errorf("the active primary is not marked active")
+	}
+	for _, ch := range p.Changes {
+		if want := []Reason{{Kind: ReasonDestroy, EndpointID: ch.EndpointID}}; !slices.Equal(ch.Reasons, want) {
+			t.Errorf("%s: reasons = %+v, want %+v", ch.Address, ch.Reasons, want)
+		}
 	}
 	if len(p.Unmanaged) != 1 || p.Unmanaged[0].EndpointID != "ep-adhoc" {
 		t.Errorf("unmanaged = %v, want ep-adhoc alone", p.Unmanaged)

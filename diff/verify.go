@@ -161,7 +161,7 @@ func sameCalls(file, derived []Step) error {
 // the scope (targets, replace, destroy) the changes must keep to.
 func rederive(p *Plan, st *state.State) (*Plan, error) {
 	d := &Plan{Projects: make([]Project, len(p.Projects)), Changes: make([]Change, len(p.Changes)),
-		Targets: p.Targets, Replace: p.Replace, Destroy: p.Destroy}
+		Targets: p.Targets, Replace: p.Replace, Destroy: p.Destroy, Forget: p.Forget}
 	for i, proj := range p.Projects {
 		if !slices.IsSortedFunc(proj.Endpoints, func(a, b LiveEndpoint) int { return strings.Compare(a.ID, b.ID) }) {
 			return nil, fmt.Errorf("project %s: its recorded live endpoints are not in id order", proj.ID)
@@ -321,12 +321,16 @@ func sameDerived(file, derived *Plan, withState bool) error {
 	if len(file.Changes) != len(derived.Changes) {
 		return fmt.Errorf("the plan has %d changes, but derived %d", len(file.Changes), len(derived.Changes))
 	}
+	live := liveByID(file)
 	for i := range file.Changes {
 		got, want := file.Changes[i], derived.Changes[i]
-		got.Reasons, want.Reasons = nil, nil // words for people, made with the configuration's names
+		got.Reasons, want.Reasons = nil, nil // compared below, as reasons
 		if field, g, w := firstDifference(got, want); field != "" {
 			return diag.ErrorAt(got.Address, "Change differs from its attributes",
 				fmt.Sprintf("change %s is not what its attributes make: its %s is %s in the file, but %s from the attributes", got.Address, field, g, w))
+		}
+		if err := sameReasons(&file.Changes[i], &derived.Changes[i], live, withState); err != nil {
+			return err
 		}
 	}
 	want := derived.Summary

@@ -98,7 +98,7 @@ func TestBranchesOfOneNameArePinnedByID(t *testing.T) {
 			t.Errorf("branch %s: %s, want %s (all: %v)", label, got[label], w, got)
 		}
 	}
-	if len(res.LeftOut) != 1 || res.LeftOut[0].EndpointID != "ep-gone" || !strings.Contains(res.LeftOut[0].Why, "br-deleted") {
+	if len(res.LeftOut) != 1 || res.LeftOut[0].Address != "ep-gone" || !strings.Contains(res.LeftOut[0].Detail, "br-deleted") {
 		t.Errorf("left out = %+v, want ep-gone, whose branch is not listed", res.LeftOut)
 	}
 	for _, c := range res.Computes {
@@ -157,7 +157,7 @@ func TestRefusedBlocksAreLeftOut(t *testing.T) {
 	}
 	why := map[string]string{}
 	for _, l := range res.LeftOut {
-		why[l.EndpointID] = l.Why
+		why[l.Address] = l.Summary + ": " + l.Detail
 	}
 	if !strings.Contains(why["ep-big"], "free") {
 		t.Errorf("ep-big left out because %q, want the free tier's cap", why["ep-big"])

@@ -19,6 +19,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
 )
@@ -27,7 +28,8 @@ import (
 type Result struct {
 	Files    []*File
 	Computes []*Compute
-	LeftOut  []LeftOut
+	// LeftOut are warnings about the endpoints without a block, and why.
+	LeftOut diag.Diagnostics
 }
 
 // File is the configuration of one project.
@@ -38,6 +40,8 @@ type File struct {
 	Src       []byte
 	Branches  int
 	Computes  int
+	// Rule is what its branches block holds; nil when it has none.
+	Rule *RuleReport
 }
 
 // Compute is a generated compute block and the endpoint it describes.
@@ -48,20 +52,17 @@ type Compute struct {
 	// the block pins the branch by id.
 	BranchName string
 	Endpoint   *api.Endpoint
+	// PreventDestroy: the block has lifecycle { prevent_destroy = true }.
+	PreventDestroy bool
 }
 
 // Record is the state entry that makes neonform manage the endpoint at the
 // compute's address, as import records one: what is live is what was applied.
 func (c *Compute) Record() *state.Compute {
-	rec := diff.LiveValues(c.Endpoint).Record(c.Endpoint.ID, c.ProjectID, false)
+	rec := diff.LiveValues(c.Endpoint).Record(c.Endpoint.ID, c.ProjectID, c.PreventDestroy)
 	rec.BranchName = c.BranchName
 	rec.Host = c.Endpoint.Host
 	return rec
-}
-
-// LeftOut is an endpoint generate writes no block for, and why.
-type LeftOut struct {
-	ProjectLabel, EndpointID, Why string
 }
 
 // Options are what Make needs to know of the configuration it adds to.
@@ -72,11 +73,24 @@ type Options struct {
 	Taken map[string]bool
 	// Tier is the configuration's account_tier, which caps sizes.
 	Tier sizing.Tier
+	// Settings, when set, is the neonform block the first file starts with:
+	// the configuration has none yet, and a directory holds at most one.
+	Settings *Settings
+	// Rule, when set, gathers the branches its globs match into a branches
+	// block in each project (fleet.go).
+	Rule *Rule
+}
+
+// Settings are what a generated neonform block says.
+type Settings struct {
+	// APIURL is the service generate read, written when it is not the
+	// default, so that the next plan reaches the same one.
+	APIURL string
 }
 
 // Make writes the configuration of projects.
 func Make(projects []*Project, o Options) (*Result, error) {
-	taken, dir := o.Taken, o.Dir
+	taken := o.Taken
 	res := &Result{}
 	// Labels do not depend on the order the service lists projects in.
 	projects = slices.Clone(projects)
@@ -91,20 +105,25 @@ func Make(projects []*Project, o Options) (*Result, error) {
 	for i, label := range projectLabels.assign(names, "project", func(int) string { return "project" }) {
 		plans = append(plans, planProject(projects[i], label, res))
 	}
-	defaults, err := emptyBlocks(plans, dir)
-	if err != nil {
-		return nil, err
-	}
+	defaults := emptyBlocks(plans)
 	refused, err := refusedBlocks(plans, defaults, o)
 	if err != nil {
 		return nil, err
 	}
+	settings := o.Settings
 	for _, pp := range plans {
 		pp.leaveOut(refused, res)
-		f, err := pp.write(defaults, res)
+		if o.Rule != nil {
+			if err := pp.gatherFleet(o.Rule, defaults); err != nil {
+				return nil, err
+			}
+		}
+		pp.labelBranches()
+		f, err := pp.write(defaults, settings, res)
 		if err != nil {
 			return nil, err
 		}
+		settings = nil // one block in the directory
 		res.Files = append(res.Files, f)
 	}
 	return res, nil
@@ -112,9 +131,11 @@ func Make(projects []*Project, o Options) (*Result, error) {
 
 // projectPlan is a project's blocks before they are written.
 type projectPlan struct {
-	p        *Project
-	label    string
+	p     *Project
+	label string
+	// branches are the branch blocks; fleet, the branches block, if any.
 	branches []*branchPlan
+	fleet    *fleetPlan
 }
 
 type branchPlan struct {
@@ -140,16 +161,13 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 	}
 	for i := range p.Endpoints {
 		ep := &p.Endpoints[i]
-		leave := func(why string) {
-			res.LeftOut = append(res.LeftOut, LeftOut{label, ep.ID, why})
-		}
 		i := slices.IndexFunc(p.Branches, func(b api.Branch) bool { return b.ID == ep.BranchID })
 		switch {
 		case i < 0:
-			leave(fmt.Sprintf("its branch %s is not among the project's branches (it is being deleted)", ep.BranchID))
+			res.LeftOut = append(res.LeftOut, branchGoneLeftOut(label, ep))
 			continue
 		case ep.Disabled:
-			leave(fmt.Sprintf("it is disabled; to manage it, add a compute block with disabled = true on branch %q and import it", p.Branches[i].Name))
+			res.LeftOut = append(res.LeftOut, disabledLeftOut(label, ep, &p.Branches[i]))
 			continue
 		}
 		bp := branches[ep.BranchID]
@@ -166,18 +184,12 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 	slices.SortFunc(pp.branches, func(a, b *branchPlan) int {
 		return cmp.Or(strings.Compare(a.b.Name, b.b.Name), strings.Compare(a.b.ID, b.b.ID))
 	})
-	branchNames := make([]string, len(pp.branches))
-	for i, bp := range pp.branches {
-		branchNames[i] = bp.b.Name
-	}
-	for i, label := range (labels{}).assign(branchNames, "branch", func(int) string { return "branch" }) {
-		pp.branches[i].label = label
-	}
 	for _, bp := range pp.branches {
 		slices.SortFunc(bp.computes, func(a, b *computePlan) int {
 			return cmp.Or(cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type)),
 				strings.Compare(a.ep.Name, b.ep.Name), strings.Compare(a.ep.ID, b.ep.ID))
 		})
+		bp.leaveOutSameNames(label, res)
 		names := make([]string, len(bp.computes))
 		for i, c := range bp.computes {
 			names[i] = c.ep.Name
@@ -191,7 +203,24 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 			return cmp.Or(cmp.Compare(typeOrder(a.ep.Type), typeOrder(b.ep.Type)), strings.Compare(a.label, b.label))
 		})
 	}
-	// The default branch first, then by label.
+	return pp
+}
+
+// labelBranches labels the branch blocks, by name, after the rule's (which
+// shares their namespace), and puts the default branch first, then the
+// others by label.
+func (pp *projectPlan) labelBranches() {
+	taken := labels{}
+	if pp.fleet != nil {
+		taken[pp.fleet.label] = true
+	}
+	branchNames := make([]string, len(pp.branches))
+	for i, bp := range pp.branches {
+		branchNames[i] = bp.b.Name
+	}
+	for i, label := range taken.assign(branchNames, "branch", func(int) string { return "branch" }) {
+		pp.branches[i].label = label
+	}
 	slices.SortFunc(pp.branches, func(a, b *branchPlan) int {
 		if a.b.Default != b.b.Default {
 			if a.b.Default {
@@ -201,7 +230,25 @@ func planProject(p *Project, label string, res *Result) *projectPlan {
 		}
 		return strings.Compare(a.label, b.label)
 	})
-	return pp
+}
+
+// leaveOutSameNames keeps, of the endpoints of one name on the branch, the
+// first (the read_write one, else the first by id), and leaves the others
+// out, saying why: a configuration cannot declare two computes of one name
+// on a branch, and a block of another name would rename the endpoint.
+func (bp *branchPlan) leaveOutSameNames(projectLabel string, res *Result) {
+	kept := map[string]*api.Endpoint{}
+	bp.computes = slices.DeleteFunc(bp.computes, func(c *computePlan) bool {
+		if c.ep.Name == "" {
+			return false
+		}
+		if first := kept[c.ep.Name]; first != nil {
+			res.LeftOut = append(res.LeftOut, sameNameLeftOut(projectLabel, c.ep, first, bp.b))
+			return true
+		}
+		kept[c.ep.Name] = c.ep
+		return false
+	})
 }
 
 func typeOrder(t api.EndpointType) int {
@@ -220,45 +267,36 @@ func unnamedLabel(t api.EndpointType) string {
 	return "replica"
 }
 
-// emptyBlocks loads an empty compute block with the label of each planned
-// compute: what the configuration language makes of a block with nothing in
-// it, the defaults a generated block leaves out. Each is alone on a branch,
-// as a branch holds one read_write compute and an empty block is one.
-func emptyBlocks(plans []*projectPlan, dir string) (map[*computePlan]*config.Compute, error) {
-	f := hclwrite.NewEmptyFile()
-	at := map[string]*computePlan{}
-	for i, pp := range plans {
-		project := fmt.Sprintf("p%d", i)
-		pb := f.Body().AppendNewBlock("project", []string{project}).Body()
-		pb.SetAttributeValue("id", cty.StringVal(pp.p.ID))
-		n := 0
+// emptyBlocks is what an empty compute block with the label of each
+// planned compute asks for (config.EmptyCompute): the defaults a generated
+// block leaves out.
+func emptyBlocks(plans []*projectPlan) map[*computePlan]*config.Compute {
+	out := map[*computePlan]*config.Compute{}
+	for _, pp := range plans {
 		for _, bp := range pp.branches {
 			for _, c := range bp.computes {
-				n++
-				branch := fmt.Sprintf("b%d", n)
-				pb.AppendNewBlock("branch", []string{branch}).Body().AppendNewBlock("compute", []string{c.label})
-				at[config.AddressOf(project, branch, c.label)] = c
+				out[c] = config.EmptyCompute(c.label)
 			}
 		}
 	}
-	cfg, diags := config.LoadSources(dir, map[string][]byte{"defaults.hcl": f.Bytes()}, config.Options{})
-	if diags.HasErrors() {
-		return nil, fmt.Errorf("the empty compute blocks do not load (this is a bug in neonform): %s", diags.Error())
-	}
-	out := make(map[*computePlan]*config.Compute, len(at))
-	for _, c := range cfg.Computes() {
-		out[at[c.Address]] = c
-	}
-	return out, nil
+	return out
 }
 
 // emptyBody is an empty block as hclwrite writes it; people write {}. No
 // string holds it: hclwrite writes a string's line breaks as \n.
 var emptyBody = regexp.MustCompile(`\{\n\s*\}`)
 
-// write makes the project's file.
-func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, res *Result) (*File, error) {
+// write makes the project's file, starting with the neonform block when
+// settings is set.
+func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, settings *Settings, res *Result) (*File, error) {
 	f := hclwrite.NewEmptyFile()
+	if settings != nil {
+		sb := f.Body().AppendNewBlock("neonform", nil).Body()
+		if settings.APIURL != "" && settings.APIURL != config.DefaultAPIURL {
+			sb.SetAttributeValue("api_url", cty.StringVal(settings.APIURL))
+		}
+		f.Body().AppendNewline()
+	}
 	pb := f.Body().AppendNewBlock("project", []string{pp.label}).Body()
 	pb.SetAttributeValue("id", cty.StringVal(pp.p.ID))
 	file := &File{Name: pp.label + ".hcl", ProjectID: pp.p.ID, Label: pp.label, Branches: len(pp.branches)}
@@ -280,17 +318,25 @@ func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, res *Res
 		}
 		for _, c := range bp.computes {
 			addr := config.AddressOf(pp.label, bp.label, c.label)
-			def := defaults[c]
-			if def == nil {
-				return nil, fmt.Errorf("no empty block was loaded at %s (this is a bug in neonform)", addr)
-			}
-			body := bb.AppendNewBlock("compute", []string{c.label}).Body()
-			if err := writeCompute(body, diff.WantedValues(def, c.ep.BranchID, c.ep), diff.LiveValues(c.ep)); err != nil {
+			body, err := c.block(bb, defaults)
+			if err != nil {
 				return nil, err
 			}
-			gc := &Compute{Address: addr, ProjectID: pp.p.ID, BranchName: branchName, Endpoint: c.ep}
+			// The default branch's read_write compute holds the project's
+			// main data: a plan that would delete it fails, until the
+			// lifecycle block is dropped (docs/generate.md).
+			protect := bp.b.Default && c.ep.Type == api.EndpointTypeReadWrite
+			if protect {
+				body.AppendNewBlock("lifecycle", nil).Body().SetAttributeValue("prevent_destroy", cty.True)
+			}
+			gc := &Compute{Address: addr, ProjectID: pp.p.ID, BranchName: branchName, Endpoint: c.ep, PreventDestroy: protect}
 			res.Computes = append(res.Computes, gc)
 			file.Computes++
+		}
+	}
+	if pp.fleet != nil {
+		if err := pp.fleet.write(pb, pp, defaults, file, res); err != nil {
+			return nil, err
 		}
 	}
 	src, diags := config.Format(emptyBody.ReplaceAll(f.Bytes(), []byte("{}")), file.Name)

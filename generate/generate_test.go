@@ -135,7 +135,7 @@ func TestGeneratedPlansToNothing(t *testing.T) {
 	if c := cfg.Compute("shop.main.reports-2"); c == nil || c.Name != "Reports" || c.MinCU != 0.5 || c.MaxCU != 4 {
 		t.Errorf("shop.main.reports-2 = %+v, want the 0.5-4 CU replica named Reports", c)
 	}
-	if len(res.LeftOut) != 1 || res.LeftOut[0].EndpointID != "ep-quiet-dawn-a5d1s4b1" || !strings.Contains(res.LeftOut[0].Why, "disabled") {
+	if len(res.LeftOut) != 1 || res.LeftOut[0].Address != "ep-quiet-dawn-a5d1s4b1" || !strings.Contains(res.LeftOut[0].Detail, "disabled") || res.LeftOut.HasErrors() {
 		t.Errorf("left out = %+v, want the disabled compute", res.LeftOut)
 	}
 	if c := cfg.Compute("shop.feature-x.replica"); c == nil || c.Wrote("name") {
@@ -185,4 +185,37 @@ func planOf(t *testing.T, c *api.Client, cfg *config.Config, st *state.State) *d
 		t.Fatal(diags.Error())
 	}
 	return plan
+}
+
+// The first file starts with the neonform block when the configuration has
+// none (a directory holds at most one): with the default service, it says
+// nothing; with another, its URL.
+func TestTheFirstFileStartsWithTheSettings(t *testing.T) {
+	projects, err := Read(context.Background(), serve(t, world), nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for url, want := range map[string]string{
+		config.DefaultAPIURL:      "neonform {}\n\nproject ",
+		"https://neon.example/v2": "neonform {\n  api_url = \"https://neon.example/v2\"\n}\n\nproject ",
+	} {
+		res, err := Make(projects, Options{Dir: ".", Settings: &Settings{APIURL: url}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src := string(res.Files[0].Src); !strings.HasPrefix(src, want) {
+			t.Errorf("with %s, the first file starts\n%.60s\nwant\n%s", url, src, want)
+		}
+		if src := string(res.Files[1].Src); strings.Contains(src, "neonform") {
+			t.Errorf("the second file has a neonform block too:\n%s", src)
+		}
+		writeAll(t, res)
+	}
+	res, err := Make(projects, Options{Dir: "."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := string(res.Files[0].Src); strings.Contains(src, "neonform") {
+		t.Errorf("a configuration that has settings got a second neonform block:\n%s", src)
+	}
 }

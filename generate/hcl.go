@@ -1,9 +1,12 @@
 package generate
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 )
 
@@ -23,6 +26,17 @@ func writeCompute(body *hclwrite.Body, def, live diff.Values) error {
 		body.SetAttributeValue(a.Name, a.Value)
 	}
 	return nil
+}
+
+// block appends the compute block of c to body: what describes its
+// endpoint, given what an empty block of its label means (defaults).
+func (c *computePlan) block(body *hclwrite.Body, defaults map[*computePlan]*config.Compute) (*hclwrite.Body, error) {
+	def := defaults[c]
+	if def == nil {
+		return nil, fmt.Errorf("no empty block was loaded for compute %s (this is a bug in neonform)", c.label)
+	}
+	cb := body.AppendNewBlock("compute", []string{c.label}).Body()
+	return cb, writeCompute(cb, diff.WantedValues(def, c.ep.BranchID, c.ep), diff.LiveValues(c.ep))
 }
 
 // kindOf is what people call an endpoint of type t.

@@ -9,7 +9,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/neonform/neonform/config"
-	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -19,7 +18,7 @@ import (
 // account_tier is "free", a suspend timeout outside the range). Every block
 // is loaded at once; only when that fails is each loaded alone, to tell
 // which.
-func refusedBlocks(plans []*projectPlan, defaults map[*computePlan]*config.Compute, o Options) (map[*computePlan]string, error) {
+func refusedBlocks(plans []*projectPlan, defaults map[*computePlan]*config.Compute, o Options) (map[*computePlan]*hcl.Diagnostic, error) {
 	var all []*computePlan
 	for _, pp := range plans {
 		for _, bp := range pp.branches {
@@ -29,35 +28,35 @@ func refusedBlocks(plans []*projectPlan, defaults map[*computePlan]*config.Compu
 	if len(all) == 0 {
 		return nil, nil
 	}
-	load := func(cs []*computePlan) (string, error) {
+	load := func(cs []*computePlan) (*hcl.Diagnostic, error) {
 		src, err := blocksAlone(cs, defaults, o.Tier)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		_, diags := config.LoadSources(o.Dir, map[string][]byte{"check.hcl": src}, config.Options{})
 		for _, d := range diags {
 			if d.Severity == hcl.DiagError {
-				return d.Summary + ": " + d.Detail, nil
+				return d, nil
 			}
 		}
-		return "", nil
+		return nil, nil
 	}
 	why, err := load(all)
-	if why == "" || err != nil {
+	if why == nil || err != nil {
 		return nil, err
 	}
-	refused := map[*computePlan]string{}
+	refused := map[*computePlan]*hcl.Diagnostic{}
 	for _, c := range all {
 		why, err := load([]*computePlan{c})
 		if err != nil {
 			return nil, err
 		}
-		if why != "" {
+		if why != nil {
 			refused[c] = why
 		}
 	}
 	if len(refused) == 0 {
-		return nil, fmt.Errorf("the generated compute blocks do not load together, though each does alone (this is a bug in neonform): %s", why)
+		return nil, fmt.Errorf("the generated compute blocks do not load together, though each does alone (this is a bug in neonform): %s", why.Error())
 	}
 	return refused, nil
 }
@@ -73,8 +72,7 @@ func blocksAlone(cs []*computePlan, defaults map[*computePlan]*config.Compute, t
 	pb.SetAttributeValue("id", cty.StringVal("check"))
 	for i, c := range cs {
 		bb := pb.AppendNewBlock("branch", []string{fmt.Sprintf("b%d", i)}).Body()
-		body := bb.AppendNewBlock("compute", []string{c.label}).Body()
-		if err := writeCompute(body, diff.WantedValues(defaults[c], c.ep.BranchID, c.ep), diff.LiveValues(c.ep)); err != nil {
+		if _, err := c.block(bb, defaults); err != nil {
 			return nil, err
 		}
 	}
@@ -83,12 +81,12 @@ func blocksAlone(cs []*computePlan, defaults map[*computePlan]*config.Compute, t
 
 // leaveOut drops the refused computes of a project, and the branches left
 // with none, saying why.
-func (pp *projectPlan) leaveOut(refused map[*computePlan]string, res *Result) {
+func (pp *projectPlan) leaveOut(refused map[*computePlan]*hcl.Diagnostic, res *Result) {
 	for _, bp := range pp.branches {
 		bp.computes = slices.DeleteFunc(bp.computes, func(c *computePlan) bool {
 			why, ok := refused[c]
 			if ok {
-				res.LeftOut = append(res.LeftOut, LeftOut{pp.label, c.ep.ID, "its compute block would be refused: " + why})
+				res.LeftOut = append(res.LeftOut, refusedLeftOut(pp.label, c.ep, bp.b, why))
 			}
 			return ok
 		})

@@ -10,16 +10,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/plantest"
 	"github.com/neonform/neonform/internal/planschema"
-	"github.com/neonform/neonform/internal/schemacheck"
 )
-
-// Every plan the diff tests build or encode is checked against the plan
-// file's schema (schema.go).
-func init() {
-	if !planschema.Benchmarking() {
-		schemacheck.Plan = planschema.MustChecker(Schema)
-	}
-}
 
 // The schema names the attributes of the attribute table, and only them: an
 // attribute added to the table must be added to the documented format.
@@ -44,6 +35,38 @@ func TestSchemaKnowsEveryAttribute(t *testing.T) {
 	b, _ := json.Marshal(p)
 	if err := check(b); err == nil || !strings.Contains(err.Error(), "/changes/0/attributes/0/name") {
 		t.Errorf("the schema takes an attribute the table lacks: %v", err)
+	}
+}
+
+// The schema knows every kind of reason and every fact, and only them: a
+// kind added to the model must be added to the documented format.
+func TestSchemaKnowsEveryReasonKind(t *testing.T) {
+	check := planschema.MustChecker(Schema)
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
+	for _, kind := range diff.ReasonKinds() {
+		p.Changes[0].Reasons = []diff.Reason{{Kind: kind, Attribute: "max_cu", EndpointID: "ep-x", Type: "read_only", Name: "c",
+			Address: "shop.main.c", From: "shop.main.c[deposed:ep-x]", Branch: &diff.Branch{ID: "br-1", Label: "shop.main"},
+			ToBranch: &diff.Branch{ID: "br-2"}, MovedIn: true, Text: "words"}}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := check(b); err != nil {
+			t.Errorf("the schema refuses a reason of kind %s: %v", kind, err)
+		}
+	}
+	p.Changes[0].Reasons = []diff.Reason{{Kind: "because", Text: "words"}}
+	b, _ := json.Marshal(p)
+	if err := check(b); err == nil || !strings.Contains(err.Error(), "/changes/0/reasons/0/kind") {
+		t.Errorf("the schema takes a kind the model lacks: %v", err)
+	}
+	var doc map[string]any
+	json.Unmarshal(b, &doc)
+	doc["changes"].([]any)[0].(map[string]any)["reasons"] = []any{"new read replica on branch shop.main"}
+	b, _ = json.Marshal(doc)
+	if err := check(b); err == nil || !strings.Contains(err.Error(), "/changes/0/reasons/0") {
+		t.Errorf("the schema takes a reason written as a sentence (format 2): %v", err)
 	}
 }
 

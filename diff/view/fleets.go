@@ -122,12 +122,16 @@ func changeKey(c *diff.Change) string {
 
 // commonReasons are the reasons every change of a run gives, in the first
 // one's order: a reason that names an endpoint belongs to one instance.
-func commonReasons(run []*diff.Change) []string {
-	var out []string
-	for _, r := range run[0].Reasons {
+func commonReasons(run []*diff.Change) []reasonLine {
+	others := make([][]reasonLine, len(run)-1)
+	for i, c := range run[1:] {
+		others[i] = reasonLines(c)
+	}
+	var out []reasonLine
+	for _, r := range reasonLines(run[0]) {
 		shared := true
-		for _, c := range run[1:] {
-			if !slices.Contains(c.Reasons, r) {
+		for _, lines := range others {
+			if !slices.ContainsFunc(lines, func(l reasonLine) bool { return l.text == r.text }) {
 				shared = false
 				break
 			}

@@ -175,7 +175,7 @@ func (h *human) changes(p *diff.Plan) {
 	for _, c := range list {
 		f := inFleet[c]
 		if f == nil {
-			h.change(c, c.Reasons, addrW, idW)
+			h.change(c, reasonLines(c), addrW, idW)
 			continue
 		}
 		if shown[f] {
@@ -194,7 +194,7 @@ func (h *human) changes(p *diff.Plan) {
 		for _, run := range sameChanges(members) {
 			if len(run) == 1 || h.o.Verbose {
 				for _, m := range run {
-					h.change(m, m.Reasons, addrW, idW)
+					h.change(m, reasonLines(m), addrW, idW)
 				}
 				continue
 			}
@@ -220,7 +220,7 @@ func (h *human) headline(c *diff.Change, addrW, idW int) {
 
 // change prints one change, or the last of a run of changes alike (whose
 // headlines come before it): its headline, then what changes, with reasons.
-func (h *human) change(c *diff.Change, reasons []string, addrW, idW int) {
+func (h *human) change(c *diff.Change, reasons []reasonLine, addrW, idW int) {
 	h.headline(c, addrW, idW)
 	if c.Action != diff.Create {
 		h.attributes(c.Attributes, true)
@@ -239,11 +239,22 @@ func (h *human) change(c *diff.Change, reasons []string, addrW, idW int) {
 		h.printf("      order: the new compute is created first, then the old one deleted\n")
 	}
 	for _, r := range reasons {
-		if h.o.Verbose || !attributeReason(c, r) {
-			h.printf("      %s\n", h.paint(ansiDim, r))
+		if h.o.Verbose || !r.repeats {
+			h.reason(r.text)
 		}
 	}
 	h.printf("\n")
+}
+
+// reason prints one reason. A reason that suggests a block ends with it, on
+// lines of their own: each is printed on its own line, indented under the
+// sentence, so that the block can be copied and pasted into a file as it is.
+func (h *human) reason(r string) {
+	lines := strings.Split(r, "\n")
+	h.printf("      %s\n", h.paint(ansiDim, lines[0]))
+	for _, l := range lines[1:] {
+		h.printf("        %s\n", h.paint(ansiDim, l))
+	}
 }
 
 // configured counts the computes the configuration declares: every change

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,16 +31,18 @@ type generateOptions struct {
 	planInputs
 	ProjectIDs []string
 	All        bool
-	Env        environment
-	Stdout     io.Writer
-	Stderr     io.Writer
+	// Rule, when set, gathers the branches it matches into a branches block.
+	Rule   *generate.Rule
+	Env    environment
+	Stdout io.Writer
+	Stderr io.Writer
 }
 
 func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "generate",
 		Usage:     "write the configuration of computes that already exist, and record them in the state",
-		UsageText: "neonform generate (-project ID [-project ID]... | -all) [DIR] [-lock-timeout DURATION] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform generate (-project ID [-project ID]... | -all) [-match GLOB [-match GLOB]... [-exclude GLOB]... [-rule NAME]] [DIR] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Onboards an account that already has projects, branches and computes: reads
 each project's branches and endpoints and writes one file per project into
 DIR (default the current directory; created if missing), in the layout fmt
@@ -56,21 +59,43 @@ left out, as in a compute block written by hand.
 generate never overwrites: a file of the same name, a project the
 configuration in DIR already declares, or an endpoint the state already
 records under another address, is an error that names it, and nothing is
-written. It prints each file it wrote, and each endpoint it left out and why
-(a disabled compute, an endpoint whose branch is being deleted, one whose
-block the configuration would refuse). Before writing, it plans what it
-wrote against what it read: anything but nothing to do is a bug, and
-nothing is written.
+written. It prints each file it wrote, and warns of each endpoint it left
+out and why (a disabled compute, an endpoint whose branch is being deleted,
+one named as another on its branch, one whose block the configuration would
+refuse). Before writing, it plans what it wrote against what it read:
+anything but nothing to do is a bug, and nothing is written.
+
+A fleet of branches (a preview branch per pull request) is one branches
+block with -match GLOB (repeatable; * is any characters but /, as in
+match = "preview/*"), less -exclude GLOB: the branches it matches that have
+the same computes (the most of them alike) are its instances, each compute
+recorded at its rule address, shop.previews["preview/pr-1"].primary.
+-rule NAME labels the block; without it, the label is the first glob's text
+before its first wildcard, made a label, in the plural ("preview/*" gives
+previews, "test-*" tests, "*" branches). A branch that matches but whose
+computes differ keeps a branch block of its own, and one without computes
+is added to the block's exclude, so the first plan creates nothing; each is
+said. The default branch always keeps its own block.
+
+The files are ready to commit: mode 0644; the first starts with a neonform
+block when DIR has none (with api_url when the service is not the default);
+the default branch's read_write compute has lifecycle { prevent_destroy =
+true }, so that no plan deletes it by accident (delete the lifecycle block
+and apply once to drop it).
 
 It reaches the service as plan does: NEON_API_KEY, and NEON_API_URL or the
-api_url of the configuration already in DIR. It writes no neonform block.
+api_url of the configuration already in DIR.
 
 Examples:
    neonform generate -project dark-sun-46453911 infra/
-   neonform generate -all infra/ && neonform plan infra/`,
+   neonform generate -all infra/ && neonform plan infra/
+   neonform generate -project dark-sun-46453911 -match 'preview/*' infra/`,
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "project", Usage: "generate the project with this `ID` (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "generate every project the API key can see"},
+			&cli.StringSliceFlag{Name: "match", Usage: "gather the branches whose name matches `GLOB` into one branches block (repeatable)"},
+			&cli.StringSliceFlag{Name: "exclude", Usage: "leave the branches whose name matches `GLOB` out of the branches block (repeatable)"},
+			&cli.StringFlag{Name: "rule", Usage: "label the branches block `NAME` (default: from the first -match glob, as previews for preview/*)"},
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable of the configuration in DIR: `NAME=VALUE` (repeatable)"},
 			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
 			lockTimeoutFlag(), waitTimeoutFlag(), debugFlag(),
@@ -82,7 +107,7 @@ Examples:
 			}
 			o := generateOptions{
 				planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}},
-				ProjectIDs: c.StringSlice("project"), All: c.Bool("all"),
+				ProjectIDs: c.StringSlice("project"), All: c.Bool("all"), Rule: ruleOf(c),
 				Env: environmentOf(c), Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
 			if len(args) == 1 {
 				o.Dir = args[0]
@@ -100,12 +125,27 @@ Examples:
 	}
 }
 
+// ruleOf is the rule -match, -exclude and -rule ask for; nil when none is
+// given.
+func ruleOf(c *cli.Context) *generate.Rule {
+	r := &generate.Rule{Match: c.StringSlice("match"), Exclude: c.StringSlice("exclude"), Label: c.String("rule")}
+	if len(r.Match) == 0 && len(r.Exclude) == 0 && !c.IsSet("rule") {
+		return nil
+	}
+	return r
+}
+
 func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	switch {
 	case o.All && len(o.ProjectIDs) > 0:
 		return errors.New("give -project IDs or -all, not both")
 	case !o.All && len(o.ProjectIDs) == 0:
 		return errors.New("say which projects to generate: -project ID (repeatable), or -all for every project the API key can see")
+	}
+	if o.Rule != nil {
+		if err := o.Rule.Check(); err != nil {
+			return err
+		}
 	}
 	// The configuration already in DIR says how to reach the service and
 	// where the state is; a new directory has none, and takes the defaults.
@@ -159,7 +199,11 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 		return err
 	}
 	projects = unconfigured(projects, cfg, o.Stdout)
-	res, err := generate.Make(projects, generate.Options{Dir: o.Dir, Taken: taken, Tier: cfg.Settings.AccountTier})
+	gen := generate.Options{Dir: o.Dir, Taken: taken, Tier: cfg.Settings.AccountTier, Rule: o.Rule}
+	if cfg.Settings.DeclRange == (hcl.Range{}) {
+		gen.Settings = &generate.Settings{APIURL: conn.apiURL}
+	}
+	res, err := generate.Make(projects, gen)
 	if err != nil {
 		return err
 	}
@@ -258,7 +302,9 @@ func writeGenerated(dir string, files []*generate.File) ([]string, error) {
 	var written []string
 	for _, f := range files {
 		path := filepath.Join(dir, f.Name)
-		err := atomicfile.CreateNew(path, f.Src)
+		// Configuration, to commit and share: readable by others, unlike the
+		// state (docs/generate.md).
+		err := atomicfile.CreateNewMode(path, f.Src, 0o644)
 		if err != nil {
 			for _, p := range written {
 				os.Remove(p)
@@ -277,16 +323,45 @@ func writeGenerated(dir string, files []*generate.File) ([]string, error) {
 // what the first apply will still do.
 func reportGenerated(o generateOptions, backend state.Backend, res *generate.Result) {
 	for _, f := range res.Files {
-		fmt.Fprintf(o.Stdout, "wrote %s: %s, %s\n", textsafe.Terminal(f.Name), english.Plural(f.Branches, "branch", "branches"), english.Plural(f.Computes, "compute", "computes"))
+		rule := ""
+		if f.Rule != nil {
+			rule = fmt.Sprintf(", and branches %q for %s", f.Rule.Label, english.Plural(f.Rule.Branches, "branch", "branches"))
+		}
+		fmt.Fprintf(o.Stdout, "wrote %s: %s, %s%s\n", textsafe.Terminal(f.Name), english.Plural(f.Branches, "branch", "branches"), english.Plural(f.Computes, "compute", "computes"), rule)
+		reportRule(o, f)
 	}
-	for _, l := range res.LeftOut {
-		// The service's names and ids, shown escaped (internal/textsafe).
-		fmt.Fprintf(o.Stdout, "Left out %s in project %s: %s.\n", textsafe.Terminal(l.EndpointID), textsafe.Terminal(l.ProjectLabel), textsafe.Terminal(strings.TrimSuffix(l.Why, ".")))
-	}
+	// Warnings, as every diagnostic is printed (they escape the service's
+	// names and ids).
+	writeDiagnostics(o.Stderr, res.LeftOut, nil, o.Env.color(o.Stderr))
 	if len(res.Computes) == 0 {
 		fmt.Fprintln(o.Stdout, "No computes to record.")
 		return
 	}
 	fmt.Fprintf(o.Stdout, "Recorded %s in the %s. Run `%s`: it has nothing to do.\n",
 		english.Plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(o.planInputs).command("plan"))
+}
+
+// reportRule says, for the file of a project generated with -match, which
+// branches the rule matches but leaves out, and why; or that it wrote none.
+func reportRule(o generateOptions, f *generate.File) {
+	switch r := f.Rule; {
+	case o.Rule == nil:
+	case r == nil:
+		globs := make([]string, len(o.Rule.Match))
+		for i, g := range o.Rule.Match {
+			globs[i] = "-match " + shellquote.Word(g)
+		}
+		fmt.Fprintf(o.Stdout, "No branch of project %s with computes matches %s: %s has no branches block.\n",
+			textsafe.Terminal(f.Label), textsafe.Terminal(strings.Join(globs, " ")), textsafe.Terminal(f.Name))
+	default:
+		// Branch names are the service's text: shown escaped.
+		for _, b := range r.Own {
+			fmt.Fprintf(o.Stdout, "Branch %s has a branch block of its own, %q: its computes differ from the ones branches %q gives its %s.\n",
+				textsafe.Terminal(strconv.Quote(b.Name)), b.Label, r.Label, english.Plural(r.Branches, "branch", "branches"))
+		}
+		for _, name := range r.Excluded {
+			fmt.Fprintf(o.Stdout, "Branch %s is excluded from branches %q: it has no compute to describe, and the rule would create its computes there.\n",
+				textsafe.Terminal(strconv.Quote(name)), r.Label)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 
@@ -18,35 +19,91 @@ import (
 // a line), splits it as a POSIX shell would, and runs it. Its output is
 // then the last command's, for the checks that follow; "! suggested" expects
 // it to fail.
+//
+//	suggested -into FILE stdout|stderr [TEXT]
+//
+// pastes a block neonform suggested instead: the first one that contains
+// TEXT (its lines as printed, from "moved {" or "removed {" to the "}" under
+// it, without the indentation of the output around them) is added at the end
+// of FILE, as a person pastes it into a configuration file.
 func cmdSuggested(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) < 1 || len(args) > 2 || (args[0] != "stdout" && args[0] != "stderr") {
-		ts.Fatalf("usage: suggested stdout|stderr [TEXT]")
+	into := ""
+	if len(args) > 2 && args[0] == "-into" {
+		into, args = args[1], args[2:]
+	}
+	if len(args) < 1 || len(args) > 2 || (args[0] != "stdout" && args[0] != "stderr") || (neg && into != "") {
+		ts.Fatalf("usage: [!] suggested stdout|stderr [TEXT], or suggested -into FILE stdout|stderr [TEXT]")
 	}
 	out := ts.ReadFile(args[0])
 	want := ""
 	if len(args) == 2 {
 		want = args[1]
 	}
-	var cmd string
-	for _, c := range suggestedCommands(out) {
+	what, find := "neonform command", suggestedCommands
+	if into != "" {
+		what, find = "block", suggestedBlocks
+	}
+	var found string
+	for _, c := range find(out) {
 		if strings.Contains(c, want) {
-			cmd = c
+			found = c
 			break
 		}
 	}
-	if cmd == "" {
-		ts.Fatalf("no neonform command containing %q is suggested in %s:\n%s", want, args[0], out)
+	if found == "" {
+		ts.Fatalf("no %s containing %q is suggested in %s:\n%s", what, want, args[0], out)
 	}
-	words, err := shellSplit(cmd)
+	if into != "" {
+		pasteInto(ts, into, found)
+		return
+	}
+	words, err := shellSplit(found)
 	ts.Check(err)
-	ts.Logf("pasting: %s", cmd)
+	ts.Logf("pasting: %s", found)
 	err = ts.Exec(words[0], words[1:]...)
 	if (err != nil) != neg {
 		if err != nil {
-			ts.Fatalf("the suggested command failed: %s: %v", cmd, err)
+			ts.Fatalf("the suggested command failed: %s: %v", found, err)
 		}
-		ts.Fatalf("the suggested command succeeded, want it to fail: %s", cmd)
+		ts.Fatalf("the suggested command succeeded, want it to fail: %s", found)
 	}
+}
+
+// pasteInto adds a block at the end of a file, after a blank line.
+func pasteInto(ts *testscript.TestScript, file, block string) {
+	ts.Logf("pasting into %s:\n%s", file, block)
+	old := ""
+	if _, err := os.Stat(ts.MkAbs(file)); err == nil {
+		old = ts.ReadFile(file) + "\n"
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(file), []byte(old+block), 0o644))
+}
+
+// blockStart is the first line of a block neonform suggests.
+var blockStart = regexp.MustCompile(`^(\s*)(moved|removed) \{$`)
+
+// suggestedBlocks are the blocks text suggests, in order, each without the
+// indentation of its first line.
+func suggestedBlocks(text string) []string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		m := blockStart.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		indent := m[1]
+		var b strings.Builder
+		for j := i; j < len(lines); j++ {
+			b.WriteString(strings.TrimPrefix(lines[j], indent) + "\n")
+			if lines[j] == indent+"}" {
+				out = append(out, b.String())
+				i = j
+				break
+			}
+		}
+	}
+	return out
 }
 
 var (

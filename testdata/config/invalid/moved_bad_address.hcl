@@ -8,7 +8,7 @@ project "shop" {
 }
 
 moved {
-  from = "shop.primary" # ERROR: Invalid address
+  from = "shop.primary" # ERROR: Move to another kind of address
   to   = "shop.main.primary"
 }
 
