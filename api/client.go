@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,7 +26,7 @@ const (
 	DefaultBurst            = 40
 	DefaultCallTimeout      = 30 * time.Second
 	DefaultMaxRetries       = 6
-	DefaultPollInterval     = time.Second
+	DefaultPollInterval     = 10 * time.Second
 	DefaultOperationTimeout = 10 * time.Minute
 	backoffBase             = 250 * time.Millisecond
 	backoffCap              = 10 * time.Second
@@ -51,11 +52,19 @@ type Options struct {
 	RatePerMinute int
 	// Burst is the service's limit for one route, requests in any second: 0 = 40.
 	Burst int
+	// RateMinute is how long the service's minute lasts: 0 = a minute. Only
+	// tests shrink it, with an emulator's (emulator.Options.RateMinute), to
+	// send many requests at the service's limits in a fraction of the time.
+	RateMinute time.Duration
 	// CallTimeout is the deadline of one attempt when ctx has none shorter: 0 = 30s.
 	CallTimeout time.Duration
 	// MaxRetries is how many times a failed request may be repeated: 0 = 6, <0 = never.
 	MaxRetries int
-	// PollInterval is the pause between two polls of operations: 0 = 1s.
+	// PollInterval is the longest pause between two polls of operations:
+	// 0 = 10s. Polls come when the operations are expected to be over
+	// (schedule.go), which is sooner for operations that take seconds. A
+	// test against an emulator sets it short (its operations take no time,
+	// or run on a fake clock), as the embedded sandbox does.
 	PollInterval time.Duration
 	// OperationTimeout bounds WaitOperations and WaitProjectIdle when ctx has
 	// no earlier deadline: 0 = 10m.
@@ -91,6 +100,10 @@ type Client struct {
 	poll      time.Duration
 	opTimeout time.Duration
 	pageSize  int
+	// durations is what the client learned of how long operations take.
+	durations *durations
+	// sent counts the attempts sent (Requests).
+	sent atomic.Int64
 
 	logMu sync.Mutex
 	log   io.Writer
@@ -137,6 +150,7 @@ func New(opts Options) (*Client, error) {
 		waits:     &waitBudget{limit: orDefault(opts.WaitTimeout, DefaultWaitTimeout)},
 		onWait:    opts.OnWait,
 	}
+	c.durations = newDurations(min(firstGuess, c.poll))
 	if c.userAgent == "" {
 		c.userAgent = "neonform"
 	}
@@ -161,7 +175,7 @@ func New(opts Options) (*Client, error) {
 	if burst == 0 {
 		burst = DefaultBurst
 	}
-	c.pace = newPacer(perMinute, burst)
+	c.pace = newPacer(perMinute, burst, orDefault(opts.RateMinute, time.Minute))
 	return c, nil
 }
 

@@ -182,16 +182,23 @@ func TestFailedOperationFailsTheWaitWithItsText(t *testing.T) {
 	var failID string
 	fail := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if failID == "" || !strings.HasSuffix(r.URL.Path, "/operations/"+failID) {
+			if failID == "" || !strings.HasSuffix(r.URL.Path, "/operations") {
 				next.ServeHTTP(w, r)
 				return
 			}
 			rec := httptest.NewRecorder()
 			next.ServeHTTP(rec, r)
-			var out map[string]map[string]any
+			var out struct {
+				Operations []map[string]any `json:"operations"`
+				Pagination any              `json:"pagination,omitempty"`
+			}
 			must(t, json.Unmarshal(rec.Body.Bytes(), &out))
-			out["operation"]["status"] = "failed"
-			out["operation"]["error"] = "compute failed to start: out of capacity in aws-us-east-2"
+			for _, op := range out.Operations {
+				if op["id"] == failID {
+					op["status"] = "failed"
+					op["error"] = "compute failed to start: out of capacity in aws-us-east-2"
+				}
+			}
 			w.Header().Set("Content-Type", "application/json")
 			json.NewEncoder(w).Encode(out)
 		})

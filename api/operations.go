@@ -41,7 +41,12 @@ func (c *Client) GetOperation(ctx context.Context, projectID, operationID string
 // succeed; the first failed, error or cancelled one ends the wait with an
 // *OperationFailedError naming its action, endpoint and error text. It gives up
 // after Options.OperationTimeout unless ctx ends sooner.
+//
+// Each poll is one request a project, whatever the number of its operations
+// waited for: the newest page of its operations (pollOperations). The polls
+// come when the operations are expected to be over (schedule.go).
 func (c *Client) WaitOperations(ctx context.Context, projectID string, ops []Operation) error {
+	c.durations.mine(ops)
 	pending := make([]Operation, 0, len(ops))
 	for _, op := range ops {
 		if op.Status.Failed() {
@@ -56,30 +61,64 @@ func (c *Client) WaitOperations(ctx context.Context, projectID string, ops []Ope
 	}
 	wctx, cancel := context.WithTimeout(ctx, c.opTimeout)
 	defer cancel()
+	when := c.newSchedule()
 	for len(pending) > 0 {
-		if err := c.sleep(wctx, c.poll); err != nil {
+		if err := c.sleep(wctx, when.next(pending)); err != nil {
 			return c.waitError(ctx, err, describe(pending[0]))
 		}
-		still := pending[:0]
-		for _, op := range pending {
-			project := projectID
-			if project == "" {
-				project = op.ProjectID
-			}
-			now, err := c.GetOperation(wctx, project, op.ID)
-			if err != nil {
-				return c.waitError(ctx, err, describe(op))
-			}
+		now, err := c.pollOperations(wctx, projectID, pending)
+		if err != nil {
+			return c.waitError(ctx, err, describe(pending[0]))
+		}
+		still := now[:0]
+		for _, op := range now {
 			switch {
-			case now.Status.Failed():
-				return operationError(*now)
-			case !now.Status.Terminal():
-				still = append(still, *now)
+			case op.Status.Failed():
+				return operationError(op)
+			case !op.Status.Terminal():
+				still = append(still, op)
 			}
 		}
 		pending = still
 	}
 	return nil
+}
+
+// pollOperations reads ops again, as they are now: one page of each
+// project's newest operations, where they are unless more than a page of
+// others started after them; those are read one by one.
+func (c *Client) pollOperations(ctx context.Context, projectID string, ops []Operation) ([]Operation, error) {
+	pages := map[string]map[string]Operation{}
+	out := make([]Operation, 0, len(ops))
+	for _, op := range ops {
+		project := projectID
+		if project == "" {
+			project = op.ProjectID
+		}
+		page, ok := pages[project]
+		if !ok {
+			newest, err := c.newestOperations(ctx, project)
+			if err != nil {
+				return nil, err
+			}
+			page = make(map[string]Operation, len(newest))
+			for _, o := range newest {
+				page[o.ID] = o
+			}
+			pages[project] = page
+		}
+		now, ok := page[op.ID]
+		if !ok {
+			one, err := c.GetOperation(ctx, project, op.ID)
+			if err != nil {
+				return nil, err
+			}
+			c.durations.learn([]Operation{*one})
+			now = *one
+		}
+		out = append(out, now)
+	}
+	return out, nil
 }
 
 // idlePage is how many of a project's newest operations WaitProjectIdle
@@ -99,13 +138,15 @@ func (c *Client) newestOperations(ctx context.Context, projectID string) ([]Oper
 	if err := c.Do(ctx, http.MethodGet, path+"?limit="+strconv.Itoa(idlePage), nil, &page); err != nil {
 		return nil, err
 	}
+	c.durations.learn(page.Operations)
 	return page.Operations, nil
 }
 
 // WaitProjectIdle waits until no operation of the project is running (the
 // state in which the service accepts a mutation instead of answering 423).
 // Failed operations do not count: they are over. Each poll is one request:
-// the newest page of operations (idlePage).
+// the newest page of operations (idlePage), when the running ones are
+// expected to be over (schedule.go).
 func (c *Client) WaitProjectIdle(ctx context.Context, projectID string) error {
 	return c.WatchProjectIdle(ctx, projectID, nil)
 }
@@ -117,29 +158,27 @@ func (c *Client) WaitProjectIdle(ctx context.Context, projectID string) error {
 func (c *Client) WatchProjectIdle(ctx context.Context, projectID string, running func(n int)) error {
 	wctx, cancel := context.WithTimeout(ctx, c.opTimeout)
 	defer cancel()
+	when := c.newSchedule()
 	for {
 		ops, err := c.newestOperations(wctx, projectID)
 		if err != nil {
 			return c.waitError(ctx, err, "the operations of project "+projectID)
 		}
-		var first *Operation
-		n := 0
-		for i := range ops {
-			if !ops[i].Status.Terminal() {
-				if first == nil {
-					first = &ops[i]
-				}
-				n++
+		var busy []Operation
+		for _, op := range ops {
+			if !op.Status.Terminal() {
+				busy = append(busy, op)
 			}
 		}
-		if first == nil {
+		if len(busy) == 0 {
 			return nil
 		}
+		first := busy[0]
 		if running != nil {
-			running(n)
+			running(len(busy))
 		}
-		if err := c.waitFor(wctx, c.poll, "for "+describe(*first)+" to finish"); err != nil {
-			return c.waitError(ctx, err, describe(*first))
+		if err := c.waitFor(wctx, when.next(busy), "for "+describe(first)+" to finish"); err != nil {
+			return c.waitError(ctx, err, describe(first))
 		}
 	}
 }

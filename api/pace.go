@@ -34,12 +34,36 @@ const (
 	slowdownFloor = 1.0 / 16
 )
 
+// DefaultParallelReads is how many reads (of projects) a caller sends at once
+// unless told otherwise: a read is answered in one round trip, so a few at
+// once keep up with the pace.
+const DefaultParallelReads = 4
+
 // Pacing is the token bucket (requests a second, and the first burst) that
 // keeps a client under a service allowing perMinute requests a minute for
 // the account and burst a second on one route.
 func Pacing(perMinute, burst int) (rate.Limit, int) {
-	minute := 60 + pacingSlack.Seconds()
-	second := 1 + pacingSlack.Seconds()
+	return pacing(perMinute, burst, time.Minute)
+}
+
+// minPacingSlack is the least slack in real time, whatever the span of the
+// service's minute: how much later than the others a request may reach the
+// service on a busy machine does not shrink with a test's minute.
+const minPacingSlack = 100 * time.Millisecond
+
+// pacing is Pacing for a service whose minute lasts span (Options.RateMinute:
+// tests shrink it), its second a sixtieth of that. Everything is counted in
+// the service's seconds, then the rate converted to real ones; the slack is
+// the service's half second, or minPacingSlack in real time if longer.
+func pacing(perMinute, burst int, span time.Duration) (rate.Limit, int) {
+	scale := time.Minute.Seconds() / span.Seconds()
+	r, b := pacingWithSlack(perMinute, burst, max(pacingSlack.Seconds(), minPacingSlack.Seconds()*scale))
+	return r * rate.Limit(scale), b
+}
+
+func pacingWithSlack(perMinute, burst int, slack float64) (rate.Limit, int) {
+	minute := 60 + slack
+	second := 1 + slack
 	r := pacingShare * float64(perMinute) / 60
 	b := math.Floor(min(float64(burst)-r*second, float64(perMinute)-r*minute))
 	if b < 1 {
@@ -66,11 +90,11 @@ type pacer struct {
 	slowdowns   int
 }
 
-func newPacer(perMinute, burst int) *pacer {
+func newPacer(perMinute, burst int, span time.Duration) *pacer {
 	if perMinute < 0 {
 		return &pacer{}
 	}
-	r, b := Pacing(perMinute, burst)
+	r, b := pacing(perMinute, burst, span)
 	return &pacer{limiter: rate.NewLimiter(r, b), initial: r}
 }
 
@@ -98,6 +122,19 @@ func (p *pacer) tooMany(until time.Time) time.Time {
 	}
 	return p.pausedUntil
 }
+
+// Rate is how many requests a second the client sends at most, over a run
+// longer than its first burst: less after a 429 slowed it down. 0: it is not
+// paced (Options.RatePerMinute < 0).
+func (c *Client) Rate() float64 {
+	if c.pace.limiter == nil {
+		return 0
+	}
+	return float64(c.pace.limiter.Limit())
+}
+
+// Requests is how many requests the client has sent (each attempt counts).
+func (c *Client) Requests() int64 { return c.sent.Load() }
 
 // Slowdowns is how many 429 answers slowed this client down.
 func (c *Client) Slowdowns() int {

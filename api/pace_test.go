@@ -135,3 +135,23 @@ func TestSlowdownHasAFloor(t *testing.T) {
 		t.Errorf("after %d slowdowns: %g a second, want %g (a sixteenth of %g)", c.Slowdowns(), r, initial/16, initial)
 	}
 }
+
+// A service whose minute is shorter (a test's) is paced in proportion, with
+// at least a tenth of a second of slack in real time, for a busy machine.
+func TestPacingFollowsTheServicesMinute(t *testing.T) {
+	for _, c := range []struct {
+		minute time.Duration
+		want   string
+	}{
+		{0, "11.20/22"},                // the service's minute, half a second of slack
+		{3 * time.Second, "224.00/5"},  // 20 times faster: 2 of its seconds of slack
+		{30 * time.Second, "22.40/22"}, // twice as fast: still half a second
+	} {
+		cl, err := api.New(api.Options{BaseURL: "http://127.0.0.1:1/api/v2", APIKey: "napi_test", RateMinute: c.minute})
+		must(t, err)
+		r, b, _, _ := api.PaceOf(cl)
+		if got := fmt.Sprintf("%.2f/%d", r, b); got != c.want {
+			t.Errorf("a minute of %s: paced at %s a second after a burst, want %s", c.minute, got, c.want)
+		}
+	}
+}

@@ -70,6 +70,7 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 			return 0, fmt.Errorf("%s %s: not sent: waiting for this client's rate limit: %w", method, path, err)
 		}
 		at := attemptLog{method: method, path: path, attempt: attempt + 1, paced: time.Since(paced)}
+		c.sent.Add(1)
 		r := c.attempt(ctx, method, path, payload)
 		if r.err == nil && r.status >= 200 && r.status < 300 {
 			c.logAttempt(at, r, "")

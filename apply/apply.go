@@ -15,7 +15,6 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultParallelism    = 4
 	DefaultInterruptGrace = 30 * time.Second
 	DefaultStillEvery     = 10 * time.Second
 )
@@ -30,7 +29,10 @@ type Options struct {
 	// Locked: the caller took the state lock already (apply DIR takes it
 	// before it plans) and releases it; Apply only checks that it is held.
 	Locked bool
-	// Parallelism is how many projects change at once: 0 = 4.
+	// Parallelism is how many projects change at once, at most: 0 = as
+	// many as keep the client's request budget busy while their operations
+	// run, up to 64 (budget.go). It is also how many are read at once
+	// before the first change: 0 = api.DefaultParallelReads.
 	Parallelism int
 	// Progress gets one line when a step starts and one when it ends; nil
 	// prints nothing.
@@ -76,8 +78,8 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	if opts.Events != nil {
 		defer func() { opts.Events(FinishedEvent(rep, err)) }()
 	}
-	if opts.Parallelism <= 0 {
-		opts.Parallelism = DefaultParallelism
+	if opts.Parallelism < 0 {
+		opts.Parallelism = 0
 	}
 	if opts.InterruptGrace <= 0 {
 		opts.InterruptGrace = DefaultInterruptGrace

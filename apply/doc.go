@@ -7,7 +7,8 @@
 //   - One mutation at a time per project, each waiting until the operations
 //     it started are terminal, because the service runs one operation chain
 //     per project and answers 423 to a mutation while one runs. Projects run
-//     in parallel (Options.Parallelism), through the client's one rate limiter.
+//     in parallel through the client's one rate limiter: as many as keep its
+//     budget busy (budget.go), at most Options.Parallelism.
 //   - Before a project's first mutation, apply waits until the project has no
 //     running operation, so it does not provoke a 423 itself.
 //   - Creates are idempotent: every create sets the endpoint's name, and when

@@ -46,11 +46,14 @@ type worldOptions struct {
 	faults   emulator.Faults
 	projects []string            // ids; each gets branch main with its primary, and branch dev
 	clock    *emulator.FakeClock // nil: the emulator runs on real time
+	// rateMinute is the emulator's emulator.Options.RateMinute (its rate
+	// limit is off until the test sets one).
+	rateMinute time.Duration
 }
 
 func newWorld(t testing.TB, o worldOptions) *world {
 	t.Helper()
-	opts := emulator.Options{RatePerMinute: -1, OpDelay: o.opDelay}
+	opts := emulator.Options{RatePerMinute: -1, OpDelay: o.opDelay, RateMinute: o.rateMinute}
 	if o.clock != nil {
 		opts.Clock = o.clock
 	}

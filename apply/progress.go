@@ -36,6 +36,9 @@ type progress struct {
 	// name the projects in them.
 	events func(Event)
 	labels map[string]string
+	// timeLeft, when set, is how long the rest of the apply is expected
+	// to take, once the run learned enough to say (eta.go).
+	timeLeft func() (time.Duration, bool)
 }
 
 type inFlight struct {
@@ -171,12 +174,50 @@ func (p *progress) drawStatus() {
 		parts = append(parts, fmt.Sprintf("%s %s %s", f.step.Address, verbing(f.step.Kind), formatElapsed(time.Since(f.since))))
 	}
 	// Escaped before it is cut, so that it stays on one line of the screen.
-	status := textsafe.Terminal(fmt.Sprintf("[%d/%d done] %s", p.ended, p.total, strings.Join(parts, ", ")))
+	status := textsafe.Terminal(fmt.Sprintf("[%d/%d done%s] %s", p.ended, p.total, p.leftWords(), strings.Join(parts, ", ")))
 	if r := []rune(status); len(r) > 120 {
 		status = string(r[:117]) + "..."
 	}
 	io.WriteString(p.w, status)
 	p.shown = true
+}
+
+// leftWords is the status line's estimate of the time left: ", about 40s
+// left", or nothing before the run learned enough to say.
+func (p *progress) leftWords() string {
+	if p.timeLeft == nil {
+		return ""
+	}
+	d, ok := p.timeLeft()
+	if !ok {
+		return ""
+	}
+	return ", about " + formatLeft(d) + " left"
+}
+
+// formatLeft rounds an estimate as people say one: to the second under a
+// minute, to ten seconds under ten minutes, to the minute past that.
+func formatLeft(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(1, int(d.Round(time.Second).Seconds())))
+	case d < 10*time.Minute:
+		d = d.Round(10 * time.Second)
+	default:
+		d = d.Round(time.Minute)
+	}
+	h, m, sec := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
+	out := ""
+	if h > 0 {
+		out = fmt.Sprintf("%dh", h)
+	}
+	if m > 0 {
+		out += fmt.Sprintf("%dm", m)
+	}
+	if sec > 0 {
+		out += fmt.Sprintf("%ds", sec)
+	}
+	return out
 }
 
 // startWords is what a step is about to do: "updating ep-x (restart: active

@@ -19,6 +19,9 @@ type run struct {
 	opts Options
 	rec  *recorder
 	prog *progress
+	// budget decides how many projects run at once, from what the run
+	// learns of its steps.
+	budget *budget
 	// atStart are the endpoint ids of each project as apply found them: an
 	// endpoint a lost create may have made is one that was not there.
 	atStart map[string]map[string]bool
@@ -35,6 +38,8 @@ type run struct {
 	results []*StepResult
 
 	mu sync.Mutex
+	// left is how many steps of each project have not ended (eta.go).
+	left map[string]int
 	// lockLost is why the run no longer holds the state lock, once it
 	// found out: from then on it sends nothing.
 	lockLost error
@@ -74,6 +79,7 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 			r.labels[pr.ID] = pr.ID
 		}
 	}
+	r.budget = newBudget(opts.Client, opts.Parallelism)
 	r.rec = newRecorder(context.Background(), opts.State, st)
 	r.prog = newProgress(opts.Progress, opts.Live, opts.StillEvery, len(p.Steps))
 	r.prog.events, r.prog.labels = opts.Events, r.labels
@@ -83,8 +89,8 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 	return r
 }
 
-// execute runs every project's steps, at most Parallelism projects at once,
-// and reports what became of each step.
+// execute runs every project's steps, as many projects at once as the
+// budget says (at most Parallelism), and reports what became of each step.
 func (r *run) execute(ctx context.Context) *Report {
 	byProject := map[string][]int{}
 	var order []string
@@ -94,15 +100,19 @@ func (r *run) execute(ctx context.Context) *Report {
 		}
 		byProject[s.ProjectID] = append(byProject[s.ProjectID], i)
 	}
+	r.left = make(map[string]int, len(byProject))
+	for _, s := range r.plan.Steps {
+		if s.Kind != diff.StepState {
+			r.left[s.ProjectID]++
+		}
+	}
+	r.prog.timeLeft = r.timeLeft
 	r.prog.begin()
 	// Projects take their turn in plan order, so that with -parallelism 1 an
 	// apply is one deterministic sequence.
-	sem := make(chan struct{}, r.opts.Parallelism)
 	var wg sync.WaitGroup
 	for n, id := range order {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
+		if !r.budget.begin(ctx) {
 			for _, rest := range order[n:] {
 				r.skip(byProject[rest], errInterrupted)
 			}
@@ -113,7 +123,7 @@ func (r *run) execute(ctx context.Context) *Report {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
+			defer r.budget.end()
 			r.project(ctx, byProject[id])
 		}()
 	}
@@ -188,13 +198,18 @@ func (r *run) project(ctx context.Context, steps []int) {
 				r.results[i] = &StepResult{Step: *s, EndpointID: s.EndpointID,
 					Err: fmt.Errorf("waiting for the project's running operations to finish before changing it: %w", err)}
 				r.prog.failedBeforeStart(r.results[i])
+				r.ended(s)
 				r.skip(steps[n+1:], stoppedBy(s))
 				return
 			}
 			idle = true
 		}
 		res := r.step(ctx, s)
+		if s.Kind != diff.StepState {
+			r.budget.stepEnded(res.Elapsed)
+		}
 		r.results[i] = res
+		r.ended(s)
 		if res.Err != nil {
 			r.skip(steps[n+1:], stoppedBy(s))
 			return
@@ -206,10 +221,12 @@ func stoppedBy(s *diff.Step) error {
 	return fmt.Errorf("not attempted: step %d (%s) of the same project failed before it", s.ID, s.Address)
 }
 
+// skip records steps of one project as not attempted.
 func (r *run) skip(steps []int, why error) {
 	for _, i := range steps {
 		s := &r.plan.Steps[i]
 		r.results[i] = &StepResult{Step: *s, EndpointID: s.EndpointID, Err: why, skipped: true}
+		r.ended(s)
 	}
 }
 

@@ -133,6 +133,9 @@ func fetchLive(ctx context.Context, c *api.Client, projects []diff.Project, para
 	out := make(map[string][]api.Endpoint, len(projects))
 	var mu sync.Mutex
 	var firstErr error
+	if parallelism <= 0 {
+		parallelism = api.DefaultParallelReads
+	}
 	sem := make(chan struct{}, parallelism)
 	var wg sync.WaitGroup
 	for _, proj := range projects {

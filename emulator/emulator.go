@@ -41,6 +41,11 @@ type Options struct {
 	// Burst is how many requests an account may send to one route in any second: 0
 	// is the service's 40.
 	Burst int
+	// RateMinute is how long the rate limit's minute lasts: 0 is a minute, and a
+	// route's second is a sixtieth of it. Tests shrink it (with the client's
+	// api.Options.RateMinute) to run an apply of many requests at the service's
+	// ratio of requests to time in a fraction of the time.
+	RateMinute time.Duration
 	// Log, if set, gets one line per API request. It never holds a key.
 	Log io.Writer
 }
@@ -56,7 +61,9 @@ type Emulator struct {
 	hooks      http.Handler
 	counters   *counters
 	dice       atomic.Pointer[faultDice]
-	limits     *limiter
+	limits     atomic.Pointer[limiter] // nil: no rate limit
+	opDelay    atomic.Int64            // Options.OpDelay, SetTiming
+	latency    atomic.Int64            // Options.Latency, SetTiming
 	consoleKey string
 
 	saves saver // writes of the data file
@@ -66,8 +73,8 @@ type Emulator struct {
 // New builds an emulator: it loads opts.DataFile if it exists, or starts a new world
 // with one user (the console user) in one organization, where the user is admin.
 func New(opts Options) (*Emulator, error) {
-	if opts.OpDelay < 0 || opts.Latency < 0 {
-		return nil, errors.New("emulator: OpDelay and Latency cannot be negative")
+	if opts.OpDelay < 0 || opts.Latency < 0 || opts.RateMinute < 0 {
+		return nil, errors.New("emulator: OpDelay, Latency and RateMinute cannot be negative")
 	}
 	e := &Emulator{opts: opts, clock: opts.Clock, ids: newIDSource(), counters: newCounters()}
 	e.saves.done = sync.NewCond(&e.saves.mu)
@@ -75,7 +82,8 @@ func New(opts Options) (*Emulator, error) {
 		e.clock = realClock{}
 	}
 	e.fake, _ = e.clock.(*FakeClock)
-	e.limits = newLimiter(opts.RatePerMinute, opts.Burst)
+	e.SetTiming(opts.OpDelay, opts.Latency)
+	e.SetRateLimit(opts.RatePerMinute, opts.Burst)
 	e.dice.Store(newFaultDice(opts.Faults))
 	e.router = e.routes()
 	e.hooks = e.hookRoutes()

@@ -27,7 +27,7 @@ func (e *Emulator) startChain(p *project, now time.Time, steps ...opStep) []*ope
 	}
 	for i, s := range steps {
 		op := &operation{ID: e.ids.uuid(), ProjectID: p.ID, BranchID: s.branchID, EndpointID: s.endpointID,
-			Action: s.action, Step: i, CreatedAt: now, StartAt: at, FinishAt: at.Add(e.opts.OpDelay)}
+			Action: s.action, Step: i, CreatedAt: now, StartAt: at, FinishAt: at.Add(e.opDelayNow())}
 		at = op.FinishAt
 		p.opIndex[op.ID] = len(p.ops)
 		p.ops = append(p.ops, op)

@@ -27,12 +27,15 @@ type limiter struct {
 	mu        sync.Mutex
 	perMinute int
 	burst     int
+	minute    time.Duration // a minute, or less in tests (Options.RateMinute)
 	accounts  map[string]*window
 	routes    map[routeOf]*window
 }
 
 // newLimiter returns nil when the limit is off (perMinute < 0); 0 is the service's.
-func newLimiter(perMinute, burst int) *limiter {
+// minute is how long its minute lasts (0: a minute); a route's second is a
+// sixtieth of it.
+func newLimiter(perMinute, burst int, minute time.Duration) *limiter {
 	if perMinute < 0 {
 		return nil
 	}
@@ -42,7 +45,10 @@ func newLimiter(perMinute, burst int) *limiter {
 	if burst <= 0 {
 		burst = defaultBurst
 	}
-	return &limiter{perMinute: perMinute, burst: burst, accounts: map[string]*window{}, routes: map[routeOf]*window{}}
+	if minute <= 0 {
+		minute = time.Minute
+	}
+	return &limiter{perMinute: perMinute, burst: burst, minute: minute, accounts: map[string]*window{}, routes: map[routeOf]*window{}}
 }
 
 // Which limit refused a request, for its message.
@@ -71,8 +77,8 @@ func (l *limiter) allow(account, route string, now time.Time) (bool, int, time.D
 		rt = &window{size: l.burst}
 		l.routes[rk] = rt
 	}
-	wait, which := acc.wait(now, time.Minute), limitMinute
-	if d := rt.wait(now, time.Second); d > wait {
+	wait, which := acc.wait(now, l.minute), limitMinute
+	if d := rt.wait(now, l.minute/60); d > wait {
 		wait, which = d, limitBurst
 	}
 	if wait > 0 {

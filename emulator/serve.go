@@ -65,7 +65,7 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	fault, delay := e.dice.Load().draw()
-	if d := e.opts.Latency + delay; d > 0 {
+	if d := time.Duration(e.latency.Load()) + delay; d > 0 {
 		select {
 		case <-time.After(d):
 		case <-r.Context().Done():
@@ -116,7 +116,7 @@ func (e *Emulator) answer(c *call, fault string, allowed []string) int {
 		}
 		return c.fail(routeNotFound())
 	}
-	if ok, which, wait := e.limits.allow(key.account(), c.route.name, c.now); !ok {
+	if ok, which, wait := e.limits.Load().allow(key.account(), c.route.name, c.now); !ok {
 		return c.fail(e.rateLimited(c.route.name, which, wait))
 	}
 
@@ -143,7 +143,7 @@ func retryAfterSeconds(d time.Duration) int {
 // rateLimited is the 429 of a request past the limit, saying which limit and when to
 // come back.
 func (e *Emulator) rateLimited(route string, which int, wait time.Duration) *apiError {
-	limits := e.limits
+	limits := e.limits.Load()
 	after := retryAfterSeconds(wait)
 	what := fmt.Sprintf("this account sent %d requests in the last minute, the most the service allows (on all routes, with all its keys)", limits.perMinute)
 	if which == limitBurst {

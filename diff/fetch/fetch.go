@@ -21,7 +21,8 @@ type Reader interface {
 
 // Options say how to read the live endpoints.
 type Options struct {
-	// Parallelism is how many projects are read at once (at least one).
+	// Parallelism is how many projects are read at once: 0 =
+	// api.DefaultParallelReads.
 	Parallelism int
 	// RefreshBranches lists every project's branches, so that every branch
 	// block is found by its name again.
@@ -43,7 +44,10 @@ type Options struct {
 // and pointing at its block.
 func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, opts Options) (*diff.Live, diag.Diagnostics) {
 	projects := diff.ProjectsToRead(cfg, st, opts.Scope)
-	parallelism := max(opts.Parallelism, 1)
+	parallelism := opts.Parallelism
+	if parallelism <= 0 {
+		parallelism = api.DefaultParallelReads
+	}
 	recorded := recordedBranches(st)
 	results := make([]*diff.LiveProject, len(projects))
 	failures := make([]*readFailure, len(projects))

@@ -146,6 +146,7 @@ func newCrashWorld(t *testing.T, opDelay time.Duration) *crashWorld {
 	}
 	t.Setenv("NEON_API_URL", w.url)
 	t.Setenv("NEON_API_KEY", emu.APIKey())
+	t.Setenv("NEONFORM_POLL_INTERVAL", scriptPollInterval)
 	return w
 }
 

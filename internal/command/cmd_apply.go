@@ -105,8 +105,8 @@ Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
 }
 
 func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
-	if c.Int("parallelism") < 1 {
-		return applyOptions{}, fmt.Errorf("-parallelism must be at least 1")
+	if err := checkParallelism(c); err != nil {
+		return applyOptions{}, err
 	}
 	lockTimeout, err := lockTimeoutOf(c)
 	if err != nil {

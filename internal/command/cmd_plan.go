@@ -108,7 +108,7 @@ func planFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 		&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
-		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once (`N`)"},
+		&cli.IntFlag{Name: "parallelism", Usage: "how many projects (`N`) to read or change at once, at most: by default 4 read at once, and as many changed at once as keep the request budget busy"},
 		&cli.BoolFlag{Name: "refresh-branches", Usage: "list every project's branches, so that each branch block is found by its name again rather than as the state records it"},
 		debugFlag(),
 		waitTimeoutFlag(),
@@ -116,6 +116,16 @@ func planFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "replace", Usage: "plan the compute at `ADDR` as a replacement (new endpoint, new host) even if nothing in it changed (repeatable)"},
 		&cli.BoolFlag{Name: "destroy", Usage: "plan the deletion of every compute the state manages"},
 	}
+}
+
+// checkParallelism refuses a -parallelism given below 1; not given, it is 0:
+// the defaults of reading (api.DefaultParallelReads) and applying (apply's
+// budget).
+func checkParallelism(c *cli.Context) error {
+	if c.IsSet("parallelism") && c.Int("parallelism") < 1 {
+		return fmt.Errorf("-parallelism must be at least 1")
+	}
+	return nil
 }
 
 func planInputsFrom(c *cli.Context) (planInputs, error) {
@@ -126,8 +136,8 @@ func planInputsFrom(c *cli.Context) (planInputs, error) {
 	if dir == "" {
 		dir = "."
 	}
-	if c.Int("parallelism") < 1 {
-		return planInputs{}, fmt.Errorf("-parallelism must be at least 1")
+	if err := checkParallelism(c); err != nil {
+		return planInputs{}, err
 	}
 	in := planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
 		RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)}

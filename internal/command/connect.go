@@ -3,9 +3,7 @@ package command
 import (
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -121,15 +119,17 @@ func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout t
 		return nil, fmt.Errorf("NEON_API_KEY is not set: create an API key in the console (Account settings, API keys) and run\n  export NEON_API_KEY=<key>\nor try neonform offline with api_url = \"embedded\" in the neonform block (or NEON_API_URL=embedded)")
 	}
 	opts := api.Options{BaseURL: base, APIKey: key, UserAgent: "neonform/" + version, HTTPClient: httpClient()}
-	if loopback(base) {
-		// A local emulator answers in microseconds: poll its operations often.
-		opts.PollInterval = 50 * time.Millisecond
-	}
 	if conn.sandbox != nil {
 		opts.RatePerMinute = -1 // the sandbox serves this neonform alone, with no limit
+		// Its operations take no time: poll them soon.
+		opts.PollInterval = sandboxPollInterval
 	}
 	var err error
 	if opts.WaitTimeout, err = waitTimeoutFrom(waitTimeout, env); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if err := pollIntervalFromEnv(env, &opts); err != nil {
 		conn.Close()
 		return nil, err
 	}
@@ -182,6 +182,27 @@ func rateLimitFromEnv(env environment, opts *api.Options) error {
 	return nil
 }
 
+// sandboxPollInterval is how often the embedded sandbox's operations are
+// polled: they take no time.
+const sandboxPollInterval = 50 * time.Millisecond
+
+// pollIntervalFromEnv reads NEONFORM_POLL_INTERVAL, the longest pause between
+// two polls of operations, which is also how long an operation is expected
+// to take before one was seen to finish (docs/limits.md, "Requests are
+// paced"): for an emulator whose operations take no time, which tests run.
+func pollIntervalFromEnv(env environment, opts *api.Options) error {
+	v := strings.TrimSpace(env.get("NEONFORM_POLL_INTERVAL"))
+	if v == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("NEONFORM_POLL_INTERVAL=%q: give the longest pause between two polls of operations as a duration, e.g. 50ms or 2s, or leave it unset for %s", v, api.DefaultPollInterval)
+	}
+	opts.PollInterval = d
+	return nil
+}
+
 // maxIdlePerHost is how many connections to the service stay open between
 // requests: more than -parallelism ever asks for at once. Go's default keeps
 // two, so with more projects read in parallel every other request would open
@@ -200,18 +221,6 @@ func httpClient() *http.Client {
 			return http.ErrUseLastResponse
 		},
 	}
-}
-
-func loopback(rawURL string) bool {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(u.Hostname())
-	return ip != nil && ip.IsLoopback()
 }
 
 // statePath is where the configuration's state file lives.

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	neonapi "github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 )
 
@@ -52,5 +54,41 @@ func TestConnectNeedsAKey(t *testing.T) {
 	}
 	if calls.Load() != 0 {
 		t.Errorf("%d calls made without a key", calls.Load())
+	}
+}
+
+// How often operations are polled does not depend on where the service is:
+// a loopback URL is polled as the service is, unless NEONFORM_POLL_INTERVAL
+// says otherwise (tests against an emulator set it).
+func TestPollIntervalIsTheEnvironmentsNotTheURLs(t *testing.T) {
+	url := "NEON_API_URL=http://127.0.0.1:1/api/v2"
+	for _, c := range []struct {
+		env  []string
+		want time.Duration
+		err  string
+	}{
+		{env: []string{url}, want: time.Second},
+		{env: []string{url, "NEONFORM_POLL_INTERVAL=50ms"}, want: 50 * time.Millisecond},
+		{env: []string{"NEON_API_URL=https://console.neon.tech/api/v2", "NEONFORM_POLL_INTERVAL=300ms"}, want: 300 * time.Millisecond},
+		{env: []string{url, "NEONFORM_POLL_INTERVAL=soon"}, err: `NEONFORM_POLL_INTERVAL="soon": give the longest pause`},
+		{env: []string{url, "NEONFORM_POLL_INTERVAL=0s"}, err: "e.g. 50ms or 2s"},
+	} {
+		env := newEnvironment(append(c.env, "NEON_API_KEY=napi_secret_for_the_test"))
+		conn, err := connect(&config.Config{Dir: t.TempDir()}, env, nil, 0)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v: err = %v, want %q", c.env, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Before any operation was seen to finish, one is expected to take a
+		// second, or the longest pause between polls if shorter.
+		if got := conn.client.ExpectedDuration(neonapi.ActionApplyConfig); got != c.want {
+			t.Errorf("%v: polls after %s, want %s", c.env, got, c.want)
+		}
+		conn.Close()
 	}
 }

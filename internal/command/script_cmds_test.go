@@ -27,7 +27,8 @@ import (
 //	    The emulator enforces no rate limit, and NEONFORM_RATE_LIMIT=off says so
 //	    to neonform, unless -rate-limit gives the requests a minute and a
 //	    route's burst a second it enforces: then neonform paces as it would
-//	    for the service.
+//	    for the service. NEONFORM_POLL_INTERVAL=50ms: the emulator's
+//	    operations are short.
 //	    -data FILE loads the world from FILE (a world file, e.g. inline in the
 //	    script, with fixed ids so golden outputs can name them) and keeps it there.
 //	neonapi METHOD PATH [JSON]
@@ -65,6 +66,10 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"pgstate":     cmdPGState,   // script_cmds_state_test.go
 	}
 }
+
+// scriptPollInterval is NEONFORM_POLL_INTERVAL in scripts and the other
+// tests that run neonform against an emulator whose operations are short.
+const scriptPollInterval = "50ms"
 
 // scriptEmulators remembers the emulator each running script started.
 var scriptEmulators sync.Map // *testscript.TestScript -> *scriptEmulator
@@ -139,6 +144,7 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 	})
 	ts.Setenv("NEON_API_URL", se.baseURL())
 	ts.Setenv("NEON_API_KEY", emu.APIKey())
+	ts.Setenv("NEONFORM_POLL_INTERVAL", scriptPollInterval)
 	if opts.RatePerMinute < 0 {
 		ts.Setenv("NEONFORM_RATE_LIMIT", "off")
 	}

@@ -1,0 +1,109 @@
+package apply
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff"
+)
+
+// On a terminal the status line says how long the rest is expected to take,
+// once the run has learned enough to say.
+func TestLiveStatusLineSaysTheTimeLeft(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, true, time.Hour, 3)
+	known := false
+	p.timeLeft = func() (time.Duration, bool) { return 95 * time.Second, known }
+	p.start(slowStep, &diff.Change{}, false)
+	known = true
+	p.tick()
+	p.finish()
+	s := out.String()
+	if !strings.Contains(s, "...\n[0/3 done] shop.main.primary updating ") {
+		t.Errorf("before anything is learned, the status line says no time left:\n%q", s)
+	}
+	if !strings.Contains(s, "\r\x1b[K[0/3 done, about 1m40s left] shop.main.primary updating ") {
+		t.Errorf("the status line does not say the time left:\n%q", s)
+	}
+}
+
+func TestTimeLeftIsSaidRounded(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		400 * time.Millisecond:   "1s",
+		42400 * time.Millisecond: "42s",
+		95 * time.Second:         "1m40s",
+		120 * time.Second:        "2m",
+		754 * time.Second:        "13m",
+		3725 * time.Second:       "1h2m",
+	} {
+		if got := formatLeft(d); got != want {
+			t.Errorf("%s is said %q, want %q", d, got, want)
+		}
+	}
+}
+
+// The time left is the longest of: the longest project's steps one after
+// another, all steps as many projects at once as run, and their requests at
+// the client's pace; each step as long, and as many requests, as the run's
+// steps so far.
+func TestTimeLeftFollowsTheStepsOfTheRun(t *testing.T) {
+	unpaced := mustClient(t, -1)
+	b := newBudget(unpaced, 2)
+	if _, ok := b.left(3, 5); ok {
+		t.Error("a time left before any step ended")
+	}
+	b.stepEnded(1 * time.Second)
+	b.stepEnded(3 * time.Second)
+	if got, _ := b.left(3, 5); got != 6*time.Second {
+		t.Errorf("3 steps of 2s in one project: %s left, want 6s", got)
+	}
+	if got, _ := b.left(1, 5); got != 5*time.Second {
+		t.Errorf("5 steps of 2s, 2 projects at once: %s left, want 5s", got)
+	}
+
+	paced := mustClient(t, 0) // 11.2 requests a second
+	b = newBudget(paced, 0)
+	b.sent -= 8 // two steps of 4 requests
+	b.stepEnded(2 * time.Second)
+	b.stepEnded(2 * time.Second)
+	if got, _ := b.left(1, 56); got != 20*time.Second {
+		t.Errorf("56 steps of 4 requests at 11.2 a second: %s left, want 20s", got)
+	}
+}
+
+// Without -parallelism, a paced client runs as many projects at once as
+// its pace times a step's time, over a step's requests (and a quarter
+// more), keep busy; the cap is -parallelism.
+func TestProjectsAtOnceFollowTheBudget(t *testing.T) {
+	paced := mustClient(t, 0) // 11.2 requests a second
+	b := newBudget(paced, 0)
+	// Nothing learned: an operation of a second (the client's guess), 3
+	// requests a step: ceil(1.25 * 11.2 * 1 / 3).
+	if got := b.parallel(); got != 5 {
+		t.Errorf("before any step: %d projects at once, want 5", got)
+	}
+	b.sent -= 6 // two steps of 3 requests, 4s each
+	b.stepEnded(4 * time.Second)
+	b.stepEnded(4 * time.Second)
+	if got := b.parallel(); got != 19 {
+		t.Errorf("steps of 4s and 3 requests: %d projects at once, want ceil(1.25 * 11.2 * 4 / 3) = 19", got)
+	}
+	b.limit = 7
+	if got := b.parallel(); got != 7 {
+		t.Errorf("-parallelism 7: %d projects at once", got)
+	}
+	if got := newBudget(mustClient(t, -1), 0).parallel(); got != maxAutoParallelism {
+		t.Errorf("an unpaced client: %d projects at once, want %d", got, maxAutoParallelism)
+	}
+}
+
+func mustClient(t *testing.T, perMinute int) *api.Client {
+	c, err := api.New(api.Options{BaseURL: "http://127.0.0.1:1/api/v2", APIKey: "napi_test", RatePerMinute: perMinute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
