@@ -266,3 +266,32 @@ moved {
 		t.Errorf("got %s, want a move across projects", d.String())
 	}
 }
+
+// A branch's move to another project is refused, and its way out pastes:
+// the state is not read at load time, so it names the command that lists
+// the addresses to forget, never a placeholder.
+func TestBranchMoveAcrossProjectsNamesAPastableCommand(t *testing.T) {
+	src := `project "analytics" {
+  id = "dark-sun-46453911"
+  branch "main" {}
+}
+project "data" {
+  id = "hidden-river-50598307"
+  branch "main" {
+    compute "primary" {}
+  }
+}
+moved {
+  from = analytics.old
+  to   = data.main
+}
+`
+	_, diags := load(t, src, config.Options{})
+	d := only(t, diags)
+	if d.Summary != "Move across projects" {
+		t.Fatalf("got %s, want a move across projects", d.String())
+	}
+	if !strings.Contains(d.Detail, "`neonform state list analytics.old`") || strings.Contains(d.Detail, "ADDRESS") {
+		t.Errorf("the way out does not paste as printed:\n%s", d.Detail)
+	}
+}

@@ -301,7 +301,9 @@ func ProjectMoveRefusal(from, to, fromProjectID, toProjectID string, entries ...
 		}
 		forget = fmt.Sprintf("`neonform state rm %s`", strings.Join(words, " "))
 	} else if err != nil || len(parts) < 3 {
-		forget = fmt.Sprintf("`neonform state rm ADDRESS` for each compute under %s", from)
+		// The state is not read here, so the addresses under the prefix are
+		// not known: name the command that lists them, which pastes as printed.
+		forget = fmt.Sprintf("`neonform state rm` of the addresses that `neonform state list %s` prints (it takes them all at once)", shellquote.Word(from))
 	}
 	return fmt.Sprintf("%s is in project %s and %s in project %s, and the service moves an endpoint between branches of its project, never to another project. "+
 		"Nothing needs to be deleted. Either keep the old label: drop the move, and keep or restore the block at %s; the endpoint stays managed as it is and nothing changes. "+
