@@ -277,6 +277,8 @@ func (r *run) count(done []StepResult) Counts {
 		s := &d.Step
 		ch := r.changes[s.Address]
 		switch {
+		case s.Gone:
+			c.ForgotGone++
 		case s.Kind == diff.StepState:
 			c.StateOnly++
 		case ch != nil && ch.Action == diff.Replace && doneSteps[s.Address] >= apiSteps[s.Address]:

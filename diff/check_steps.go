@@ -59,6 +59,9 @@ func checkSteps(p *Plan) error {
 func checkCall(s *Step) string {
 	collection := endpointsPath(s.ProjectID, "")
 	one := collection + "/" + url.PathEscape(s.EndpointID)
+	if s.Gone && s.Kind != StepState {
+		return "only a state-only step forgets a gone compute"
+	}
 	switch s.Kind {
 	case StepState:
 		if s.Method != "" || s.Path != "" {
@@ -66,6 +69,9 @@ func checkCall(s *Step) string {
 		}
 		if s.Record != nil && s.Record.EndpointID == "" {
 			return "it records a compute without an endpoint id"
+		}
+		if s.Gone && (s.Forget != s.Address || s.Record != nil || s.MovedFrom != "") {
+			return "a step that forgets a gone compute forgets its own address and records nothing"
 		}
 		return ""
 	case StepCreate:

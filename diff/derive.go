@@ -105,7 +105,7 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 		nextID = d.appendSteps(p, nextID)
 	}
 	p.Summary = summarize(p.Changes)
-	p.Summary.StateOnly = stateOnlySteps(p.Steps)
+	p.Summary.StateOnly, p.Summary.ForgetGone = stateOnlySteps(p.Steps), goneSteps(p.Steps)
 	return problems, nil
 }
 
@@ -314,7 +314,7 @@ func (d *deriver) forgetGone(changes []*Change) {
 		if d.live[c.EndpointID] != nil || recreated[addr] || !d.scope.covers(addr) {
 			continue
 		}
-		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr, Note: d.goneNote(addr, c)}})
+		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr, Gone: true, Note: d.goneNote(addr, c)}})
 	}
 }
 

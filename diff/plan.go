@@ -84,18 +84,20 @@ type LiveEndpoint struct {
 
 // Summary counts the changes by action. Restart and Suspend count the active
 // computes a change restarts or suspends (their connections drop). StateOnly
-// counts the steps that change the state alone (an adoption or a rename
-// that needs no call, forgetting an endpoint deleted outside neonform):
-// reviewed like the calls, so counted like them.
+// counts the steps that change the state alone and are reviewed like the
+// calls, so counted like them (an adoption or a rename that needs no call, a
+// forget a removed block asks for). ForgetGone counts apart the steps that
+// forget a compute whose endpoint is gone (Step.Gone), which need no review.
 type Summary struct {
-	Create    int `json:"create"`
-	Update    int `json:"update"`
-	Replace   int `json:"replace"`
-	Delete    int `json:"delete"`
-	NoOp      int `json:"no_op"`
-	Restart   int `json:"restart"`
-	Suspend   int `json:"suspend"`
-	StateOnly int `json:"state_only"`
+	Create     int `json:"create"`
+	Update     int `json:"update"`
+	Replace    int `json:"replace"`
+	Delete     int `json:"delete"`
+	NoOp       int `json:"no_op"`
+	Restart    int `json:"restart"`
+	Suspend    int `json:"suspend"`
+	StateOnly  int `json:"state_only"`
+	ForgetGone int `json:"forget_gone"`
 }
 
 // Change is what the plan does to one compute, and what that does to its clients.
@@ -198,6 +200,13 @@ type Step struct {
 	MovedFrom string `json:"moved_from,omitempty"`
 	// Note says in words why a state-only step is there.
 	Note string `json:"note,omitempty"`
+	// Gone: the step forgets a compute whose endpoint is gone (deleted
+	// outside neonform, often with its preview branch) and that nothing
+	// plans again. It is the state catching up with the service, as
+	// Terraform's refresh drops what was deleted: no change to review, so
+	// it is counted apart (Summary.ForgetGone), a plan of only these has no
+	// changes (HasChanges), and apply carries them out without asking.
+	Gone bool `json:"gone,omitempty"`
 
 	// Create and Update are the request of a create or an update, as the
 	// client sends it; Body is its JSON. Only derived steps have them.
@@ -230,20 +239,37 @@ type Unmanaged struct {
 	Type         api.EndpointType `json:"type"`
 }
 
-// HasChanges reports whether applying the plan would do anything, an API call
-// or a change to the state.
-func (p *Plan) HasChanges() bool { return len(p.Steps) > 0 }
+// HasChanges reports whether the plan has changes to review: an API call or
+// a state-only step other than forgetting a gone compute (Step.Gone). It is
+// what plan -detailed-exitcode and apply's question go by.
+func (p *Plan) HasChanges() bool { return len(p.Steps) > goneSteps(p.Steps) }
+
+// HasSteps reports whether applying the plan would do anything at all,
+// forgetting gone computes included.
+func (p *Plan) HasSteps() bool { return len(p.Steps) > 0 }
 
 // APICalls counts the steps that call the API.
 func (p *Plan) APICalls() int {
-	return len(p.Steps) - stateOnlySteps(p.Steps)
+	return len(p.Steps) - stateOnlySteps(p.Steps) - goneSteps(p.Steps)
 }
 
-// stateOnlySteps counts the steps that change the state alone.
+// stateOnlySteps counts the steps that change the state alone and need a
+// review: all but those that forget a gone compute.
 func stateOnlySteps(steps []Step) int {
 	n := 0
 	for _, s := range steps {
-		if s.Kind == StepState {
+		if s.Kind == StepState && !s.Gone {
+			n++
+		}
+	}
+	return n
+}
+
+// goneSteps counts the steps that forget a gone compute (Step.Gone).
+func goneSteps(steps []Step) int {
+	n := 0
+	for _, s := range steps {
+		if s.Gone {
 			n++
 		}
 	}

@@ -97,9 +97,13 @@ func (h *human) render(p *diff.Plan) {
 			h.header(p)
 			h.unchanged(p)
 		}
+		h.drift(p) // only gone computes, which apply forgets
 		h.unmanaged(p)
 		h.warnings(p)
-		h.printf("%s\n", noChangesLine(p, h.o.Stats))
+		h.printf("%s\n", noChangesLine(p, h.o.Stats)+goneEnd(p))
+		if p.HasSteps() {
+			h.saved()
+		}
 		return
 	}
 	h.header(p)
@@ -116,6 +120,11 @@ func (h *human) render(p *diff.Plan) {
 	if len(p.Targets) > 0 {
 		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))
 	}
+	h.saved()
+}
+
+// saved says where the plan was saved, if it was, and how to apply it.
+func (h *human) saved() {
 	if h.o.SavedTo != "" {
 		h.printf("Saved the plan to %s.", h.o.SavedTo)
 		if h.o.ApplyWith != "" {
@@ -144,6 +153,9 @@ func (h *human) drift(p *diff.Plan) {
 	for _, d := range p.Drift {
 		if d.Gone {
 			h.printf("%s %s  %s  %s\n", h.paint(ansiRed, "   -"), d.Address, d.EndpointID, "deleted outside neonform")
+			if note := goneNote(p, d); note != "" {
+				h.printf("      %s\n", note)
+			}
 			continue
 		}
 		h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.EndpointID)

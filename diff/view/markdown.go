@@ -42,6 +42,10 @@ func markdown(p *diff.Plan, limit int) string {
 	var b strings.Builder
 	if !p.HasChanges() {
 		b.WriteString(markdownNoChanges(p))
+		if p.HasSteps() {
+			fmt.Fprintf(&b, "\nApply forgets %s (deleted outside neonform) without asking.\n\n", GoneWords(p.Summary.ForgetGone))
+			writeSection(&b, driftSection(p), limit-b.Len()-reserve)
+		}
 		if len(p.Unmanaged) > 0 {
 			fmt.Fprintf(&b, "\n%s not in the configuration left alone.\n", english.Plural(len(p.Unmanaged), "endpoint", "endpoints"))
 		}
@@ -292,6 +296,9 @@ func driftSection(p *diff.Plan) *section {
 	}
 	for _, d := range p.Drift {
 		what := "deleted outside neonform"
+		if note := goneNote(p, d); note != "" {
+			what += "; " + note
+		}
 		if !d.Gone {
 			var parts []string
 			for _, a := range d.Attributes {
