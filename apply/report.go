@@ -70,6 +70,8 @@ type Counts struct {
 	// ForgotGone counts the computes forgotten because their endpoint was
 	// gone (diff.Step.Gone).
 	ForgotGone int
+	// Defaults counts the projects whose compute defaults changed.
+	Defaults int
 }
 
 // Summary is one paragraph for the end of an apply:
@@ -185,6 +187,9 @@ func (c Counts) phrase() string {
 	}
 	if c.ForgotGone > 0 {
 		parts = append(parts, view.GoneWords(c.ForgotGone)+" forgotten")
+	}
+	if c.Defaults > 0 {
+		parts = append(parts, view.DefaultsWords(c.Defaults)+" changed")
 	}
 	if len(parts) == 0 {
 		return "no changes"

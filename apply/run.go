@@ -281,6 +281,8 @@ func (r *run) count(done []StepResult) Counts {
 			c.ForgotGone++
 		case s.Kind == diff.StepState:
 			c.StateOnly++
+		case s.Kind == diff.StepDefaults:
+			c.Defaults++
 		case ch != nil && ch.Action == diff.Replace && doneSteps[s.Address] >= apiSteps[s.Address]:
 			if !replaced[s.Address] {
 				replaced[s.Address] = true

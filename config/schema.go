@@ -37,6 +37,7 @@ var (
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "branch", LabelNames: []string{"name"}},
 			{Type: "branches", LabelNames: []string{"name"}}, // a branch rule (rules.go)
+			{Type: "defaults"}, // the project's compute defaults (defaults.go)
 		},
 	}
 	branchSchema = &hcl.BodySchema{
@@ -49,6 +50,9 @@ var (
 		Attributes: append(argumentSchemas(managed.Arguments()), hcl.AttributeSchema{Name: "for_each"}),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 	}
+	// defaultsSchema takes the arguments of the managed attributes a
+	// project's defaults set (internal/managed, Default).
+	defaultsSchema  = &hcl.BodySchema{Attributes: argumentSchemas(managed.DefaultArguments())}
 	lifecycleSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "prevent_destroy"}, {Name: "allow_restart"}},
 	}

@@ -94,6 +94,15 @@ func checkCall(s *Step) string {
 			return "an update must say what to record in the state"
 		}
 		return ""
+	case StepDefaults:
+		project := "/projects/" + url.PathEscape(s.ProjectID)
+		switch {
+		case s.Method != "PATCH" || s.Path != project:
+			return fmt.Sprintf("a change to a project's defaults must be PATCH %s, not %s %s", project, s.Method, s.Path)
+		case len(s.Body) == 0 || s.Record != nil || s.EndpointID != "":
+			return "a change to a project's defaults sends a body and acts on no endpoint"
+		}
+		return ""
 	case StepDelete:
 		switch {
 		case s.EndpointID == "" || strings.ContainsAny(s.EndpointID, "/?#"):

@@ -52,6 +52,10 @@ type Plan struct {
 	// and its endpoint keeps running, unmanaged. The plan records them, as
 	// it records -replace, for apply to derive those steps again.
 	Forget []string `json:"forget,omitempty"`
+	// Defaults are the changes to projects' compute defaults (a project's
+	// defaults block, defaults.go): what the service gives the computes it
+	// creates from then on. No running compute restarts for them.
+	Defaults []DefaultsChange `json:"defaults,omitempty"`
 	// Redacted: the document is a plan as plan -format json and show -format
 	// json print it, with the values of sensitive variables hidden; apply
 	// refuses it. Never set in a plan file (diff/planfile/planfile_redact.go).
@@ -72,6 +76,10 @@ type Project struct {
 	Label      string         `json:"label"`
 	LiveDigest string         `json:"live_digest"`
 	Endpoints  []LiveEndpoint `json:"endpoints"`
+	// Defaults are the project's compute defaults as the plan read them,
+	// when its block has a defaults block: a change to them is derived
+	// from these.
+	Defaults *api.DefaultEndpointSettings `json:"defaults,omitempty"`
 }
 
 // LiveEndpoint is a live endpoint as the plan read it: its id, whether it
@@ -98,6 +106,8 @@ type Summary struct {
 	Suspend    int `json:"suspend"`
 	StateOnly  int `json:"state_only"`
 	ForgetGone int `json:"forget_gone"`
+	// Defaults counts the projects whose compute defaults change.
+	Defaults int `json:"defaults"`
 }
 
 // Change is what the plan does to one compute, and what that does to its clients.
@@ -212,6 +222,8 @@ type Step struct {
 	// client sends it; Body is its JSON. Only derived steps have them.
 	Create *api.EndpointCreate `json:"-"`
 	Update *api.EndpointUpdate `json:"-"`
+	// Defaults is the request of a change to a project's defaults.
+	Defaults *api.ProjectDefaultsUpdate `json:"-"`
 }
 
 // Drift is a managed compute that changed outside neonform since the last

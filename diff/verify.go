@@ -164,7 +164,7 @@ func sameCalls(file, derived []Step) error {
 // the scope (targets, replace, destroy) the changes must keep to.
 func rederive(p *Plan, st *state.State) (*Plan, error) {
 	d := &Plan{Projects: make([]Project, len(p.Projects)), Changes: make([]Change, len(p.Changes)),
-		Targets: p.Targets, Replace: p.Replace, Destroy: p.Destroy, Forget: p.Forget}
+		Targets: p.Targets, Replace: p.Replace, Destroy: p.Destroy, Forget: p.Forget, Defaults: p.Defaults}
 	for i, proj := range p.Projects {
 		if !slices.IsSortedFunc(proj.Endpoints, func(a, b LiveEndpoint) int { return strings.Compare(a.ID, b.ID) }) {
 			return nil, fmt.Errorf("project %s: its recorded live endpoints are not in id order", proj.ID)

@@ -109,6 +109,7 @@ func (h *human) render(p *diff.Plan) {
 	h.header(p)
 	h.drift(p)
 	h.changes(p)
+	h.defaults(p)
 	h.stateSteps(p)
 	if h.o.Verbose {
 		h.unchanged(p)
@@ -322,6 +323,20 @@ func (h *human) settings(attrs []diff.Attribute) {
 		_, after := a.Values()
 		h.printf("      %-*s  %s\n", nameW, a.Name, after)
 	}
+}
+
+// defaults prints the changes to projects' compute defaults: they apply to
+// the computes the service creates from then on, so they restart nothing.
+func (h *human) defaults(p *diff.Plan) {
+	if len(p.Defaults) == 0 {
+		return
+	}
+	h.printf("Project compute defaults, for the computes created from now on (no compute restarts):\n")
+	for _, d := range p.Defaults {
+		h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.ProjectID)
+		h.attributes(d.Attributes, false)
+	}
+	h.printf("\n")
 }
 
 func (h *human) stateSteps(p *diff.Plan) {

@@ -211,6 +211,14 @@ func changeTable(p *diff.Plan) *section {
 		s.items = append(s.items, fmt.Sprintf("| %s | %s | %s | %s | %s |\n",
 			c.Action.Symbol(), cell(textsafe.MarkdownCode(c.Address)), c.Action, disruptionCell(c), cell(clip(askedWords(p, c)+whatChanges(c), maxCell))))
 	}
+	for _, d := range p.Defaults {
+		var parts []string
+		for _, a := range d.Attributes {
+			parts = append(parts, markdownAttribute(a))
+		}
+		s.items = append(s.items, fmt.Sprintf("| ~ | %s | defaults | none | %s |\n", cell(textsafe.MarkdownCode(d.Address)),
+			cell(clip(strings.Join(parts, ", ")+" (for computes created from now on)", maxCell))))
+	}
 	for _, st := range stateOnly(p) {
 		s.items = append(s.items, fmt.Sprintf("| | %s | state only | none | %s |\n", cell(textsafe.MarkdownCode(st.Address)), cell(textsafe.Markdown(st.Note))))
 	}

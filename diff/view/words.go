@@ -144,6 +144,9 @@ func summaryLine(s diff.Summary) string {
 	if s.StateOnly > 0 {
 		line += "; " + StateOnlyWords(s.StateOnly)
 	}
+	if s.Defaults > 0 {
+		line += "; " + DefaultsWords(s.Defaults) + " to change"
+	}
 	if s.ForgetGone > 0 {
 		line += "; " + GoneWords(s.ForgetGone) + " to forget"
 	}
@@ -166,6 +169,9 @@ func ShortSummary(p *diff.Plan) string {
 	}
 	if s.StateOnly > 0 {
 		parts = append(parts, StateOnlyWords(s.StateOnly))
+	}
+	if s.Defaults > 0 {
+		parts = append(parts, DefaultsWords(s.Defaults)+" to change")
 	}
 	if s.ForgetGone > 0 {
 		parts = append(parts, GoneWords(s.ForgetGone)+" to forget")
@@ -251,6 +257,13 @@ func StateOnlyWords(n int) string {
 // summaries say it: "2 gone computes" (to forget, forgotten).
 func GoneWords(n int) string {
 	return english.Plural(n, "gone compute", "gone computes")
+}
+
+// DefaultsWords counts the projects whose compute defaults a plan changes,
+// as the plan's and apply's summaries say it: "1 project's compute
+// defaults" (to change, changed).
+func DefaultsWords(n int) string {
+	return english.Plural(n, "project's compute defaults", "projects' compute defaults")
 }
 
 // goneNote is what the plan says of forgetting a drifted compute whose

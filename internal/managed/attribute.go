@@ -31,6 +31,9 @@ type Attribute struct {
 	// Headline is shown in a create's header or size line (its type, its
 	// branch, its size), so the views give it no line of its own.
 	Headline bool
+	// Default: a project's defaults block sets it too, for the computes the
+	// service creates from then on (the project's default_endpoint_settings).
+	Default bool
 }
 
 // sizeArguments set both ends of a size: size = 2, or min_cu with max_cu.
@@ -40,10 +43,10 @@ var sizeArguments = []string{"min_cu", "max_cu", "size"}
 var (
 	Type           = &Attribute{Name: "type", Arguments: []string{"type"}, API: "type", Key: "type", Home: "compute", Headline: true}
 	Branch         = &Attribute{Name: "branch", API: "branch_id", Key: "branch_id", Headline: true}
-	MinCU          = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Key: "min_cu", Home: "compute", Headline: true}
-	MaxCU          = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Key: "max_cu", Home: "compute", Headline: true}
-	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Key: "suspend_timeout_seconds", Home: "compute"}
-	PgSettings     = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Key: "pg_settings", Home: "compute", Keyed: true}
+	MinCU          = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Key: "min_cu", Home: "compute", Headline: true, Default: true}
+	MaxCU          = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Key: "max_cu", Home: "compute", Headline: true, Default: true}
+	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Key: "suspend_timeout_seconds", Home: "compute", Default: true}
+	PgSettings     = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Key: "pg_settings", Home: "compute", Keyed: true, Default: true}
 	Disabled       = &Attribute{Name: "disabled", Arguments: []string{"disabled"}, API: "disabled", Key: "disabled", Home: "compute"}
 	Name           = &Attribute{Name: "name", Arguments: []string{"name"}, API: "name", Key: "name"}
 )
@@ -60,6 +63,20 @@ func Arguments() []string {
 	for _, s := range All {
 		for _, a := range s.Arguments {
 			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// DefaultArguments is every argument of a project's defaults block: those
+// of the attributes it sets (Default), each once, in All's order.
+func DefaultArguments() []string {
+	var out []string
+	for _, s := range All {
+		for _, a := range s.Arguments {
+			if s.Default && !slices.Contains(out, a) {
 				out = append(out, a)
 			}
 		}

@@ -1,0 +1,49 @@
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/neonform/neonform/internal/managed"
+)
+
+// DefaultsLabel ends the address of a project's defaults ("shop.defaults"),
+// which the plan and the state name them by.
+const DefaultsLabel = "defaults"
+
+// decodeDefaults reads a project's defaults block: the arguments of a
+// compute block that the project's default_endpoint_settings have (managed
+// attributes marked Default), each decoded and checked as in a compute
+// block, with the same defaults for what it leaves out.
+func (l *loader) decodeDefaults(p *Project, b *hclsyntax.Block) {
+	if p.Defaults != nil {
+		l.errorf(b.DefRange(), "Duplicate defaults block",
+			"Project %s already has a defaults block at %s; write its settings in one.", p.Label, where(p.Defaults.DeclRange))
+		return
+	}
+	cp := &Compute{
+		Label:        DefaultsLabel,
+		Address:      p.Label + "." + DefaultsLabel,
+		ProjectLabel: p.Label,
+		Type:         ReadWrite,
+		MinCU:        managed.DefaultCU,
+		MaxCU:        managed.DefaultCU,
+		PgSettings:   managed.Settings(nil),
+		AllowRestart: true,
+		DeclRange:    b.DefRange(),
+	}
+	content, diags := bodyContent(b.Body, defaultsSchema, "a defaults block")
+	l.diags = append(l.diags, diags...)
+	c := &computeAttrs{l: l, cp: cp, attrs: content.Attributes, misspelt: content.Misspelt}
+	for name, a := range content.Attributes {
+		cp.Ranges.Set(name, a.SrcRange)
+	}
+	done := map[string]bool{}
+	for _, a := range managed.All {
+		if !a.Default || len(a.Arguments) == 0 || done[a.Arguments[0]] {
+			continue
+		}
+		done[a.Arguments[0]] = true
+		computeDecoders[a.Arguments[0]](c, b, instance{label: DefaultsLabel})
+	}
+	p.Defaults = cp
+}
