@@ -242,7 +242,7 @@ var (
 		"default": "variable", "description": "variable", "sensitive": "variable",
 	})
 	blockHomes = map[string]string{
-		"branch": "project", "compute": "branch", "lifecycle": "compute",
+		"branch": "project", "compute": "branch", "lifecycle": "compute", "defaults": "project",
 	}
 	// secretNames are what people call the API key when they try to write it in a file.
 	secretNames = map[string]bool{"api_key": true, "apikey": true, "token": true, "neon_api_key": true}

@@ -10,18 +10,27 @@ import (
 	"github.com/neonform/neonform/state"
 )
 
-// DefaultsChange is a change to a project's compute defaults (its defaults
-// block): what the service gives the computes it creates in the project from
-// then on, a branch created with a compute among them. Computes that exist
-// keep their values, so nothing restarts: each attribute's effect is none.
-// Its attributes are the attribute table's, compared by its rules, before
-// what the project has, after what the block asks.
+// DefaultsChange is what the plan does to a project's compute defaults (its
+// defaults block): what the service gives the computes it creates in the
+// project from then on, a branch created with a compute among them.
+// Computes that exist keep their values, so nothing restarts: each
+// attribute's effect is none. Its attributes are the attribute table's,
+// compared by its rules, before what the project has, after what the block
+// asks; none when they already agree (one for every defaults block, as a
+// no-op change for every compute, so that its sensitive values are known).
 type DefaultsChange struct {
 	// Address is "<project>.defaults".
 	Address    string      `json:"address"`
 	ProjectID  string      `json:"project_id"`
 	Attributes []Attribute `json:"attributes"`
+	// Sensitive and SensitiveFrom are as a Change's: the block's attributes
+	// whose value comes from a sensitive variable, which every view hides.
+	Sensitive     []string            `json:"sensitive,omitempty"`
+	SensitiveFrom map[string][]string `json:"sensitive_from,omitempty"`
 }
+
+// Secrets are the defaults' sensitive attributes and their variables.
+func (c *DefaultsChange) Secrets() Secrets { return Secrets{c.Sensitive, c.SensitiveFrom} }
 
 // defaultsEndpoint is a project's defaults as an endpoint that has them,
 // for the attribute table to read: what a compute created without values
@@ -61,7 +70,7 @@ func defaultsDifferences(before, after Values) []Attribute {
 }
 
 // planDefaults is the change a project's defaults block asks of the
-// project's live defaults; nil when they already match.
+// project's live defaults; nil without a block.
 func planDefaults(p *config.Project, lp *LiveProject) *DefaultsChange {
 	if p.Defaults == nil || lp.Defaults == nil {
 		return nil
@@ -74,10 +83,19 @@ func planDefaults(p *config.Project, lp *LiveProject) *DefaultsChange {
 			attrs[i].SensitiveFrom = managed.Named(attrs[i].Name).From(p.Defaults.SensitiveFrom)
 		}
 	}
-	if len(attrs) == 0 {
-		return nil
+	dc := &DefaultsChange{Address: p.Label + "." + config.DefaultsLabel, ProjectID: p.ID, Attributes: attrs}
+	for _, a := range managed.All {
+		if a.Default && a.Sensitive(p.Defaults.Sensitive) {
+			dc.Sensitive = append(dc.Sensitive, a.Name)
+			if from := a.From(p.Defaults.SensitiveFrom); len(from) > 0 {
+				if dc.SensitiveFrom == nil {
+					dc.SensitiveFrom = map[string][]string{}
+				}
+				dc.SensitiveFrom[a.Name] = from
+			}
+		}
 	}
-	return &DefaultsChange{Address: p.Label + "." + config.DefaultsLabel, ProjectID: p.ID, Attributes: attrs}
+	return dc
 }
 
 // defaults checks a change to the project's defaults against the defaults
@@ -99,7 +117,7 @@ func (d *deriver) defaults(ch *DefaultsChange, proj *Project) error {
 		}
 	}
 	made := defaultsDifferences(base, want)
-	if len(made) == 0 || len(made) != len(ch.Attributes) {
+	if len(made) != len(ch.Attributes) {
 		return fmt.Errorf("it lists %d attributes, but its values differ from the project's defaults in %d", len(ch.Attributes), len(made))
 	}
 	for i := range made {
@@ -107,6 +125,9 @@ func (d *deriver) defaults(ch *DefaultsChange, proj *Project) error {
 		if got, w := mustJSON(ch.Attributes[i]), mustJSON(made[i]); string(got) != string(w) {
 			return fmt.Errorf("its attribute %s is not what its values make", ch.Attributes[i].Name)
 		}
+	}
+	if len(made) == 0 {
+		return nil // they agree: nothing to send
 	}
 	body := api.ProjectDefaultsUpdate{Project: api.ProjectDefaultsPatch{DefaultEndpointSettings: api.DefaultsSent{
 		PgSettings: managed.Settings(want.PgSettings), AutoscalingLimitMinCU: want.MinCU, AutoscalingLimitMaxCU: want.MaxCU,
@@ -120,7 +141,7 @@ func (d *deriver) defaults(ch *DefaultsChange, proj *Project) error {
 // defaultsDrift is the drift of a project's defaults: what the state says
 // was applied against what the project has now; nil when they agree, or
 // when neither the plan nor the state knows them.
-func defaultsDrift(st *state.State, proj *Project) *Drift {
+func defaultsDrift(st *state.State, proj *Project, dc *DefaultsChange) *Drift {
 	addr := proj.Label + "." + config.DefaultsLabel
 	applied := st.Defaults[addr]
 	if applied == nil || proj.Defaults == nil || applied.ProjectID != proj.ID {
@@ -129,6 +150,14 @@ func defaultsDrift(st *state.State, proj *Project) *Drift {
 	attrs := defaultsDifferences(AppliedValues(&state.Compute{Applied: applied.Applied}), LiveValues(defaultsEndpoint(proj.Defaults)))
 	if len(attrs) == 0 {
 		return nil
+	}
+	if dc != nil {
+		s := dc.Secrets()
+		for i := range attrs {
+			if s.Hides(attrs[i].Name) {
+				attrs[i].Sensitive, attrs[i].SensitiveFrom = true, s.Vars(attrs[i].Name)
+			}
+		}
 	}
 	return &Drift{Address: addr, ProjectID: proj.ID, Attributes: attrs}
 }

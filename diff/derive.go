@@ -113,7 +113,7 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 			}
 			d.forgetGone(byProject[proj.ID])
 			p.Drift = append(p.Drift, d.drift(byProject[proj.ID])...)
-			if dd := defaultsDrift(st, &proj); dd != nil && !scope.destroy && len(p.Targets) == 0 {
+			if dd := defaultsDrift(st, &proj, defaultsOf(p, proj.ID)); dd != nil && !scope.destroy && len(p.Targets) == 0 {
 				p.Drift = append(p.Drift, *dd)
 			}
 		}
@@ -122,7 +122,12 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 	}
 	p.Summary = summarize(p.Changes)
 	p.Summary.StateOnly, p.Summary.ForgetGone = stateOnlySteps(p.Steps), goneSteps(p.Steps)
-	p.Summary.Defaults = len(p.Defaults)
+	p.Summary.Defaults = 0
+	for _, dc := range p.Defaults {
+		if len(dc.Attributes) > 0 {
+			p.Summary.Defaults++
+		}
+	}
 	return problems, nil
 }
 

@@ -52,9 +52,9 @@ type Plan struct {
 	// and its endpoint keeps running, unmanaged. The plan records them, as
 	// it records -replace, for apply to derive those steps again.
 	Forget []string `json:"forget,omitempty"`
-	// Defaults are the changes to projects' compute defaults (a project's
-	// defaults block, defaults.go): what the service gives the computes it
-	// creates from then on. No running compute restarts for them.
+	// Defaults are what the plan does to projects' compute defaults, one
+	// per defaults block (defaults.go): what the service gives the computes
+	// it creates from then on. No running compute restarts for them.
 	Defaults []DefaultsChange `json:"defaults,omitempty"`
 	// Redacted: the document is a plan as plan -format json and show -format
 	// json print it, with the values of sensitive variables hidden; apply
@@ -381,6 +381,11 @@ func Normalize(p *Plan) {
 	for i := range p.Steps {
 		if p.Steps[i].After == nil {
 			p.Steps[i].After = []int{}
+		}
+	}
+	for i := range p.Defaults {
+		if p.Defaults[i].Attributes == nil {
+			p.Defaults[i].Attributes = []Attribute{}
 		}
 	}
 	for i := range p.Drift {

@@ -328,11 +328,14 @@ func (h *human) settings(attrs []diff.Attribute) {
 // defaults prints the changes to projects' compute defaults: they apply to
 // the computes the service creates from then on, so they restart nothing.
 func (h *human) defaults(p *diff.Plan) {
-	if len(p.Defaults) == 0 {
+	if p.Summary.Defaults == 0 {
 		return
 	}
 	h.printf("Project compute defaults, for the computes created from now on (no compute restarts):\n")
 	for _, d := range p.Defaults {
+		if len(d.Attributes) == 0 {
+			continue
+		}
 		h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.ProjectID)
 		h.attributes(d.Attributes, false)
 	}

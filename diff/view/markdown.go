@@ -212,6 +212,9 @@ func changeTable(p *diff.Plan) *section {
 			c.Action.Symbol(), cell(textsafe.MarkdownCode(c.Address)), c.Action, disruptionCell(c), cell(clip(askedWords(p, c)+whatChanges(c), maxCell))))
 	}
 	for _, d := range p.Defaults {
+		if len(d.Attributes) == 0 {
+			continue
+		}
 		var parts []string
 		for _, a := range d.Attributes {
 			parts = append(parts, markdownAttribute(a))
