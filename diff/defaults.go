@@ -171,6 +171,28 @@ func defaultsOf(p *Plan, projectID string) *DefaultsChange {
 	return &p.Defaults[i]
 }
 
+// DefaultsChangedSince lists what differs in project projectID's compute
+// defaults between what the plan p read and now, by the attribute table's
+// rules (apply refuses a plan whose defaults changed since), each marked
+// sensitive as the plan's defaults block makes it, so that every view hides
+// its values.
+func DefaultsChangedSince(p *Plan, projectID string, now *api.DefaultEndpointSettings) []Attribute {
+	i := slices.IndexFunc(p.Projects, func(proj Project) bool { return proj.ID == projectID })
+	if i < 0 {
+		return nil
+	}
+	attrs := defaultsDifferences(LiveValues(defaultsEndpoint(p.Projects[i].Defaults)), LiveValues(defaultsEndpoint(now)))
+	if dc := defaultsOf(p, projectID); dc != nil {
+		s := dc.Secrets()
+		for j := range attrs {
+			if s.Hides(attrs[j].Name) {
+				attrs[j].Sensitive, attrs[j].SensitiveFrom = true, s.Vars(attrs[j].Name)
+			}
+		}
+	}
+	return attrs
+}
+
 // defaultsApplied is what the state records of a project's defaults once
 // the request u is done, read by the attribute table.
 func defaultsApplied(u *api.ProjectDefaultsUpdate, projectID string) *state.Defaults {
