@@ -159,7 +159,11 @@ func (h *human) drift(p *diff.Plan) {
 			}
 			continue
 		}
-		h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.EndpointID)
+		if d.EndpointID == "" { // a project's compute defaults
+			h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, "project compute defaults")
+		} else {
+			h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.EndpointID)
+		}
 		h.attributes(d.Attributes, false)
 	}
 	h.printf("\n")

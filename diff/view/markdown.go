@@ -317,7 +317,11 @@ func driftSection(p *diff.Plan) *section {
 			}
 			what = strings.Join(parts, ", ")
 		}
-		s.items = append(s.items, fmt.Sprintf("- %s (%s): %s\n", textsafe.MarkdownCode(d.Address), textsafe.Markdown(d.EndpointID), clip(what, 1000)))
+		id := d.EndpointID
+		if id == "" {
+			id = "project compute defaults"
+		}
+		s.items = append(s.items, fmt.Sprintf("- %s (%s): %s\n", textsafe.MarkdownCode(d.Address), textsafe.Markdown(id), clip(what, 1000)))
 	}
 	return s
 }
