@@ -22,6 +22,7 @@ import (
 	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/internal/planschema"
 	"github.com/neonform/neonform/state"
 )
 
@@ -212,7 +213,10 @@ func (w *world) tryPlan(src string) (*diff.Plan, error) {
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("plan: %v", diags)
 	}
-	planfile.CheckSchema(p)
+	// Every plan these tests make matches the plan file's schema.
+	if err := planschema.CheckPlan(planfile.Schema, p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

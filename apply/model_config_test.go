@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/neonform/neonform/sizing"
 )
 
 // modelConfig is the configuration a model walk (model_test.go) changes at
@@ -60,7 +62,7 @@ var (
 	modelSizes = []modelSize{
 		{"", 1, 1}, {"size = 0.25", 0.25, 0.25}, {"size = 0.5", 0.5, 0.5}, {"size = 2", 2, 2}, {"size = 8", 8, 8},
 		{"size = 24", 24, 24}, {"min_cu = 0.25\n      max_cu = 1", 0.25, 1}, {"min_cu = 0.25\n      max_cu = 4", 0.25, 4},
-		{"min_cu = 0.5\n      max_cu = 2", 0.5, 2}, {"min_cu = 1\n      max_cu = 8", 1, 8}, {"min_cu = 0.25\n      max_cu = 16", 0.25, 16},
+		{"min_cu = 0.5\n      max_cu = 2", 0.5, 2}, {"min_cu = 1\n      max_cu = 8", 1, 8}, {"min_cu = 8\n      max_cu = 16", 8, 16},
 	}
 	modelSuspends = []modelSuspend{{"", 0}, {`"5m"`, 300}, {`"300s"`, 300}, {`"60s"`, 60}, {`"90s"`, 90}, {`"1h"`, 3600},
 		{`"168h"`, 604800}, {`"never"`, -1}}
@@ -115,6 +117,14 @@ func (g *modelGenerator) newConfig(ids []string) *modelConfig {
 	return m
 }
 
+// fitSuspend keeps a compute above 16 CU valid: it never scales to zero, so it
+// takes the default or "never", not a timeout (sizing.CheckSuspend).
+func (c *modelCompute) fitSuspend() {
+	if c.size.maxCU > sizing.MaxScaleToZeroCU && c.suspend.seconds > 0 {
+		c.suspend = modelSuspends[len(modelSuspends)-1]
+	}
+}
+
 func (g *modelGenerator) newCompute(p *modelProject, rw bool, label string) *modelCompute {
 	if label == "" {
 		p.next++
@@ -122,6 +132,7 @@ func (g *modelGenerator) newCompute(p *modelProject, rw bool, label string) *mod
 	}
 	c := &modelCompute{label: label, rw: rw, size: modelSizes[g.rng.IntN(len(modelSizes))],
 		suspend: modelSuspends[g.rng.IntN(len(modelSuspends))], settings: map[string]string{}}
+	c.fitSuspend()
 	if g.rng.IntN(3) == 0 {
 		c.name = "n-" + label
 	}
@@ -190,12 +201,14 @@ func (g *modelGenerator) edit(m *modelConfig, p *modelProject, b *modelBranch, c
 			return ""
 		}
 		c.size = modelSizes[g.rng.IntN(len(modelSizes))]
+		c.fitSuspend()
 		return fmt.Sprintf("resize %s to %g-%g CU", addr(b, c), c.size.minCU, c.size.maxCU)
 	case 5:
 		if c == nil {
 			return ""
 		}
 		c.suspend = modelSuspends[g.rng.IntN(len(modelSuspends))]
+		c.fitSuspend()
 		return "suspend_timeout of " + addr(b, c)
 	case 6:
 		if c == nil {

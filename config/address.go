@@ -65,21 +65,6 @@ func ParseAddress(s string) (project, branch, compute string, err error) {
 	return parts[0], parts[1], parts[2], nil
 }
 
-// SameProjectBlock reports whether two compute addresses are in one project
-// block: the same project label, with or without a key (a project block that
-// gained for_each keeps its service project). Whether they are in one service
-// project is for the plan to say, by the project ids.
-func SameProjectBlock(a, b string) bool {
-	pa, _, _, errA := ParseAddress(a)
-	pb, _, _, errB := ParseAddress(b)
-	if errA != nil || errB != nil {
-		return false
-	}
-	la, _, _ := SplitInstance(pa)
-	lb, _, _ := SplitInstance(pb)
-	return la == lb
-}
-
 // ParsePartialAddress splits an address of a project, a branch or a compute
 // ("shop", "shop.main", "shop.main.primary"), for flags that name any of
 // them; it returns one to three parts.

@@ -76,7 +76,7 @@ func BenchmarkLoadLarge(b *testing.B) {
 	for b.Loop() {
 		cfg, diags := config.Load(dir, config.Options{})
 		if diags.HasErrors() {
-			b.Fatal(diags.Error())
+			b.Fatal(diags.String())
 		}
 		if n := len(cfg.Computes()); n != 10000 {
 			b.Fatalf("%d computes, want 10000", n)
@@ -200,7 +200,7 @@ func BenchmarkLoadPeak(b *testing.B) {
 		close(stop)
 		most := <-done
 		if diags.HasErrors() {
-			b.Fatal(diags.Error())
+			b.Fatal(diags.String())
 		}
 		runtime.GC()
 		if n := len(cfg.Computes()); n != 100000 {

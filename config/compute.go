@@ -91,23 +91,18 @@ func (c *computeAttrs) fail(name, summary, format string, args ...any) {
 	c.markBad(name)
 }
 
-// decodeCompute reads a compute block and applies the defaults: omitted attributes
-// mean the service's defaults, and are enforced.
+// decodeCompute reads a compute block and applies the defaults: omitted
+// attributes mean their managed.Default (the service's defaults, the label
+// for the name), and are enforced.
 func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst instance) *Compute {
 	label := inst.label
-	cp := &Compute{
-		Label:        label,
-		Address:      AddressOf(p.Label, br.Label, label),
-		ProjectLabel: p.Label,
-		BranchLabel:  br.Label,
-		Type:         ReadWrite,
-		MinCU:        managed.DefaultCU,
-		MaxCU:        managed.DefaultCU,
-		PgSettings:   managed.Settings(nil),
-		Name:         b.Labels[0],
-		AllowRestart: true,
-		DeclRange:    b.DefRange(),
-	}
+	// The defaults of a block of the written label: for_each's instances
+	// share it (their label says their key too).
+	cp := EmptyCompute(b.Labels[0])
+	cp.Label = label
+	cp.Address = AddressOf(p.Label, br.Label, label)
+	cp.ProjectLabel, cp.BranchLabel = p.Label, br.Label
+	cp.DeclRange = b.DefRange()
 	l.checkLabel(b, "compute")
 	content, diags := bodyContent(b.Body, computeSchema, "a compute block")
 	l.diags = append(l.diags, diags...)
@@ -120,6 +115,8 @@ func (l *loader) decodeCompute(p *Project, br *Branch, b *hclsyntax.Block, inst 
 	for _, decode := range computeDecoding {
 		decode(c, b, inst)
 	}
+	c.checkSuspendForSize(l.cfg.Settings.AccountTier)
+	c.decodeActiveHours()
 	l.decodeLifecycle(cp, content.Blocks)
 	return cp
 }
@@ -286,6 +283,16 @@ func (c *computeAttrs) decodeSuspendTimeout() {
 		return
 	}
 	c.cp.SuspendTimeoutSeconds = int64(d / time.Second)
+}
+
+// checkSuspendForSize checks a written suspend timeout against the compute's size
+// and the account's plan (sizing.CheckSuspend): shown at suspend_timeout, the value
+// to change, once both it and the size are valid.
+func (c *computeAttrs) checkSuspendForSize(tier sizing.Tier) {
+	if c.attrs["suspend_timeout"] == nil || c.bad["suspend_timeout"] || c.bad["size"] || c.bad["min_cu"] || c.bad["max_cu"] {
+		return
+	}
+	c.sizeOK("suspend_timeout", sizing.CheckSuspend(c.cp.MinCU, c.cp.MaxCU, c.cp.SuspendTimeoutSeconds, tier))
 }
 
 // decodePgSettings reads a map of Postgres settings; numbers and bools become the

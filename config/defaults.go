@@ -12,7 +12,7 @@ const DefaultsLabel = "defaults"
 
 // decodeDefaults reads a project's defaults block: the arguments of a
 // compute block that the project's default_endpoint_settings have (managed
-// attributes marked Default), each decoded and checked as in a compute
+// attributes marked ProjectDefault), each decoded and checked as in a compute
 // block, with the same defaults for what it leaves out.
 func (l *loader) decodeDefaults(p *Project, b *hclsyntax.Block) {
 	if p.Defaults != nil {
@@ -20,17 +20,8 @@ func (l *loader) decodeDefaults(p *Project, b *hclsyntax.Block) {
 			"Project %s already has a defaults block at %s; write its settings in one.", p.Label, where(p.Defaults.DeclRange))
 		return
 	}
-	cp := &Compute{
-		Label:        DefaultsLabel,
-		Address:      p.Label + "." + DefaultsLabel,
-		ProjectLabel: p.Label,
-		Type:         ReadWrite,
-		MinCU:        managed.DefaultCU,
-		MaxCU:        managed.DefaultCU,
-		PgSettings:   managed.Settings(nil),
-		AllowRestart: true,
-		DeclRange:    b.DefRange(),
-	}
+	cp := EmptyCompute(DefaultsLabel) // a compute block's defaults for what it leaves out
+	cp.Address, cp.ProjectLabel, cp.DeclRange = p.Label+"."+DefaultsLabel, p.Label, b.DefRange()
 	content, diags := bodyContent(b.Body, defaultsSchema, "a defaults block")
 	l.diags = append(l.diags, diags...)
 	c := &computeAttrs{l: l, cp: cp, attrs: content.Attributes, misspelt: content.Misspelt}
@@ -39,11 +30,12 @@ func (l *loader) decodeDefaults(p *Project, b *hclsyntax.Block) {
 	}
 	done := map[string]bool{}
 	for _, a := range managed.All {
-		if !a.Default || len(a.Arguments) == 0 || done[a.Arguments[0]] {
+		if !a.ProjectDefault || len(a.Arguments) == 0 || done[a.Arguments[0]] {
 			continue
 		}
 		done[a.Arguments[0]] = true
 		computeDecoders[a.Arguments[0]](c, b, instance{label: DefaultsLabel})
 	}
+	c.checkSuspendForSize(l.cfg.Settings.AccountTier)
 	p.Defaults = cp
 }

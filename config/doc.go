@@ -7,8 +7,8 @@
 // explicit hcl.BodySchema and is decoded one attribute at a time, so every message
 // is written here: a short summary, a detail that says how to fix it, and the
 // source range of the offending expression. All problems come back together as
-// hcl.Diagnostics, never flattened into a string, so the CLI can print them with
-// their source lines.
+// diag.Diagnostics (internal/diag; hcl's, converted at the exported functions),
+// never flattened into a string, so the CLI can print them with their source lines.
 //
 // What it must not do: talk to the service, read state, or print. Anything that
 // needs live data (does the project exist, is the compute active) is the planner's

@@ -68,7 +68,7 @@ func TestForEachDiagnostics(t *testing.T) {
 `,
 			want: []string{
 				`conf/main.hcl:8,18-21: Unsupported compute size; 3.5 CU is not a size the service offers. Sizes are 0.25, 0.5, every whole number from 1 to 16, and even numbers from 18 to 56. The nearest are 3 and 4.`,
-				`conf/main.hcl:9,7-13: Unsupported argument; An argument named "colour" is not expected in a compute block. A compute block takes arguments type, min_cu, max_cu, size, suspend_timeout, pg_settings, disabled, name, for_each; blocks lifecycle.`,
+				`conf/main.hcl:9,7-13: Unsupported argument; An argument named "colour" is not expected in a compute block. A compute block takes arguments type, min_cu, max_cu, size, suspend_timeout, pg_settings, disabled, name, for_each, expected_active_hours; blocks lifecycle.`,
 			},
 		},
 		{
@@ -150,7 +150,7 @@ moved {
 			_, diags := load(t, tt.src, config.Options{})
 			var got []string
 			for _, d := range diags {
-				got = append(got, d.Error())
+				got = append(got, d.String())
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("diagnostics differ (-want +got):\n%s", diff)
@@ -235,7 +235,7 @@ moved {
 	_, diags = load(t, strings.Replace(src, `reports["eu"]`, `reports["ap"]`, 1), config.Options{})
 	d := only(t, diags)
 	if d.Summary != "Move to an undeclared compute" || !strings.Contains(d.Detail, `shop.main.reports["ap"]`) {
-		t.Errorf("got %s, want a move to an undeclared compute naming shop.main.reports[\"ap\"]", d.Error())
+		t.Errorf("got %s, want a move to an undeclared compute naming shop.main.reports[\"ap\"]", d.String())
 	}
 }
 
@@ -263,6 +263,6 @@ moved {
 	}
 	_, diags := load(t, strings.Replace(src, "from = tenant.main.primary", "from = other.main.primary", 1), config.Options{})
 	if d := only(t, diags); d.Summary != "Move across projects" {
-		t.Errorf("got %s, want a move across projects", d.Error())
+		t.Errorf("got %s, want a move across projects", d.String())
 	}
 }

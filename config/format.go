@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // Format returns src in the canonical layout of neonform files: hclwrite's
@@ -16,7 +18,13 @@ import (
 // It refuses a file that does not parse and returns its diagnostics instead,
 // because re-spacing broken syntax can make it harder to fix. Formatting a
 // formatted file changes nothing.
-func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
+func Format(src []byte, filename string) ([]byte, diag.Diagnostics) {
+	out, diags := format(src, filename)
+	return out, diag.FromHCL(diags)
+}
+
+// format is Format in hcl's diagnostics, which hclwrite's parser makes.
+func format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 	// hclwrite's parser is hclsyntax's, with the same limits to respect.
 	b := newBudget()
 	if !b.take(len(src)) {

@@ -114,7 +114,7 @@ variable "replica_cu" {
 		t.Run(tt.name, func(t *testing.T) {
 			got, diags := Format([]byte(tt.in), "test.hcl")
 			if diags.HasErrors() {
-				t.Fatalf("unexpected diagnostics: %s", diags.Error())
+				t.Fatalf("unexpected diagnostics: %s", diags.String())
 			}
 			if string(got) != tt.want {
 				t.Errorf("Format:\n%s\nwant:\n%s", got, tt.want)
@@ -137,8 +137,8 @@ func TestFormatRefusesBrokenSyntax(t *testing.T) {
 		t.Errorf("Format returned output for a broken file: %q", got)
 	}
 	d := diags[0]
-	if d.Subject == nil || d.Subject.Filename != "broken.hcl" || d.Subject.Start.Line != 4 {
-		t.Errorf("diagnostic should point at broken.hcl line 4, got %+v", d.Subject)
+	if d.Range == nil || d.Range.Filename != "broken.hcl" || d.Range.Start.Line != 4 {
+		t.Errorf("diagnostic should point at broken.hcl line 4, got %+v", d.Range)
 	}
 }
 
@@ -154,7 +154,7 @@ func TestFormatIdempotentOnRepoFiles(t *testing.T) {
 		}
 		twice, diags := Format(once, name)
 		if diags.HasErrors() {
-			t.Errorf("%s: formatted output does not parse: %s", name, diags.Error())
+			t.Errorf("%s: formatted output does not parse: %s", name, diags.String())
 			return
 		}
 		if string(twice) != string(once) {

@@ -94,7 +94,7 @@ func FuzzFormat(f *testing.F) {
 		}
 		twice, diags := config.Format(once, "main.hcl")
 		if diags.HasErrors() {
-			t.Fatalf("the formatted file does not parse: %s\ninput:\n%q\nformatted:\n%q", diags.Error(), src, once)
+			t.Fatalf("the formatted file does not parse: %s\ninput:\n%q\nformatted:\n%q", diags.String(), src, once)
 		}
 		if !bytes.Equal(once, twice) {
 			t.Errorf("formatting twice changed the file:\ninput:\n%q\nonce:\n%q\ntwice:\n%q", src, once, twice)

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // Each file in testdata/config/invalid holds one kind of mistake. A line that must
@@ -54,17 +54,17 @@ func TestInvalidConfigs(t *testing.T) {
 			}
 			var got []string
 			for _, d := range diags {
-				if d.Subject == nil {
+				if d.Range == nil {
 					t.Errorf("diagnostic without a source range: %s: %s", d.Summary, d.Detail)
 					continue
 				}
-				if d.Subject.Filename != name {
-					t.Errorf("diagnostic in %q, want %q: %s", d.Subject.Filename, name, d.Summary)
+				if d.Range.Filename != name {
+					t.Errorf("diagnostic in %q, want %q: %s", d.Range.Filename, name, d.Summary)
 				}
 				if strings.TrimSpace(d.Detail) == "" {
-					t.Errorf("line %d: %q has no detail saying how to fix it", d.Subject.Start.Line, d.Summary)
+					t.Errorf("line %d: %q has no detail saying how to fix it", d.Range.Start.Line, d.Summary)
 				}
-				got = append(got, marker(d.Subject.Start.Line, d.Severity, d.Summary))
+				got = append(got, marker(d.Range.Start.Line, d.Severity, d.Summary))
 			}
 			sort.Strings(got)
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -82,9 +82,9 @@ func TestInvalidConfigs(t *testing.T) {
 }
 
 // hinted reports whether a diagnostic starting on line has text in its detail.
-func hinted(diags hcl.Diagnostics, line int, text string) bool {
+func hinted(diags diag.Diagnostics, line int, text string) bool {
 	for _, d := range diags {
-		if d.Subject != nil && d.Subject.Start.Line == line && strings.Contains(d.Detail, text) {
+		if d.Range != nil && d.Range.Start.Line == line && strings.Contains(d.Detail, text) {
 			return true
 		}
 	}
@@ -103,9 +103,9 @@ func readMarkers(src string) ([]string, map[int][]string, config.Options) {
 			continue
 		}
 		for _, m := range markerPattern.FindAllStringSubmatch(line, -1) {
-			sev := hcl.DiagError
+			sev := diag.SeverityError
 			if m[1] == "WARNING" {
-				sev = hcl.DiagWarning
+				sev = diag.SeverityWarning
 			}
 			want = append(want, marker(i+1, sev, m[2]))
 		}
@@ -117,18 +117,18 @@ func readMarkers(src string) ([]string, map[int][]string, config.Options) {
 	return want, hints, opts
 }
 
-func marker(line int, sev hcl.DiagnosticSeverity, summary string) string {
+func marker(line int, sev diag.Severity, summary string) string {
 	s := "ERROR"
-	if sev == hcl.DiagWarning {
+	if sev == diag.SeverityWarning {
 		s = "WARNING"
 	}
 	return fmt.Sprintf("%3d: %s: %s", line, s, summary)
 }
 
-func describe(diags hcl.Diagnostics) string {
+func describe(diags diag.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range diags {
-		fmt.Fprintf(&b, "  %s\n", d.Error())
+		fmt.Fprintf(&b, "  %s\n", d.String())
 	}
 	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // The limits of what neonform reads, so that no file, however odd, can make
@@ -40,8 +41,12 @@ func newBudget() *budget { return &budget{bytes: MaxBytes, tokens: MaxTokens} }
 // messages: "Configuration file", "Variable file"): a regular file, or a
 // symbolic link to one, of at most MaxBytes. A device, a pipe or a directory
 // is refused without reading, since /dev/zero or a FIFO would never end.
-func ReadFile(path, what string) ([]byte, *hcl.Diagnostic) {
-	return newBudget().read(path, what)
+func ReadFile(path, what string) ([]byte, diag.Diagnostics) {
+	src, d := newBudget().read(path, what)
+	if d != nil {
+		return nil, diag.FromHCL(hcl.Diagnostics{d})
+	}
+	return src, nil
 }
 
 func (b *budget) read(path, what string) ([]byte, *hcl.Diagnostic) {

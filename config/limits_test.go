@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/memlimit"
 )
 
@@ -69,7 +70,7 @@ func TestDeepNestingIsRefusedBeforeParsing(t *testing.T) {
 			case "indexes":
 				want = hcl.Pos{Line: 3, Column: 3}
 			}
-			if got := d.Subject; got == nil || got.Filename != filepath.Join("conf", "main.hcl") || got.Start.Line != want.Line || got.Start.Column != want.Column {
+			if got := d.Range; got == nil || got.Filename != filepath.Join("conf", "main.hcl") || got.Start.Line != want.Line || got.Start.Column != want.Column {
 				t.Errorf("subject %v, want conf/main.hcl:%d:%d", got, want.Line, want.Column)
 			}
 		})
@@ -81,12 +82,12 @@ func TestNestingWithinTheLimitIsRead(t *testing.T) {
 	// counts conservatively, but not so much that these are refused.
 	for name, gen := range deep {
 		if _, diags := load(t, gen(60), config.Options{}); hasSummary(diags, "Nesting too deep") {
-			t.Errorf("%s: 60 levels refused: %s", name, diags.Error())
+			t.Errorf("%s: 60 levels refused: %s", name, diags.String())
 		}
 	}
 }
 
-func hasSummary(diags hcl.Diagnostics, summary string) bool {
+func hasSummary(diags diag.Diagnostics, summary string) bool {
 	for _, d := range diags {
 		if d.Summary == summary {
 			return true
@@ -99,8 +100,8 @@ func TestDeepNestingInAVariableValue(t *testing.T) {
 	opts := config.Options{Vars: []string{"cu=" + strings.Repeat("[", 5000) + strings.Repeat("]", 5000)}}
 	_, diags := load(t, "variable \"cu\" {\n  type = list(number)\n}\n", opts)
 	d := only(t, diags)
-	if d.Summary != "Nesting too deep" || !strings.HasPrefix(d.Detail, "The value from -var cu: ") || d.Subject != nil {
-		t.Errorf("got %s: %s (%v)", d.Summary, d.Detail, d.Subject)
+	if d.Summary != "Nesting too deep" || !strings.HasPrefix(d.Detail, "The value from -var cu: ") || d.Range != nil {
+		t.Errorf("got %s: %s (%v)", d.Summary, d.Detail, d.Range)
 	}
 }
 
@@ -109,8 +110,8 @@ func TestTooManyTokensIsRefused(t *testing.T) {
 	src := "locals {\n  big = [" + strings.Repeat("1,", 1_000_001) + "]\n}\n"
 	_, diags := load(t, src, config.Options{})
 	d := only(t, diags)
-	if d.Summary != "Configuration too large" || !strings.Contains(d.Detail, "more than 2,000,000 tokens") || d.Subject == nil || d.Subject.Start.Line != 2 {
-		t.Errorf("got %s: %s (%v)", d.Summary, d.Detail, d.Subject)
+	if d.Summary != "Configuration too large" || !strings.Contains(d.Detail, "more than 2,000,000 tokens") || d.Range == nil || d.Range.Start.Line != 2 {
+		t.Errorf("got %s: %s (%v)", d.Summary, d.Detail, d.Range)
 	}
 }
 
@@ -158,7 +159,7 @@ func TestFilesLargerThanTheLimitAreRefused(t *testing.T) {
 func TestFormatRefusesDeepNesting(t *testing.T) {
 	out, diags := config.Format([]byte(deep["parentheses"](100_000)), "main.hcl")
 	if out != nil || only(t, diags).Summary != "Nesting too deep" {
-		t.Errorf("got %q, %s", out, diags.Error())
+		t.Errorf("got %q, %s", out, diags.String())
 	}
 }
 

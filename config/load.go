@@ -11,19 +11,28 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/shellquote"
 )
 
 // Load reads every *.hcl file in dir (order does not matter), evaluates and checks
 // everything that needs no network, and returns the model.
 //
-// Errors come back all together as hcl.Diagnostics, each with its file, line and
+// Errors come back all together as diag.Diagnostics, each with its file, line and
 // column, a short summary and a detail that says how to fix it, sorted by position.
 // When diags has errors the model is partial: only Dir and Files are reliable.
 // cfg.Files holds every file that parsed (including -var-file files), so the caller
 // can print diagnostics with their source lines: their bytes, and their syntax
 // trees only when the files were read all at once because one has syntax
 // errors, or a -var-file's with diagnostics (loadByFile, dropSyntaxTrees).
-func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
+func Load(dir string, opts Options) (*Config, diag.Diagnostics) {
+	cfg, diags := loadDir(dir, opts)
+	return cfg, diag.FromHCL(diags)
+}
+
+// loadDir is Load in hcl's diagnostics, which the loader builds.
+func loadDir(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -63,11 +72,15 @@ func Load(dir string, opts Options) (*Config, hcl.Diagnostics) {
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, diags
 	}
 	if len(files) == 0 {
+		example := "path/to/config"
+		if opts.KnownDir != "" {
+			example = shellquote.Word(opts.KnownDir)
+		}
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
-			Detail: fmt.Sprintf("neonform reads the *.hcl files of %s and found none. Run it in the directory that holds your configuration, or pass that directory, as in: neonform validate path/to/config.",
-				displayDir(dir)),
+			Detail: fmt.Sprintf("neonform reads the *.hcl files of %s and found none. Run it in the directory that holds your configuration, or pass that directory, as in: neonform validate %s.",
+				displayDir(dir), example),
 		}}
 	}
 	return loadSources(dir, files, opts, b)
@@ -89,8 +102,9 @@ func displayDir(dir string) string {
 // LoadSources is Load on explicit file contents, by name (for tests, the fuzz target,
 // and callers that have the files in memory). A name is joined to dir to make the
 // file name that diagnostics and cfg.Files use.
-func LoadSources(dir string, files map[string][]byte, opts Options) (*Config, hcl.Diagnostics) {
-	return loadSources(dir, files, opts, nil)
+func LoadSources(dir string, files map[string][]byte, opts Options) (*Config, diag.Diagnostics) {
+	cfg, diags := loadSources(dir, files, opts, nil)
+	return cfg, diag.FromHCL(diags)
 }
 
 // loadSources loads files with what is left of b, the limits of one

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 const oneCompute = `
@@ -33,18 +32,18 @@ project "shop" {
 }
 `
 
-func load(t *testing.T, src string, opts config.Options) (*config.Config, hcl.Diagnostics) {
+func load(t *testing.T, src string, opts config.Options) (*config.Config, diag.Diagnostics) {
 	t.Helper()
 	return config.LoadSources("conf", map[string][]byte{"main.hcl": []byte(src)}, opts)
 }
 
 // only returns the single diagnostic of diags, failing the test if there are others.
-func only(t *testing.T, diags hcl.Diagnostics) *hcl.Diagnostic {
+func only(t *testing.T, diags diag.Diagnostics) *diag.Diagnostic {
 	t.Helper()
 	if len(diags) != 1 {
 		t.Fatalf("got %d diagnostics, want 1:\n%s", len(diags), describe(diags))
 	}
-	return diags[0]
+	return &diags[0]
 }
 
 func TestCommandLineVariables(t *testing.T) {
@@ -134,11 +133,11 @@ func TestVariableFiles(t *testing.T) {
 		path := write("warn.vars", "cu = 2\ncpu = 4\n")
 		cfg, diags := load(t, oneCompute, config.Options{VarFiles: []string{path}})
 		d := only(t, diags)
-		if d.Severity != hcl.DiagWarning || d.Summary != "Value for undeclared variable" {
-			t.Fatalf("got %s", d.Error())
+		if d.Severity != diag.SeverityWarning || d.Summary != "Value for undeclared variable" {
+			t.Fatalf("got %s", d.String())
 		}
-		if d.Subject == nil || d.Subject.Filename != path || d.Subject.Start.Line != 2 {
-			t.Errorf("subject %v, want %s line 2", d.Subject, path)
+		if d.Range == nil || d.Range.Filename != path || d.Range.Start.Line != 2 {
+			t.Errorf("subject %v, want %s line 2", d.Range, path)
 		}
 		if cfg.Files[path] == nil {
 			t.Errorf("Files lacks the variable file %s", path)
@@ -150,21 +149,21 @@ func TestVariableFiles(t *testing.T) {
 	t.Run("references are not allowed", func(t *testing.T) {
 		path := write("ref.vars", "cu = var.token\n")
 		_, diags := load(t, oneCompute, config.Options{VarFiles: []string{path}})
-		if d := only(t, diags); d.Summary != "Variables not allowed" || d.Subject.Filename != path {
-			t.Errorf("got %s", d.Error())
+		if d := only(t, diags); d.Summary != "Variables not allowed" || d.Range.Filename != path {
+			t.Errorf("got %s", d.String())
 		}
 	})
 	t.Run("wrong type points at the value", func(t *testing.T) {
 		path := write("type.vars", "cu = [1]\n")
 		_, diags := load(t, oneCompute, config.Options{VarFiles: []string{path}})
-		if d := only(t, diags); d.Summary != "Invalid value for variable" || d.Subject.Filename != path {
-			t.Errorf("got %s", d.Error())
+		if d := only(t, diags); d.Summary != "Invalid value for variable" || d.Range.Filename != path {
+			t.Errorf("got %s", d.String())
 		}
 	})
 	t.Run("missing file", func(t *testing.T) {
 		_, diags := load(t, oneCompute, config.Options{Vars: []string{"cu=1"}, VarFiles: []string{filepath.Join(dir, "nope.vars")}})
 		if d := only(t, diags); d.Summary != "Cannot read variable file" {
-			t.Errorf("got %s", d.Error())
+			t.Errorf("got %s", d.String())
 		}
 	})
 	t.Run("-var beats the file whatever the order given", func(t *testing.T) {
@@ -219,7 +218,7 @@ func TestLoadDirectory(t *testing.T) {
 	t.Run("no configuration files", func(t *testing.T) {
 		_, diags := config.Load(t.TempDir(), config.Options{})
 		if d := only(t, diags); d.Summary != "No configuration files" {
-			t.Errorf("got %s", d.Error())
+			t.Errorf("got %s", d.String())
 		}
 	})
 	t.Run("a file instead of a directory", func(t *testing.T) {
@@ -231,13 +230,13 @@ func TestLoadDirectory(t *testing.T) {
 		_, diags := config.Load(path, config.Options{})
 		d := only(t, diags)
 		if d.Summary != "Configuration directory is a file" || !strings.Contains(d.Detail, "Pass the directory that holds it: "+dir+".") {
-			t.Errorf("got %s", d.Error())
+			t.Errorf("got %s", d.String())
 		}
 	})
 	t.Run("missing directory", func(t *testing.T) {
 		_, diags := config.Load(filepath.Join(t.TempDir(), "nope"), config.Options{})
 		if d := only(t, diags); d.Summary != "Cannot read configuration directory" {
-			t.Errorf("got %s", d.Error())
+			t.Errorf("got %s", d.String())
 		}
 	})
 }
@@ -253,8 +252,8 @@ func TestSyntaxErrorsKeepFiles(t *testing.T) {
 	}
 	// The other file's mistake is not checked on top of a file that did not parse.
 	for _, d := range diags {
-		if d.Subject == nil || d.Subject.Filename != filepath.Join("dir", "a.hcl") {
-			t.Errorf("diagnostic outside the broken file: %s", d.Error())
+		if d.Range == nil || d.Range.Filename != filepath.Join("dir", "a.hcl") {
+			t.Errorf("diagnostic outside the broken file: %s", d.String())
 		}
 	}
 	for name := range files {
@@ -272,7 +271,7 @@ func TestDiagnosticsSortedByPosition(t *testing.T) {
 	_, diags := config.LoadSources("", files, config.Options{})
 	var got []string
 	for _, d := range diags {
-		got = append(got, fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column))
+		got = append(got, fmt.Sprintf("%s:%d:%d", d.Range.Filename, d.Range.Start.Line, d.Range.Start.Column))
 	}
 	want := []string{"a.hcl:2:8", "a.hcl:3:3", "a.hcl:6:7", "b.hcl:2:8"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {

@@ -35,10 +35,16 @@ type Config struct {
 type Settings struct {
 	// APIURL is the service's base URL; "embedded" means the built-in emulator sandbox.
 	APIURL string
-	// AccountTier caps compute sizes (free: 2 CU).
+	// AccountTier is the account's plan: its caps on sizes and suspend timeouts
+	// apply on top of the service's own (sizing.PlanOf).
 	AccountTier sizing.Tier
 	// StatePath is the state file's path, relative to Dir unless absolute.
 	StatePath string
+	// PricePerCUHour is the contract price of a CU-hour in US dollars
+	// (price_per_cu_hour); 0 when not written: the plan's price applies (Price).
+	PricePerCUHour float64
+	// Budget is the account's budget block; nil when there is none (cost.go).
+	Budget    *Budget
 	DeclRange hcl.Range
 }
 
@@ -61,7 +67,9 @@ type Project struct {
 	// gives the computes it creates in the project from then on (a branch
 	// created with a compute), read as a compute block's are; nil without
 	// one. Its Address is "<project>.defaults".
-	Defaults  *Compute
+	Defaults *Compute
+	// Budget is the project's budget block; nil when there is none (cost.go).
+	Budget    *Budget
 	DeclRange hcl.Range
 }
 
@@ -96,9 +104,9 @@ const (
 	SuspendNever = managed.SuspendNever
 )
 
-// Compute is a compute block, with defaults applied: omitted attributes mean the
-// service default and are enforced (1 CU fixed, default suspend timeout, no
-// pg_settings, enabled, name = label).
+// Compute is a compute block, with defaults applied: an omitted attribute
+// means its managed.Attribute.Default (1 CU fixed, the service's suspend
+// timeout, no pg_settings, enabled, name = label) and is enforced.
 type Compute struct {
 	Label string
 	// Address is "<project label>.<branch label>.<compute label>".
@@ -117,6 +125,9 @@ type Compute struct {
 	// Name is the endpoint's name in the service: the label unless written
 	// (see NameFor).
 	Name string
+	// ActiveHours is expected_active_hours, the usage hint that narrows the
+	// compute's cost to an estimate; nil when not written (cost.go).
+	ActiveHours *float64
 
 	// Lifecycle rules.
 	PreventDestroy bool
@@ -222,4 +233,8 @@ type Options struct {
 	// applying a saved plan: the plan already holds every value the projects used,
 	// so a variable without a value is an error only where the neonform block needs it.
 	SettingsOnly bool
+	// KnownDir, when set, is where the configuration is known to be while
+	// this run reads another directory (apply PLANFILE: the plan records
+	// it): the advice for a directory without configuration files names it.
+	KnownDir string
 }

@@ -43,7 +43,7 @@ func TestMovedBlockReadsBack(t *testing.T) {
 		// that is the only one allowed, and the move must read back.
 		for _, d := range diags {
 			if !strings.HasPrefix(d.Summary, "Move to an undeclared") && !strings.HasPrefix(d.Summary, "Move from a declared") {
-				t.Errorf("MovedBlock(%q, %q) does not load:\n%s\n%s", c.from, c.to, block, d.Error())
+				t.Errorf("MovedBlock(%q, %q) does not load:\n%s\n%s", c.from, c.to, block, d.String())
 			}
 		}
 		if len(got) != 1 || got[0] != want {

@@ -286,12 +286,21 @@ func (c *Config) addressesOfDepth(depth int, computes map[string]*Compute) []str
 // names the endpoint's project id. It returns "" for a move the service can
 // make, and otherwise why not and the safe ways instead, none of which
 // deletes anything: the refusal of a move must not lead to a delete.
-func ProjectMoveRefusal(from, to, fromProjectID, toProjectID string) string {
+// entries, when the caller knows them (state mv of a branch or a project),
+// are the state's addresses under from, which the advice forgets in one
+// state rm.
+func ProjectMoveRefusal(from, to, fromProjectID, toProjectID string, entries ...string) string {
 	if fromProjectID == toProjectID {
 		return ""
 	}
 	forget := fmt.Sprintf("`neonform state rm %s`", shellquote.Word(from))
-	if parts, err := ParsePartialAddress(from); err != nil || len(parts) < 3 {
+	if parts, err := ParsePartialAddress(from); len(entries) > 0 {
+		words := make([]string, len(entries))
+		for i, e := range entries {
+			words[i] = shellquote.Word(e)
+		}
+		forget = fmt.Sprintf("`neonform state rm %s`", strings.Join(words, " "))
+	} else if err != nil || len(parts) < 3 {
 		forget = fmt.Sprintf("`neonform state rm ADDRESS` for each compute under %s", from)
 	}
 	return fmt.Sprintf("%s is in project %s and %s in project %s, and the service moves an endpoint between branches of its project, never to another project. "+

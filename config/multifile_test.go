@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of config/testdata from actual output")
@@ -48,7 +49,7 @@ func TestMultiFileDiagnostics(t *testing.T) {
 }
 
 // fullDiagnostics writes down everything a diagnostic says, ranges to the byte.
-func fullDiagnostics(diags hcl.Diagnostics) string {
+func fullDiagnostics(diags diag.Diagnostics) string {
 	rng := func(r *hcl.Range) string {
 		if r == nil {
 			return "-"
@@ -58,10 +59,10 @@ func fullDiagnostics(diags hcl.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range diags {
 		severity := "error"
-		if d.Severity == hcl.DiagWarning {
+		if d.Severity == diag.SeverityWarning {
 			severity = "warning"
 		}
-		fmt.Fprintf(&b, "%s: %s\n  at %s\n  context %s\n  %s\n", severity, d.Summary, rng(d.Subject), rng(d.Context), d.Detail)
+		fmt.Fprintf(&b, "%s: %s\n  at %s\n  context %s\n  %s\n", severity, d.Summary, rng(d.Range), rng(d.Context), d.Detail)
 	}
 	return b.String()
 }

@@ -9,18 +9,20 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/neonform/neonform/internal/bounded"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/memlimit"
 )
 
 // Parse parses one configuration or variable file, after checking that it
 // fits MaxBytes, MaxTokens and MaxNesting; syntax errors come with what hcl's
 // messages leave out (syntax.go). The file is nil when it was refused.
-func Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
+func Parse(src []byte, filename string) (*hcl.File, diag.Diagnostics) {
 	b := newBudget()
 	if !b.take(len(src)) {
-		return nil, hcl.Diagnostics{tooLarge(filename)}
+		return nil, diag.FromHCL(hcl.Diagnostics{tooLarge(filename)})
 	}
-	return b.parse(src, filename)
+	f, diags := b.parse(src, filename)
+	return f, diag.FromHCL(diags)
 }
 
 func (b *budget) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {

@@ -43,6 +43,7 @@ func (l *loader) decodeProjects(blocks []*hclsyntax.Block) {
 			if dup || inst.probe {
 				continue
 			}
+			l.checkActiveComputes(p)
 			if p.ID != "" {
 				if prev := ids[p.ID]; prev != nil {
 					l.errorf(l.idSource(p, p.Label, p.DeclRange), "Duplicate project id",
@@ -91,10 +92,14 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 
 	declared := map[string]hcl.Range{}
 	byName := map[string]*Branch{}
-	var rules []*hclsyntax.Block
+	var rules, budgets []*hclsyntax.Block
 	for _, blk := range c.Blocks {
-		if blk.Type == "branches" {
+		switch blk.Type {
+		case "branches":
 			rules = append(rules, blk)
+			continue
+		case "budget":
+			budgets = append(budgets, blk)
 			continue
 		}
 		if blk.Type == "defaults" {
@@ -135,6 +140,9 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 		l.nameInstances(spans)
 	}
 	l.decodeRules(p, rules, declared)
+	if p.Budget = l.decodeBudget(budgets, "Project "+p.Label); p.Budget != nil {
+		l.checkBudgetPrice(p.Budget)
+	}
 	return p
 }
 

@@ -36,7 +36,7 @@ project "shop" {
 }
 `, config.Options{})
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	p := cfg.Projects[0]
 	if len(p.Rules) != 2 || len(p.Branches) != 1 {
@@ -115,8 +115,8 @@ branches "previews" { match = "x" }`, "Duplicate branches label", `already has a
 			if d.Summary != tt.summary || !strings.Contains(d.Detail, tt.detail) {
 				t.Errorf("got %q: %s\nwant %q containing %q", d.Summary, d.Detail, tt.summary, tt.detail)
 			}
-			if d.Subject == nil || d.Subject.Filename != "conf/main.hcl" || d.Subject.Start.Line < 3 {
-				t.Errorf("the error points at %v, not at the block", d.Subject)
+			if d.Range == nil || d.Range.Filename != "conf/main.hcl" || d.Range.Start.Line < 3 {
+				t.Errorf("the error points at %v, not at the block", d.Range)
 			}
 		})
 	}

@@ -27,7 +27,8 @@ var (
 		},
 	}
 	settingsSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "api_url"}, {Name: "account_tier"}, {Name: "state"}},
+		Attributes: []hcl.AttributeSchema{{Name: "api_url"}, {Name: "account_tier"}, {Name: "state"}, {Name: "price_per_cu_hour"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "budget"}},
 	}
 	variableSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"}},
@@ -38,6 +39,7 @@ var (
 			{Type: "branch", LabelNames: []string{"name"}},
 			{Type: "branches", LabelNames: []string{"name"}}, // a branch rule (rules.go)
 			{Type: "defaults"}, // the project's compute defaults (defaults.go)
+			{Type: "budget"},   // the project's budget (cost.go)
 		},
 	}
 	branchSchema = &hcl.BodySchema{
@@ -45,14 +47,15 @@ var (
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "compute", LabelNames: []string{"name"}}},
 	}
 	// computeSchema takes the arguments of the managed attributes
-	// (internal/managed), and for_each.
+	// (internal/managed), for_each, and the usage hint, which is not sent to
+	// the service (cost.go).
 	computeSchema = &hcl.BodySchema{
-		Attributes: append(argumentSchemas(managed.Arguments()), hcl.AttributeSchema{Name: "for_each"}),
+		Attributes: append(argumentSchemas(managed.Arguments()), hcl.AttributeSchema{Name: "for_each"}, hcl.AttributeSchema{Name: activeHoursArgument}),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 	}
 	// defaultsSchema takes the arguments of the managed attributes a
-	// project's defaults set (internal/managed, Default).
-	defaultsSchema  = &hcl.BodySchema{Attributes: argumentSchemas(managed.DefaultArguments())}
+	// project's defaults set (internal/managed, ProjectDefault).
+	defaultsSchema  = &hcl.BodySchema{Attributes: argumentSchemas(managed.ProjectDefaultArguments())}
 	lifecycleSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "prevent_destroy"}, {Name: "allow_restart"}},
 	}
@@ -237,12 +240,13 @@ var (
 	attributeHomes = withHomes(map[string]string{
 		"prevent_destroy": "lifecycle", "allow_restart": "lifecycle",
 		"exclusive": "branch",
-		"api_url":   "neonform", "account_tier": "neonform", "state": "neonform",
+		"api_url":   "neonform", "account_tier": "neonform", "state": "neonform", "price_per_cu_hour": "neonform",
+		"monthly_usd_max": "budget", activeHoursArgument: "compute",
 		"from": "moved", "to": "moved",
 		"default": "variable", "description": "variable", "sensitive": "variable",
 	})
 	blockHomes = map[string]string{
-		"branch": "project", "compute": "branch", "lifecycle": "compute", "defaults": "project",
+		"branch": "project", "compute": "branch", "lifecycle": "compute", "defaults": "project", "budget": "neonform",
 	}
 	// secretNames are what people call the API key when they try to write it in a file.
 	secretNames = map[string]bool{"api_key": true, "apikey": true, "token": true, "neon_api_key": true}

@@ -113,9 +113,9 @@ func TestSensitiveValueInVarFileIsNotQuoted(t *testing.T) {
 	}
 	_, diags := load(t, secretCompute(`size = var.cu`), config.Options{VarFiles: []string{path}})
 	d := only(t, diags)
-	if d.Summary != "Invalid value for variable" || d.Subject != nil || strings.Contains(d.Detail, "TOPSECRET") ||
+	if d.Summary != "Invalid value for variable" || d.Range != nil || strings.Contains(d.Detail, "TOPSECRET") ||
 		!strings.Contains(d.Detail, "var.cu in "+path+", line 1") || !strings.Contains(d.Detail, "(sensitive value)") {
-		t.Errorf("got %s: %s (subject %v)", d.Summary, d.Detail, d.Subject)
+		t.Errorf("got %s: %s (subject %v)", d.Summary, d.Detail, d.Range)
 	}
 }
 

@@ -15,7 +15,10 @@ import (
 // the defaults. The tier it finds caps every compute size checked after it.
 func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 	s := Settings{APIURL: DefaultAPIURL, AccountTier: sizing.Paid, StatePath: DefaultStatePath}
-	defer func() { l.cfg.Settings = s }()
+	defer func() {
+		l.cfg.Settings = s
+		l.checkBudgetPrice(s.Budget)
+	}()
 	if len(blocks) == 0 {
 		return
 	}
@@ -38,16 +41,19 @@ func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 		}
 	}
 	if a := c.Attributes["account_tier"]; a != nil {
-		if v, state := l.stringAttr(a, `"free" or "paid"`); state == valid {
-			switch tier := sizing.Tier(v); tier {
-			case sizing.Free, sizing.Paid:
-				s.AccountTier = tier
-			default:
+		if v, state := l.stringAttr(a, tierWant); state == valid {
+			if _, ok := sizing.PlanOf(sizing.Tier(v)); ok {
+				s.AccountTier = sizing.Tier(v)
+			} else {
 				l.errorf(a.Expr.Range(), "Invalid account tier",
-					"account_tier is \"free\" (computes up to 2 CU) or \"paid\", not %q.%s", v, didYouMean(v, []string{"free", "paid"}))
+					"account_tier is the account's plan: %s, not %q.%s", tierWant, v, didYouMean(v, tierNames()))
 			}
 		}
 	}
+	if a := c.Attributes["price_per_cu_hour"]; a != nil {
+		l.decodePrice(&s, a)
+	}
+	s.Budget = l.decodeBudget(c.Blocks, "The neonform block")
 	if a := c.Attributes["state"]; a != nil {
 		if v, state := l.stringAttr(a, `a file path such as "neonform.state.json"`); state == valid {
 			if strings.TrimSpace(v) == "" {
@@ -58,6 +64,17 @@ func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 			}
 		}
 	}
+}
+
+// tierWant says the values of account_tier, in messages.
+const tierWant = `"free", "launch", "scale", or "paid" (a paid plan not named: the service's own rules only)`
+
+func tierNames() []string {
+	names := make([]string, len(sizing.Tiers))
+	for i, t := range sizing.Tiers {
+		names[i] = string(t)
+	}
+	return names
 }
 
 // CheckAPIURL accepts "embedded", any https URL, and http only to this machine:

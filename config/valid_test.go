@@ -76,7 +76,7 @@ func TestValidConfigs(t *testing.T) {
 		{
 			dir: "full",
 			want: &config.Config{
-				Settings: config.Settings{APIURL: "embedded", AccountTier: sizing.Free, StatePath: "state/neonform.json"},
+				Settings: config.Settings{APIURL: "embedded", AccountTier: sizing.Scale, StatePath: "state/neonform.json"},
 				Projects: []*config.Project{
 					{
 						Label: "shop", ID: "dark-sun-46453911",

@@ -23,7 +23,7 @@ func TestVarFilesAreToldApart(t *testing.T) {
 	vars := write("prod.vars", "x = 1\n")
 	cfg, diags := config.Load(dir, config.Options{VarFiles: []string{vars}})
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	if cfg.Files[main] == nil || cfg.Files[vars] == nil {
 		t.Fatalf("Files = %v, want both files", cfg.Files)

@@ -40,12 +40,13 @@ type attribute interface {
 	owns(planName string) bool
 	// setAfter sets the value a plan attribute changes to into v.
 	setAfter(v *Values, a Attribute) error
-	// atDefault reports whether a plan value is what the service gives a
-	// compute that is not told otherwise.
+	// atDefault reports whether a plan value is what a compute block that
+	// leaves the attribute out asks for (managed.Attribute.Default).
 	atDefault(value any) bool
-	// reason says in plain words what changing it as a does, in words of
-	// its own; "" for the words of a's effect (attributeReasons).
-	reason(a Attribute, r reasonContext) string
+	// reason is what changing it as a does, as a reason of its own kind
+	// with the facts its words need; none (no kind) for the reason of a's
+	// effect (attributeReasons). branch names a branch by its id.
+	reason(a Attribute, branch func(id string) Branch) Reason
 	// display prints a plan attribute's value for people; show, its value in v.
 	display(value any) string
 	show(v *Values) string
@@ -84,8 +85,8 @@ type field[T any] struct {
 	format func(T) string
 	// hcl writes it in a compute block (BlockArguments).
 	hcl func(*Values) []Argument
-	// words, when not nil, says what a change of it does (reason).
-	words func(a Attribute, r reasonContext) string
+	// why, when not nil, is what a change of it does (reason).
+	why func(a Attribute, branch func(id string) Branch) Reason
 }
 
 func (f *field[T]) Name() string { return f.managed.Name }
@@ -152,19 +153,25 @@ func (f *field[T]) display(value any) string {
 	return f.format(x)
 }
 
+// atDefault compares with the value of the attribute's managed.Default; a
+// default by label or by place is no value, so nothing is at it.
 func (f *field[T]) atDefault(value any) bool {
+	d := f.managed.Default.Value
+	if d == nil {
+		return false
+	}
 	x, err := f.decode(value)
-	var zero T
-	return err == nil && f.equal(x, zero)
+	def, derr := f.decode(d)
+	return err == nil && derr == nil && f.equal(x, def)
 }
 
 func (f *field[T]) show(v *Values) string { return f.format(*f.in(v)) }
 
-func (f *field[T]) reason(a Attribute, r reasonContext) string {
-	if f.words == nil {
-		return ""
+func (f *field[T]) reason(a Attribute, branch func(id string) Branch) Reason {
+	if f.why == nil {
+		return Reason{}
 	}
-	return f.words(a, r)
+	return f.why(a, branch)
 }
 
 func (f *field[T]) arguments(v *Values) []Argument { return f.hcl(v) }
@@ -292,16 +299,18 @@ func (s *settings) display(value any) string {
 	return fmt.Sprint(value)
 }
 
+// atDefault: a setting the block does not write is unset, as the default
+// (no settings) has it.
 func (s *settings) atDefault(value any) bool { return value == nil }
 
 func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }
 
 // reason: a setting is read when Postgres starts, so a new one restarts it.
-func (s *settings) reason(a Attribute, r reasonContext) string {
+func (s *settings) reason(a Attribute, _ func(id string) Branch) Reason {
 	if a.Effect != Restart {
-		return ""
+		return Reason{}
 	}
-	return r.change + " takes effect at a restart: it restarts the compute" + dropWords(r.active, " and drops its connections")
+	return Reason{Kind: ReasonSettingRestart, Attribute: a.Name}
 }
 
 // arguments write the whole map, as the block's one pg_settings argument.

@@ -56,9 +56,9 @@ var attributes = []attribute{
 		format: func(id string) string { return id },
 		// The branch block a compute block is in says its branch.
 		hcl: func(*Values) []Argument { return nil },
-		words: func(a Attribute, r reasonContext) string {
-			return fmt.Sprintf("moves from branch %s to %s: the service suspends the compute on the move%s",
-				r.branchName(fmt.Sprint(a.Before)), r.branchName(fmt.Sprint(a.After)), dropWords(r.active, " and drops its connections"))
+		why: func(a Attribute, branch func(id string) Branch) Reason {
+			from, to := branch(fmt.Sprint(a.Before)), branch(fmt.Sprint(a.After))
+			return Reason{Kind: ReasonBranchMove, Attribute: a.Name, Branch: &from, ToBranch: &to}
 		},
 	},
 	&field[float64]{
@@ -145,11 +145,11 @@ var attributes = []attribute{
 		decode: decodeBool,
 		format: formatBool,
 		hcl:    func(v *Values) []Argument { return []Argument{{"disabled", cty.BoolVal(v.Disabled)}} },
-		words: func(a Attribute, r reasonContext) string {
+		why: func(a Attribute, _ func(id string) Branch) Reason {
 			if a.Effect == Suspend {
-				return r.change + " suspends the compute and refuses new connections" + dropWords(r.active, "; its connections drop")
+				return Reason{Kind: ReasonDisable, Attribute: a.Name}
 			}
-			return r.change + " lets the compute accept connections again; nothing running is interrupted"
+			return Reason{Kind: ReasonEnable, Attribute: a.Name}
 		},
 	},
 }

@@ -311,8 +311,12 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 //   - the compute block's arguments that set it, which the samples of
 //     TestEveryAttributeIsWiredThroughEveryUse write (so config parses
 //     each into the attribute) and nothing else does;
-//   - its place: a block a misplaced argument is sent to (Home), or none.
+//   - its place: a block a misplaced argument is sent to (Home), or none;
+//   - its default: what a compute block that leaves it out asks for
+//     (managed.Attribute.Default), which config applies and generate and
+//     the views leave out.
 func TestEveryAttributeIsDescribedOnce(t *testing.T) {
+	empty := ConfiguredValues(computeFrom(t, "", ""), "br-place")
 	fields := map[string]bool{}
 	for f := range reflect.TypeFor[api.Endpoint]().Fields() {
 		fields[strings.Split(f.Tag.Get("json"), ",")[0]] = true
@@ -351,6 +355,19 @@ func TestEveryAttributeIsDescribedOnce(t *testing.T) {
 		}
 		if len(m.Arguments) > 0 && sample.hcl[0] == "" {
 			t.Errorf("%s: the compute block sets it (%v), but its samples write no argument", m.Name, m.Arguments)
+		}
+		if !m.Default.Decided() {
+			t.Errorf("%s: its default is not decided: say its value, the label or the place", m.Name)
+		}
+		for _, a := range at.initial(&empty) {
+			switch d := m.Default; {
+			case d.Placed && a.After != "br-place":
+				t.Errorf("%s: an empty block asks for %v, not its place", m.Name, a.After)
+			case d.Label && a.After != "c":
+				t.Errorf("%s: an empty block labelled c asks for %v, not its label", m.Name, a.After)
+			case d.Value != nil && !at.atDefault(a.After):
+				t.Errorf("%s: an empty block asks for %v, not its default %v", a.Name, a.After, d.Value)
+			}
 		}
 		for _, planName := range []string{m.Name, m.Name + ".work_mem"} {
 			if got := managed.Named(planName); (got == m) != (attributeNamed(planName) == at) {
@@ -429,7 +446,7 @@ func computeFrom(t *testing.T, body, sensitiveDefault string) *config.Compute {
 	}
 	cfg, diags := config.LoadSources(".", map[string][]byte{"main.hcl": []byte(src)}, config.Options{})
 	if diags.HasErrors() {
-		t.Fatalf("config:\n%s\n%s", src, diags.Error())
+		t.Fatalf("config:\n%s\n%s", src, diags.String())
 	}
 	return cfg.Compute("p.b.c")
 }

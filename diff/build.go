@@ -10,6 +10,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
 )
@@ -93,15 +94,25 @@ type target struct {
 // Build plans how to bring the live endpoints to what cfg declares, given what
 // st says neonform manages. It returns no plan when the diagnostics hold an
 // error: each says what is wrong and how to fix it.
-func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, hcl.Diagnostics) {
+func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, diag.Diagnostics) {
+	plan, diags := build(cfg, st, live, opts)
+	return plan, diag.FromHCL(diags)
+}
+
+// build is Build in hcl's diagnostics, which the planner makes.
+func build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, hcl.Diagnostics) {
 	if st == nil {
 		st = &state.State{}
 	}
 	if live == nil {
 		live = &Live{}
 	}
+	pl := &planner{st: st, inConfig: map[string]*config.Compute{}}
+	if !pl.checkRuleTargets(cfg, live, opts.Scope) {
+		return nil, pl.diags
+	}
 	cfg, ruleDiags := expandRules(cfg, live) // the branch rules' instances (rules.go)
-	pl := &planner{cfg: cfg, st: st, inConfig: map[string]*config.Compute{}, diags: ruleDiags}
+	pl.cfg, pl.diags = cfg, append(pl.diags, ruleDiags...)
 	for _, p := range cfg.Projects {
 		for _, b := range p.Branches {
 			for _, c := range b.Computes {
@@ -173,6 +184,11 @@ func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	}
 	slices.Sort(plan.Forget)
 	if pl.diags.HasErrors() {
+		return nil, pl.diags
+	}
+	// The cost needs the configuration's price, hints and budgets: made
+	// before it is let go, and a plan over a budget is no plan.
+	if pl.diags = append(pl.diags, addCosts(plan, pl.cfg, pl.inConfig)...); pl.diags.HasErrors() {
 		return nil, pl.diags
 	}
 	pl.letGo()
@@ -349,14 +365,14 @@ func (pp *projectPlan) planRemovals() {
 		if ep == nil || pp.taken[ep.ID] != "" || (pp.pl.inConfig[e.addr] != nil && !pp.superseded[e]) || !pp.pl.scope.covers(e.addr) {
 			continue
 		}
-		addr, why := e.addr, fmt.Sprintf("%s is no longer in the configuration", e.addr)
+		addr, why := e.addr, Reason{Kind: ReasonNoLongerConfigured, EndpointID: ep.ID}
 		removal := pp.pl.removals[e.addr]
 		if removal != nil && !e.deposed && !pp.superseded[e] {
 			if !removal.Destroy {
 				pp.forgetRemoved(e, removal)
 				continue
 			}
-			why = fmt.Sprintf("a removed block deletes %s (lifecycle.destroy = true)", e.addr)
+			why = Reason{Kind: ReasonRemovedBlock, EndpointID: ep.ID}
 		}
 		refusal := fmt.Sprintf("%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
 			"To delete it: put its compute block back with prevent_destroy = false, apply, then remove the block. "+
@@ -366,18 +382,18 @@ func (pp *projectPlan) planRemovals() {
 		case pp.superseded[e]:
 			addr = state.DeposedAddress(e.addr, ep.ID)
 			protected = pp.pl.inConfig[e.addr].PreventDestroy
-			why = fmt.Sprintf("%s was made by a replacement of %s that was interrupted, and %s takes back the endpoint it replaced", ep.ID, e.addr, e.addr)
+			why = Reason{Kind: ReasonReplacementSuperseded, EndpointID: ep.ID, Address: e.addr}
 			refusal = fmt.Sprintf("%s takes back its endpoint from before an interrupted replacement, so %s, which that replacement made, would be deleted; "+
 				"but %s has lifecycle.prevent_destroy = true, so the plan will not. Set prevent_destroy = false to allow it, "+
 				"or configure %s as the replacement made it (a %s).", e.addr, ep.ID, e.addr, e.addr, ep.Type)
 		case e.deposed && c != nil:
 			protected = c.PreventDestroy // the configuration decides whether the replacement goes on
-			why = fmt.Sprintf("the replacement of %s was interrupted before it deleted %s, the endpoint it replaces", e.base, ep.ID)
+			why = Reason{Kind: ReasonInterruptedReplace, EndpointID: ep.ID, Address: e.base}
 			refusal = fmt.Sprintf("The replacement of %s was interrupted before it deleted %s, the endpoint it replaces, and %s has lifecycle.prevent_destroy = true now, so the plan will not delete it. "+
 				"To finish the replacement, set prevent_destroy = false. To keep the old endpoint instead, describe it again in the compute block (a %s): the next plan takes it back.",
 				e.base, ep.ID, e.base, ep.Type)
 		case e.deposed:
-			why = fmt.Sprintf("the replacement of %s was interrupted before it deleted %s, the endpoint it replaces, and %s is no longer in the configuration", e.base, ep.ID, e.base)
+			why = Reason{Kind: ReasonInterruptedReplaceUnconfigured, EndpointID: ep.ID, Address: e.base}
 		}
 		if protected {
 			pp.errorf(pp.blockOf(e.c.BranchID), "Compute cannot be deleted", "%s", refusal)
@@ -386,8 +402,7 @@ func (pp *projectPlan) planRemovals() {
 		ch := pp.newChange(addr, Delete, ep)
 		ch.Disruption = Remove
 		ch.Sensitive, ch.SensitiveFrom = slices.Clone(e.c.Sensitive), state.CloneSensitiveFrom(e.c.SensitiveFrom)
-		ch.Reasons = append(ch.Reasons, fmt.Sprintf("%s: the endpoint %s and its host go away%s",
-			why, ep.ID, activeTail(ch.Active, "its connections drop")))
+		ch.Reasons = append(ch.Reasons, why)
 	}
 }
 
@@ -409,8 +424,8 @@ func (pp *projectPlan) planUnclaimed() {
 			addr := fmt.Sprintf("%s.%s[%s]", pp.p.Label, b.Label, ep.ID)
 			ch := pp.newChange(addr, Delete, ep)
 			ch.Disruption = Remove
-			ch.Reasons = append(ch.Reasons, fmt.Sprintf("branch %s.%s is exclusive and no compute block declares %s (%s%s)%s",
-				pp.p.Label, b.Label, ep.ID, ep.Type, nameSuffix(ep.Name), activeTail(ch.Active, "its connections drop")))
+			ch.Reasons = append(ch.Reasons, Reason{Kind: ReasonExclusiveBranch, EndpointID: ep.ID, Type: ep.Type, Name: ep.Name,
+				Branch: &Branch{ID: ep.BranchID, Label: branchLabel(pp.p.Label, b.Label)}})
 			continue
 		}
 		u := Unmanaged{ProjectID: pp.p.ID, ProjectLabel: pp.p.Label, BranchID: ep.BranchID, EndpointID: ep.ID, Name: ep.Name, Type: ep.Type}
@@ -443,7 +458,7 @@ func (pp *projectPlan) sortedLive() []*LiveEndpoint {
 
 // newChange starts a change of an existing endpoint (ep may be nil for a create).
 func (pp *projectPlan) newChange(addr string, a Action, ep *LiveEndpoint) *Change {
-	ch := &Change{Address: addr, Action: a, ProjectID: pp.p.ID, Attributes: []Attribute{}, Reasons: []string{}}
+	ch := &Change{Address: addr, Action: a, ProjectID: pp.p.ID, Attributes: []Attribute{}, Reasons: []Reason{}}
 	if ep != nil {
 		ch.EndpointID, ch.BranchID, ch.Type, ch.Active = ep.ID, ep.BranchID, ep.Type, isActive(ep)
 	}
@@ -457,13 +472,6 @@ func isActive(ep *LiveEndpoint) bool { return Active(ep.CurrentState) }
 // or is about to have, connections to drop; only idle is safe.
 func Active(st api.EndpointState) bool { return st != api.EndpointStateIdle }
 
-func activeTail(active bool, what string) string {
-	if active {
-		return "; active now, " + what
-	}
-	return ""
-}
-
 // KindWords is what a plan calls an endpoint of type t, in its reasons and
 // views: "read replica" or "read_write compute".
 func KindWords(t api.EndpointType) string {
@@ -473,16 +481,10 @@ func KindWords(t api.EndpointType) string {
 	return "read_write compute"
 }
 
-// branchName is "shop.main (br-...)" for a configured branch, the id otherwise.
-func (pp *projectPlan) branchName(id string) string {
-	if b := pp.branchOf[id]; b != nil {
-		return branchNameOf(pp.p.Label, b.Label, id)
-	}
-	return id
-}
-
-// branchNames is branchName without the project's planning, nor its
-// configuration: derive names branches after both are let go.
+// branchNames gives derive each branch of the project as the configuration
+// labels it ("shop.main"), "" for one no branch block names, without the
+// project's planning, nor its configuration: derive names branches after
+// both are let go.
 func (pp *projectPlan) branchNames() func(id string) string {
 	project, labels := pp.p.Label, make(map[string]string, len(pp.branchOf))
 	for id, b := range pp.branchOf {
@@ -490,19 +492,13 @@ func (pp *projectPlan) branchNames() func(id string) string {
 	}
 	return func(id string) string {
 		if label, ok := labels[id]; ok {
-			return branchNameOf(project, label, id)
+			return branchLabel(project, label)
 		}
-		return id
-	}
-}
-
-func branchNameOf(projectLabel, branchLabel, id string) string {
-	return fmt.Sprintf("%s.%s (%s)", projectLabel, branchLabel, id)
-}
-
-func nameSuffix(name string) string {
-	if name == "" {
 		return ""
 	}
-	return fmt.Sprintf(", named %q", name)
+}
+
+// branchLabel is a branch as the configuration labels it: "shop.main".
+func branchLabel(projectLabel, branchLabel string) string {
+	return projectLabel + "." + branchLabel
 }

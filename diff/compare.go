@@ -28,9 +28,10 @@ func (pp *projectPlan) planTarget(t *target) {
 		ch.Attributes = want.every()
 		ch.Sensitive, ch.SensitiveFrom = SensitiveAttributes(c), SensitiveFrom(c)
 		MarkSensitive(ch.Attributes, ch.Secrets())
-		ch.Reasons = append(ch.Reasons, fmt.Sprintf("new %s on branch %s", KindWords(want.Type), pp.branchName(t.branchID)))
+		// derive gives the reasons that follow from the change (reasons.go);
+		// these follow from the configuration and the state.
 		if t.entry != nil {
-			ch.Reasons = append(ch.Reasons, fmt.Sprintf("its endpoint %s was deleted outside neonform, so a new one (new id and host) takes its place", t.entry.c.EndpointID))
+			ch.Reasons = append(ch.Reasons, Reason{Kind: ReasonEndpointDeletedOutside, EndpointID: t.entry.c.EndpointID})
 		}
 		if pp.pl.scope.replace[c.Address] {
 			pp.warnf("-replace %s: it has no endpoint yet, so there is nothing to replace; the plan creates it.", c.Address)
@@ -49,15 +50,10 @@ func (pp *projectPlan) planTarget(t *target) {
 		// the configuration no longer says so: its drift is hidden too.
 		MarkSensitive(ch.Attributes, SecretsOf(t.entry.c))
 	}
-	switch {
-	case t.adopt:
-		ch.Reasons = append(ch.Reasons, adoptReason(ep, ch.Secrets()))
-	case t.entry.deposed:
-		ch.Reasons = append(ch.Reasons, fmt.Sprintf("takes back %s, which an interrupted replacement of %s left in the state as %s: "+
-			"the configuration describes it again, so nothing is created or deleted for it", ep.ID, c.Address, t.entry.origin))
-	}
-	if movedFrom != "" && ep.BranchID == t.branchID {
-		ch.Reasons = append(ch.Reasons, fmt.Sprintf("renamed from %s by a moved block: the same endpoint, recorded under its new address", movedFrom))
+	// derive gives the adoption, the rename, -replace and the attributes'
+	// reasons (reasons.go); taking back a deposed endpoint is the state's.
+	if !t.adopt && t.entry.deposed {
+		ch.Reasons = append(ch.Reasons, Reason{Kind: ReasonTakeBack, EndpointID: ep.ID, From: t.entry.origin})
 	}
 	switch {
 	case recreates(ch.Attributes) || pp.pl.scope.replace[c.Address]:
@@ -70,16 +66,12 @@ func (pp *projectPlan) planTarget(t *target) {
 			want.Name = c.Name
 			ch.Attributes = Differences(ep.Values, want)
 			MarkSensitive(ch.Attributes, ch.Secrets())
-			ch.Reasons = append(ch.Reasons, fmt.Sprintf("the new endpoint is named %q after the block's label, as everything neonform creates is: apply finds it by its name if the answer to the create is lost", c.Name))
+			ch.Reasons = append(ch.Reasons, Reason{Kind: ReasonNamedAfterLabel, Name: c.Name})
 		}
 	case len(ch.Attributes) > 0:
 		ch.Action = Update
 	}
 	ch.Disruption = disruptionOf(ch.Action, ch.Attributes)
-	if pp.pl.scope.replace[c.Address] {
-		ch.Reasons = append(ch.Reasons, replaceAskedReason)
-	}
-	ch.Reasons = append(ch.Reasons, attributeReasons(pp, ch)...)
 	pp.checkLifecycle(t, ch)
 }
 

@@ -129,8 +129,8 @@ func TestAttributeEffects(t *testing.T) {
 			if !cmp.Equal(attrs, tt.attrs) {
 				t.Errorf("attributes = %v, want %v", attrs, tt.attrs)
 			}
-			if tt.disruption == None && tt.action == Update && !strings.Contains(strings.Join(ch.Reasons, " "), "interrupt") {
-				t.Errorf("reasons = %q, want them to say nothing is interrupted", ch.Reasons)
+			if tt.disruption == None && tt.action == Update && !hasReason(ch, Reason{Kind: ReasonNoInterruption}) && !hasReason(ch, Reason{Kind: ReasonEnable, Attribute: "disabled"}) {
+				t.Errorf("reasons = %+v, want them to say nothing is interrupted", ch.Reasons)
 			}
 			if ch.Action != tt.action || ch.Disruption != tt.disruption {
 				t.Errorf("action %s, disruption %s; want %s, %s", ch.Action, ch.Disruption, tt.action, tt.disruption)
@@ -177,8 +177,11 @@ func TestAttributeBeforeAfterAndRecord(t *testing.T) {
 	if !cmp.Equal(ch.Attributes, want) {
 		t.Errorf("attributes:\n%s", cmp.Diff(want, ch.Attributes))
 	}
-	if !contains(ch.Reasons, "all changes go in one PATCH, so the compute restarts once") {
-		t.Errorf("reasons = %q, want them to say the compute restarts once", ch.Reasons)
+	wantReasons := []Reason{{Kind: ReasonAttributeRestart, Attribute: "max_cu"},
+		{Kind: ReasonSettingRestart, Attribute: "pg_settings.jit"}, {Kind: ReasonSettingRestart, Attribute: "pg_settings.work_mem"},
+		{Kind: ReasonOneRestart}}
+	if !cmp.Equal(ch.Reasons, wantReasons) {
+		t.Errorf("reasons:\n%s", cmp.Diff(wantReasons, ch.Reasons))
 	}
 	if !strings.Contains(ch.Size, "0.25-4 CU autoscaling, 1-16 GB RAM") {
 		t.Errorf("size = %q, want the new size in words", ch.Size)

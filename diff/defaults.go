@@ -56,12 +56,12 @@ func defaultsEndpoint(d *api.DefaultEndpointSettings) *api.Endpoint {
 }
 
 // defaultsDifferences are the differences of the attributes a project's
-// defaults have (managed.Attribute.Default), each with no effect on a
+// defaults have (managed.Attribute.ProjectDefault), each with no effect on a
 // running compute.
 func defaultsDifferences(before, after Values) []Attribute {
 	var out []Attribute
 	for _, a := range Differences(before, after) {
-		if m := managed.Named(a.Name); m != nil && m.Default {
+		if m := managed.Named(a.Name); m != nil && m.ProjectDefault {
 			a.Effect = None
 			out = append(out, a)
 		}
@@ -85,7 +85,7 @@ func planDefaults(p *config.Project, lp *LiveProject) *DefaultsChange {
 	}
 	dc := &DefaultsChange{Address: p.Label + "." + config.DefaultsLabel, ProjectID: p.ID, Attributes: attrs}
 	for _, a := range managed.All {
-		if a.Default && a.Sensitive(p.Defaults.Sensitive) {
+		if a.ProjectDefault && a.Sensitive(p.Defaults.Sensitive) {
 			dc.Sensitive = append(dc.Sensitive, a.Name)
 			if from := a.From(p.Defaults.SensitiveFrom); len(from) > 0 {
 				if dc.SensitiveFrom == nil {
@@ -109,7 +109,7 @@ func (d *deriver) defaults(ch *DefaultsChange, proj *Project) error {
 	want := base.clone()
 	for _, a := range ch.Attributes {
 		at := attributeNamed(a.Name)
-		if at == nil || !at.spec().Default {
+		if at == nil || !at.spec().ProjectDefault {
 			return fmt.Errorf("it has an attribute %q that a project's defaults do not have", a.Name)
 		}
 		if err := at.setAfter(&want, a); err != nil {

@@ -22,7 +22,7 @@ import (
 // It returns problems when the changes cannot be ordered (a read_write
 // compute with nowhere to go), and an error when the changes contradict
 // themselves or the recorded endpoints. names, when set, gives the branches
-// their configured names in reasons. With st nil, what needs the state is
+// their configured labels in reasons. With st nil, what needs the state is
 // left out: the drift, the state-only steps, and what the steps record and
 // forget; the calls to the service and their order are still derived.
 func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, error) {
@@ -131,7 +131,8 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 	return problems, nil
 }
 
-// branchNames gives, per project id, a branch's name for people.
+// branchNames gives, per project id, a branch's label in the configuration
+// ("shop.main"), "" when no branch block names it.
 type branchNames map[string]func(branchID string) string
 
 // deriver derives the steps of one project.
@@ -194,6 +195,7 @@ func (d *deriver) change(ch *Change) error {
 	if ch.Action != Create && ch.Action != Delete {
 		d.addressOf[ch.EndpointID] = ch.Address
 	}
+	d.reasons(ch, live)
 	return d.plan(ch, live, want)
 }
 
@@ -432,10 +434,13 @@ func sameRecord(c *state.Compute, r *state.Compute) bool {
 		maps.EqualFunc(c.SensitiveFrom, r.SensitiveFrom, slices.Equal) && len(Differences(AppliedValues(c), AppliedValues(r))) == 0
 }
 
-// branchName is a branch as people know it, when the plan knows its name.
-func (d *deriver) branchName(id string) string {
+// branch is a branch with its label, when the plan knows it.
+func (d *deriver) branch(id string) Branch {
 	if d.names != nil {
-		return d.names(id)
+		return Branch{ID: id, Label: d.names(id)}
 	}
-	return id
+	return Branch{ID: id}
 }
+
+// branchName is a branch as people know it, when the plan knows its label.
+func (d *deriver) branchName(id string) string { return d.branch(id).String() }

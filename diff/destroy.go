@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/neonform/neonform/config"
@@ -38,8 +37,7 @@ func (pl *planner) planDestroy(p *config.Project, lp *LiveProject) ([]*Change, [
 		}
 		ch := pp.newChange(addr, Delete, ep)
 		ch.Disruption = Remove
-		ch.Sensitive, ch.SensitiveFrom = slices.Clone(c.Sensitive), state.CloneSensitiveFrom(c.SensitiveFrom)
-		ch.Reasons = append(ch.Reasons, destroyReason(ep.ID, ch.Active))
+		ch.Sensitive, ch.SensitiveFrom = slices.Clone(c.Sensitive), state.CloneSensitiveFrom(c.SensitiveFrom) // its reason is derive's
 	}
 	for _, ep := range pp.sortedLive() {
 		if !held[ep.ID] {
@@ -73,10 +71,4 @@ func (pl *planner) refusesDestroy(addr string, c *state.Compute, ep *LiveEndpoin
 			"To destroy it too, put its compute block back, with prevent_destroy = false. To leave it running: `neonform state rm %s`.",
 		addr, ep.ID, shellquote.Word(addr))
 	return true
-}
-
-// destroyReason says why a destroy plan deletes an endpoint, and what that drops.
-func destroyReason(endpointID string, active bool) string {
-	return fmt.Sprintf("destroy: neonform deletes every compute it manages; the endpoint %s and its host go away%s",
-		endpointID, activeTail(active, "its connections drop"))
 }

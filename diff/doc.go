@@ -15,8 +15,9 @@
 // live endpoints from the service, diff/planfile reads and writes the plan
 // file (and its redacted JSON copy and schema), and diff/view renders a plan
 // for a terminal and for a pull-request comment. The reasons a change gives
-// (reasons.go) are recorded in the plan file and verified, so they are the
-// model's words.
+// are kinds and facts (reason.go), never words: the plan file records them,
+// Verify derives them again (reasons.go, verify_reasons.go), and diff/view
+// words them.
 //
 // What it must not do: call the service, read or write a file, print, or ever
 // see the API key. A plan is a pure function of config, state and live

@@ -134,8 +134,9 @@ func TestExclusiveBranchDeletesUndeclared(t *testing.T) {
 	if ch.Action != Delete || ch.EndpointID != "ep-adhoc" || !ch.Active {
 		t.Fatalf("change = %+v, want the delete of the active ep-adhoc", ch)
 	}
-	if !strings.Contains(ch.Reasons[0], "branch shop.main is exclusive") || !strings.Contains(ch.Reasons[0], "active now, its connections drop") {
-		t.Errorf("reason = %q", ch.Reasons[0])
+	if want := (Reason{Kind: ReasonExclusiveBranch, EndpointID: "ep-adhoc", Type: api.EndpointTypeReadOnly, Name: "adhoc",
+		Branch: &Branch{ID: difftest.BrMain, Label: "shop.main"}}); len(ch.Reasons) != 1 || !cmp.Equal(ch.Reasons[0], want) {
+		t.Errorf("reasons = %+v, want %+v", ch.Reasons, want)
 	}
 	if len(p.Unmanaged) != 1 || p.Unmanaged[0].EndpointID != "ep-dev-extra" {
 		t.Errorf("unmanaged = %+v, want only ep-dev-extra", p.Unmanaged)
@@ -186,8 +187,9 @@ func TestMovedToAnotherBranchPatchesBranchID(t *testing.T) {
 	if want := (Attribute{Name: "branch", Before: difftest.BrDev, After: difftest.BrMain, Effect: Suspend}); len(ch.Attributes) != 1 || !reflect.DeepEqual(ch.Attributes[0], want) {
 		t.Errorf("attributes = %+v, want %+v", ch.Attributes, want)
 	}
-	if !strings.Contains(strings.Join(ch.Reasons, "\n"), "the service suspends the compute on the move and drops its connections") {
-		t.Errorf("reasons = %q", ch.Reasons)
+	if want := (Reason{Kind: ReasonBranchMove, Attribute: "branch", Branch: &Branch{ID: difftest.BrDev, Label: "shop.dev"},
+		ToBranch: &Branch{ID: difftest.BrMain, Label: "shop.main"}}); !hasReason(ch, want) {
+		t.Errorf("reasons = %+v, want %+v", ch.Reasons, want)
 	}
 	s := p.Steps[0]
 	if len(p.Steps) != 1 || s.Method != "PATCH" || string(s.Body) != `{"endpoint":{"branch_id":"`+difftest.BrMain+`"}}` || s.MovedFrom != "shop.dev.reports" {

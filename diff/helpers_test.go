@@ -3,15 +3,15 @@ package diff
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
@@ -60,14 +60,14 @@ func mustBuild(t testing.TB, cfg *config.Config, st *state.State, live *Live) *P
 	t.Helper()
 	p, diags := Build(cfg, st, live, testOpts)
 	if diags.HasErrors() {
-		t.Fatalf("Build: %s", diags.Error())
+		t.Fatalf("Build: %s", diags.String())
 	}
 	checkVerifies(t, p, st)
 	return p
 }
 
-// checkVerifies checks that what Build made is what Verify derives again,
-// before and after a trip through JSON, and that the JSON matches the plan
+// checkVerifies checks that what Build made is what Verify (and Check,
+// without the state) derives again, before and after a trip through JSON, and that the JSON matches the plan
 // file's schema: apply must accept every plan neonform makes. The plan file
 // is this JSON (diff/planfile's TestPlanFileIsMarshalIndent), and its own
 // tests take plans through the file itself.
@@ -88,6 +88,9 @@ func checkVerifies(t testing.TB, p *Plan, st *state.State) {
 		if len(steps) != len(p.Steps) {
 			t.Fatalf("Verify derives %d steps, Build made %d", len(steps), len(p.Steps))
 		}
+		if err := Check(q); err != nil { // what show checks, without the state
+			t.Fatalf("Check refuses the plan Build made: %v", err)
+		}
 	}
 }
 
@@ -104,7 +107,7 @@ func jsonTrip(t testing.TB, p *Plan) *Plan {
 }
 
 // buildErr plans and returns the one error diagnostic, failing the test otherwise.
-func buildErr(t *testing.T, cfg *config.Config, st *state.State, live *Live) *hcl.Diagnostic {
+func buildErr(t *testing.T, cfg *config.Config, st *state.State, live *Live) *diag.Diagnostic {
 	t.Helper()
 	p, diags := Build(cfg, st, live, testOpts)
 	if !diags.HasErrors() {
@@ -113,14 +116,14 @@ func buildErr(t *testing.T, cfg *config.Config, st *state.State, live *Live) *hc
 	if p != nil {
 		t.Errorf("Build returned a plan along with errors")
 	}
-	var errs []*hcl.Diagnostic
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			errs = append(errs, d)
+	var errs []*diag.Diagnostic
+	for i, d := range diags {
+		if d.Severity == diag.SeverityError {
+			errs = append(errs, &diags[i])
 		}
 	}
 	if len(errs) != 1 {
-		t.Fatalf("want one error, got %d: %s", len(errs), diags.Error())
+		t.Fatalf("want one error, got %d: %s", len(errs), diags.String())
 	}
 	return errs[0]
 }
@@ -178,4 +181,15 @@ func worldOf(w difftest.World) (*config.Config, *state.State, *Live) {
 		projects = append(projects, liveProject(projectID, eps...))
 	}
 	return w.Config, st, liveOf(projects...)
+}
+
+// hasReason reports whether the change gives the reason r, its kind and
+// facts (the model records no words).
+func hasReason(ch *Change, r Reason) bool {
+	for _, got := range ch.Reasons {
+		if reflect.DeepEqual(got, r) {
+			return true
+		}
+	}
+	return false
 }

@@ -166,8 +166,9 @@ func TestIdentityEndpointGone(t *testing.T) {
 		t.Fatalf("drift = %+v, want both entries gone", p.Drift)
 	}
 	ch := changeAt(t, p, "shop.main.reports")
-	if ch.Action != Create || !strings.Contains(strings.Join(ch.Reasons, "\n"), "ep-gone-1 was deleted outside neonform") {
-		t.Errorf("reports: %s, reasons %q; want a create that says the old endpoint was deleted outside neonform", ch.Action, ch.Reasons)
+	if want := []Reason{{Kind: ReasonNewCompute, Type: api.EndpointTypeReadOnly, Branch: &Branch{ID: difftest.BrMain, Label: "shop.main"}},
+		{Kind: ReasonEndpointDeletedOutside, EndpointID: "ep-gone-1"}}; ch.Action != Create || !cmp.Equal(ch.Reasons, want) {
+		t.Errorf("reports: %s, reasons %+v; want a create that says the old endpoint was deleted outside neonform", ch.Action, ch.Reasons)
 	}
 	if got, want := stepLines(p), []string{"STATE shop.main.scratch", "POST shop.main.reports"}; !cmp.Equal(got, want) {
 		t.Fatalf("steps = %v, want %v", got, want)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff/internal/difftest"
@@ -20,8 +22,8 @@ func TestPreventDestroyInConfig(t *testing.T) {
 	if d.Summary != "Compute cannot be recreated" {
 		t.Errorf("summary = %q", d.Summary)
 	}
-	if want := c.Range("lifecycle.prevent_destroy"); d.Subject == nil || *d.Subject != want {
-		t.Errorf("subject = %v, want the prevent_destroy attribute at %v", d.Subject, want)
+	if want := c.Range("lifecycle.prevent_destroy"); d.Range == nil || *d.Range != want {
+		t.Errorf("subject = %v, want the prevent_destroy attribute at %v", d.Range, want)
 	}
 	if !strings.Contains(d.Detail, "type read_only -> read_write (recreate)") || !strings.Contains(d.Detail, "prevent_destroy = false") {
 		t.Errorf("detail = %q, want the cause and the way out", d.Detail)
@@ -66,8 +68,8 @@ func TestPreventDestroyOfADeposedEndpoint(t *testing.T) {
 	// The replacement goes on (the configuration still asks for a read_write).
 	p := mustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("app")))), st, live)
 	ch := changeAt(t, p, deposed)
-	if ch.Action != Delete || !strings.Contains(ch.Reasons[0], "the replacement of shop.main.app was interrupted before it deleted ep-old") {
-		t.Errorf("change %s %q, want the delete of the deposed endpoint, saying why", ch.Action, ch.Reasons)
+	if want := []Reason{{Kind: ReasonInterruptedReplace, EndpointID: "ep-old", Address: "shop.main.app"}}; ch.Action != Delete || !cmp.Equal(ch.Reasons, want) {
+		t.Errorf("change %s %+v, want the delete of the deposed endpoint, saying why", ch.Action, ch.Reasons)
 	}
 	// The configuration protects the compute now.
 	d := buildErr(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("app", difftest.PreventDestroy)))), st, live)
@@ -83,6 +85,9 @@ func TestPreventDestroyOfADeposedEndpoint(t *testing.T) {
 	p = mustBuild(t, difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("app", difftest.ReadOnly, difftest.PreventDestroy)))), st, live)
 	if len(p.Steps) != 1 || p.Steps[0].Kind != StepState || p.Steps[0].MovedFrom != deposed || !p.Steps[0].Record.PreventDestroy {
 		t.Errorf("want the endpoint taken back in the state alone: %+v", p.Steps)
+	}
+	if want := []Reason{{Kind: ReasonTakeBack, EndpointID: "ep-old", From: deposed}}; !cmp.Equal(changeAt(t, p, "shop.main.app").Reasons, want) {
+		t.Errorf("reasons = %+v, want %+v", changeAt(t, p, "shop.main.app").Reasons, want)
 	}
 }
 
@@ -113,21 +118,12 @@ func TestAllowRestartFalse(t *testing.T) {
 				return
 			}
 			d := buildErr(t, cfg, st, liveOf(liveProject(difftest.Proj, live)))
-			if want := tt.compute.Range("lifecycle.allow_restart"); d.Summary != "Compute would be interrupted while active" || d.Subject == nil || *d.Subject != want {
-				t.Errorf("%s at %v; want the allow_restart attribute at %v", d.Summary, d.Subject, want)
+			if want := tt.compute.Range("lifecycle.allow_restart"); d.Summary != "Compute would be interrupted while active" || d.Range == nil || *d.Range != want {
+				t.Errorf("%s at %v; want the allow_restart attribute at %v", d.Summary, d.Range, want)
 			}
 			if !strings.Contains(d.Detail, "Plan again when it is idle") {
 				t.Errorf("detail = %q, want the way out", d.Detail)
 			}
 		})
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -282,7 +282,7 @@ func (pp *projectPlan) adoptable(t *target) *LiveEndpoint {
 			ids[i] = ep.ID
 		}
 		pp.warnf("%s: %d read replicas on its branch are named %s (%s); adopting %s. Import the one you mean with `neonform import %s ENDPOINT_ID` to choose.",
-			t.c.Address, len(found), quotedName(t.c.Name, secretsOf(t.c)), strings.Join(ids, ", "), found[0].ID, shellquote.Word(t.c.Address))
+			t.c.Address, len(found), QuotedName(t.c.Name, secretsOf(t.c)), strings.Join(ids, ", "), found[0].ID, shellquote.Word(t.c.Address))
 	}
 	if len(found) > 0 {
 		return found[0]

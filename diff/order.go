@@ -43,7 +43,7 @@ func (d *deriver) order() diag.Diagnostics {
 		o.deps = append(o.deps, l)
 		o.urgent = true
 		o.change.Downtime = true
-		o.change.Reasons = append(o.change.Reasons, d.downtimeReason(o, l))
+		o.change.Reasons = withReason(o.change.Reasons, d.downtimeReason(o, l))
 	}
 	for _, o := range d.ops {
 		if o.replaces != nil && !slices.Contains(o.deps, o.replaces) {
@@ -145,31 +145,36 @@ func (d *deriver) liveReadWrite(branchID string) *LiveEndpoint {
 
 // describeEndpoint is "ep-... (shop.main.old)" when something names the endpoint.
 func (d *deriver) describeEndpoint(ep *LiveEndpoint) string {
-	if addr := d.addressOf[ep.ID]; addr != "" {
-		return fmt.Sprintf("%s (%s)", ep.ID, addr)
-	}
-	if addr, ok := d.holders[ep.ID]; ok {
+	if addr := d.holderOf(ep); addr != "" {
 		return fmt.Sprintf("%s (%s)", ep.ID, addr)
 	}
 	return ep.ID + " (not managed by neonform)"
 }
 
-func (d *deriver) downtimeReason(arriving, leaving *op) string {
-	branch := d.branchName(arriving.arrives)
+// holderOf is the address of the compute a change keeps the endpoint for,
+// else the state's; "" when neither names it.
+func (d *deriver) holderOf(ep *LiveEndpoint) string {
+	if addr := d.addressOf[ep.ID]; addr != "" {
+		return addr
+	}
+	return d.holders[ep.ID]
+}
+
+// downtimeReason is why a compute arriving on a branch leaves it without a
+// read_write compute for a while: leaving stands there and goes first.
+func (d *deriver) downtimeReason(arriving, leaving *op) Reason {
+	branch := d.branch(arriving.arrives)
 	if arriving.replaces == leaving {
-		return fmt.Sprintf("downtime: the old endpoint is deleted first, because branch %s holds one read_write compute at a time; "+
-			"the branch has no read_write compute until the new one is up", branch)
+		return Reason{Kind: ReasonDowntimeReplace, Branch: &branch}
 	}
-	how := "is deleted"
+	standing := d.liveReadWrite(arriving.arrives)
+	r := Reason{Kind: ReasonDowntime, Branch: &branch, EndpointID: standing.ID, Address: d.holderOf(standing),
+		MovedIn: arriving.step.Kind == StepUpdate}
 	if leaving.step.Kind == StepUpdate {
-		how = "moves to branch " + d.branchName(leaving.arrives)
+		to := d.branch(leaving.arrives)
+		r.ToBranch = &to
 	}
-	what := "this one is created"
-	if arriving.step.Kind == StepUpdate {
-		what = "this one has moved in"
-	}
-	return fmt.Sprintf("downtime: branch %s holds one read_write compute at a time; %s %s first, so the branch has none until %s",
-		branch, d.describeEndpoint(d.liveReadWrite(arriving.arrives)), how, what)
+	return r
 }
 
 // appendSteps numbers the project's steps from nextID, in order, and adds

@@ -14,7 +14,9 @@ import (
 // reads. Bump it when an older neonform would misread a new plan.
 // Format 2: the plan records the live endpoints it was made from, and the
 // values of its attributes are the service's (suspend_timeout in seconds).
-const FormatVersion = 2
+// Format 3: a change's reasons are objects (a kind, its facts and their
+// words), not sentences.
+const FormatVersion = 3
 
 // Plan is everything apply needs to carry out a change safely, and everything
 // a reviewer needs to judge it. It knows nothing of how it is printed.
@@ -28,6 +30,11 @@ type Plan struct {
 	// files), by name within the directory: apply names the files that
 	// changed since. Plans written before it have none.
 	ConfigFiles map[string]string `json:"config_files"`
+	// ConfigDir is the configuration's directory relative to the plan
+	// file's, slash-separated ("." when the file is saved in it): where
+	// apply's advice sends whoever applies the file from elsewhere. Only
+	// in a file saved with -out, and never a path from the root.
+	ConfigDir string `json:"config_dir,omitempty"`
 	// State is the state the plan was made against; apply refuses the plan
 	// when the state has moved on since.
 	State     StateRef    `json:"state"`
@@ -38,6 +45,10 @@ type Plan struct {
 	Drift     []Drift     `json:"drift"`
 	Unmanaged []Unmanaged `json:"unmanaged"`
 	Warnings  []string    `json:"warnings"`
+	// Cost is what the planned computes cost a month before and after the
+	// plan, and the price that says it (cost.go); absent from a plan written
+	// before costs were kept. Derived data: Verify does not check it.
+	Cost *PlanCost `json:"cost,omitempty"`
 	// Targets: the plan is partial (plan -target): only the computes these
 	// addresses cover were read and planned (scope.go). Absent for a whole plan.
 	Targets []string `json:"targets,omitempty"`
@@ -126,7 +137,7 @@ type Change struct {
 	// or suspend drops live connections.
 	Active     bool        `json:"active"`
 	Attributes []Attribute `json:"attributes"`
-	Reasons    []string    `json:"reasons"`
+	Reasons    []Reason    `json:"reasons"`
 	// Downtime: the compute's branch has no read_write compute for a while,
 	// because the one standing there is deleted (or moved away) first.
 	Downtime bool `json:"downtime"`
@@ -157,6 +168,9 @@ type Change struct {
 	// the value: "(sensitive value from var.db_tuning)". Absent from a plan
 	// written before it was kept (the views then say "(sensitive value)").
 	SensitiveFrom map[string][]string `json:"sensitive_from,omitempty"`
+	// Cost is what the compute costs a month before and after the change
+	// (cost.go); null where it cannot be said.
+	Cost ChangeCost `json:"cost"`
 }
 
 // Attribute is one attribute that changes: its value before (live) and after
@@ -375,7 +389,7 @@ func Normalize(p *Plan) {
 			c.Attributes = []Attribute{}
 		}
 		if c.Reasons == nil {
-			c.Reasons = []string{}
+			c.Reasons = []Reason{}
 		}
 	}
 	for i := range p.Steps {

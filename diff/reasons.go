@@ -12,82 +12,100 @@ import (
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
-// attributeReasons says in plain words what each disruptive attribute change
-// does, given whether the compute is active now: in the words of the
-// attribute's table entry when it has some, else in those of its effect.
-func attributeReasons(pp *projectPlan, ch *Change) []string {
-	var out []string
+// reasons sets the reasons of a change that derive makes (reasonKinds'
+// derived), for Build and Verify alike, beside those the planner recorded,
+// in the order a change lists them. live is the endpoint the change acts
+// on (nil for a create).
+func (d *deriver) reasons(ch *Change, live *LiveEndpoint) {
+	out := slices.DeleteFunc(ch.Reasons, func(r Reason) bool {
+		_, derived, _ := kindOf(r.Kind)
+		return derived
+	})
+	switch ch.Action {
+	case Create:
+		b := d.branch(ch.BranchID)
+		out = append(out, Reason{Kind: ReasonNewCompute, Type: ch.Type, Branch: &b})
+	case Delete:
+		if d.scope.destroy {
+			out = append(out, Reason{Kind: ReasonDestroy, EndpointID: ch.EndpointID})
+		}
+	default:
+		switch {
+		case ch.Adopt && live.Type == api.EndpointTypeReadWrite:
+			out = append(out, Reason{Kind: ReasonAdoptPrimary, EndpointID: live.ID})
+		case ch.Adopt:
+			out = append(out, Reason{Kind: ReasonAdoptReplica, EndpointID: live.ID, Name: live.Name})
+		}
+		if ch.MovedFrom != "" && live.BranchID == ch.BranchID {
+			out = append(out, Reason{Kind: ReasonMoved, From: ch.MovedFrom})
+		}
+		if ch.Action == Replace && d.scope.replace[ch.Address] {
+			out = append(out, Reason{Kind: ReasonReplaceAsked})
+		}
+		out = append(out, attributeReasons(ch, d.branch)...)
+	}
+	slices.SortStableFunc(out, func(a, b Reason) int {
+		ra, _, _ := kindOf(a.Kind)
+		rb, _, _ := kindOf(b.Kind)
+		return ra - rb
+	})
+	ch.Reasons = out
+}
+
+// withReason is reasons with r in its place: after every reason of its
+// rank or before (reasonKinds).
+func withReason(reasons []Reason, r Reason) []Reason {
+	rank, _, _ := kindOf(r.Kind)
+	i := len(reasons)
+	for i > 0 {
+		if before, _, _ := kindOf(reasons[i-1].Kind); before <= rank {
+			break
+		}
+		i--
+	}
+	return slices.Insert(reasons, i, r)
+}
+
+// attributeReasons are what each disruptive attribute change does: a kind
+// of the attribute's table entry when it has one, else its effect's.
+func attributeReasons(ch *Change, branch func(id string) Branch) []Reason {
+	var out []Reason
 	restarts, recreate := 0, false
-	r := reasonContext{active: ch.Active, branchName: pp.branchName}
 	for _, a := range ch.Attributes {
 		recreate = recreate || a.Effect == Recreate
 		if a.Effect == Restart {
 			restarts++
 		}
 		if a.Effect == Recreate {
-			out = append(out, a.String()+" cannot change in place: the compute is deleted and created anew, "+
-				"with a new endpoint id and host; clients must change their connection strings")
+			out = append(out, Reason{Kind: ReasonAttributeRecreate, Attribute: a.Name})
 			continue
 		}
 		if at := attributeNamed(a.Name); at != nil {
-			r.change = a.String()
-			if words := at.reason(a, r); words != "" {
-				out = append(out, words)
+			if r := at.reason(a, branch); r.Kind != "" {
+				out = append(out, r)
 				continue
 			}
 		}
 		switch a.Effect {
 		case Restart:
-			out = append(out, a.String()+" restarts the compute"+dropWords(ch.Active, " and drops its connections"))
+			out = append(out, Reason{Kind: ReasonAttributeRestart, Attribute: a.Name})
 		case Suspend:
-			out = append(out, a.String()+" suspends the compute"+dropWords(ch.Active, " and drops its connections"))
+			out = append(out, Reason{Kind: ReasonAttributeSuspend, Attribute: a.Name})
 		}
 	}
-	// The action is not decided yet when the reasons are written: a
-	// recreate attribute is what makes it a replace.
+	// A recreate attribute makes the change a replace, which restarts nothing.
 	if restarts > 1 && !recreate {
-		out = append(out, "all changes go in one PATCH, so the compute restarts once")
+		out = append(out, Reason{Kind: ReasonOneRestart})
 	}
 	if !recreate && len(ch.Attributes) > 0 && ch.Disruption == None && len(out) == 0 {
-		out = append(out, "applies without interrupting the compute")
+		out = append(out, Reason{Kind: ReasonNoInterruption})
 	}
 	return out
 }
 
-// reasonContext is what an attribute's words need besides its change:
-// the change as people read it ("max_cu 1 -> 2"), whether the compute is
-// active now, and a branch's name by its id.
-type reasonContext struct {
-	change     string
-	active     bool
-	branchName func(id string) string
-}
-
-// replaceAskedReason is why a compute is replaced when -replace asked for it.
-const replaceAskedReason = "asked with -replace: the compute is deleted and created anew, with a new endpoint id and host, " +
-	"whether or not anything in it changed; clients must change their connection strings"
-
-// dropWords finishes a sentence about an interruption: what it drops when the
-// compute is active, or that there is nothing to drop when it is idle.
-func dropWords(active bool, drops string) string {
-	if active {
-		return drops
-	}
-	return "; idle now, no connections to drop"
-}
-
-// adoptReason: sensitive says which attributes of the compute come from
-// sensitive variables (a replica is adopted by its name, which may be one).
-func adoptReason(ep *LiveEndpoint, sensitive Secrets) string {
-	if ep.Type == api.EndpointTypeReadWrite {
-		return fmt.Sprintf("adopts %s, the branch's existing read_write compute, instead of creating a second (a branch holds one; every default branch comes with one)", ep.ID)
-	}
-	return fmt.Sprintf("adopts %s, an existing read replica on this branch named %s", ep.ID, quotedName(ep.Name, sensitive))
-}
-
-// quotedName is an endpoint's name in quotes, or HiddenValue when the name
+// QuotedName is an endpoint's name in quotes, or HiddenValue when the name
 // came from a sensitive variable.
-func quotedName(name string, sensitive Secrets) string {
+func QuotedName(name string, sensitive Secrets) string {
 	if sensitive.Hides(managed.Name.Name) {
 		return sensitive.Value(managed.Name.Name)
 	}

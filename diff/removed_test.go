@@ -66,11 +66,11 @@ func TestRemovedWithDestroyDeletes(t *testing.T) {
 		difftest.Compute("primary"), difftest.Compute("analytics", difftest.ReadOnly)))), "shop.main.reports", true)
 	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, primary, reports)))
 	ch := changeAt(t, p, "shop.main.reports")
-	if ch.Action != Delete || len(p.Forget) != 0 || !strings.HasPrefix(ch.Reasons[0], "a removed block deletes shop.main.reports (lifecycle.destroy = true)") {
+	if ch.Action != Delete || len(p.Forget) != 0 || !slices.Equal(ch.Reasons, []Reason{{Kind: ReasonRemovedBlock, EndpointID: "ep-reports"}}) {
 		t.Errorf("change = %+v, forget = %v; want a delete that names the removed block", ch, p.Forget)
 	}
-	if reasons := strings.Join(changeAt(t, p, "shop.main.analytics").Reasons, "\n"); strings.Contains(reasons, "renamed") {
-		t.Errorf("reasons = %q, want no rename of a compute a removed block deletes", reasons)
+	if ch := changeAt(t, p, "shop.main.analytics"); slices.ContainsFunc(ch.Reasons, func(r Reason) bool { return r.Kind == ReasonMayBeRenamed }) {
+		t.Errorf("reasons = %+v, want no rename of a compute a removed block deletes", ch.Reasons)
 	}
 }
 
@@ -82,6 +82,6 @@ func TestRemovedOnExclusiveBranchIsRefused(t *testing.T) {
 	cfg := withRemoval(difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.Exclusive(difftest.BranchID("main", difftest.BrMain)))), "shop.main.reports", false)
 	d := buildErr(t, cfg, st, liveOf(liveProject(difftest.Proj, reports)))
 	if d.Summary != "Forgotten compute on an exclusive branch" {
-		t.Errorf("got %s, want the exclusive branch refused", d.Error())
+		t.Errorf("got %s, want the exclusive branch refused", d.String())
 	}
 }

@@ -1,8 +1,6 @@
 package diff
 
 import (
-	"fmt"
-
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/state"
 )
@@ -33,12 +31,7 @@ func nameRenames(p *Plan, st *state.State, removals map[string]*config.Removal) 
 			continue // which is which is a guess: say nothing
 		}
 		c, old := creates[0], deletes[0]
-		without := "no delete and no create"
-		if c.Downtime {
-			without = "no delete, no create and no downtime"
-		}
-		c.Reasons = append(c.Reasons, fmt.Sprintf("%s may be %s renamed (a %s on the same branch): if it is, this moved block keeps the endpoint %s and its host, with %s:\n%s",
-			c.Address, old.Address, KindWords(c.Type), old.EndpointID, without, config.MovedBlock(old.Address, c.Address)))
+		c.Reasons = append(c.Reasons, Reason{Kind: ReasonMayBeRenamed, From: old.Address, EndpointID: old.EndpointID})
 	}
 }
 

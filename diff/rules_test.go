@@ -54,8 +54,8 @@ func TestRuleTwoRulesOneBranch(t *testing.T) {
 			t.Errorf("the error does not say %q: %s: %s", want, d.Summary, d.Detail)
 		}
 	}
-	if d.Subject == nil || *d.Subject != cfg.Projects[0].Rules[1].DeclRange {
-		t.Errorf("the error points at %v, want the second rule", d.Subject)
+	if d.Range == nil || *d.Range != cfg.Projects[0].Rules[1].DeclRange {
+		t.Errorf("the error points at %v, want the second rule", d.Range)
 	}
 }
 

@@ -340,8 +340,9 @@ func (pl *planner) startScope(s Scope) bool {
 }
 
 // checkReplaced refuses a -replace of an address no compute has once the
-// branch rules are applied (the CLI checks the others before any call; a
-// rule's instance is known only from the live branches).
+// branch rules are applied: the CLI checks the others before any call, and
+// CheckRuleTargets a rule's instance, with the live branches; this holds
+// for any caller of Build.
 func (pl *planner) checkReplaced() {
 	for _, addr := range slices.Sorted(maps.Keys(pl.scope.replace)) {
 		if pl.inConfig[addr] == nil {

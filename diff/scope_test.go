@@ -5,11 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
@@ -50,7 +49,7 @@ func buildScoped(t *testing.T, cfg *config.Config, st *state.State, live *Live, 
 	opts.Scope = s
 	p, diags := Build(cfg, st, live, opts)
 	if diags.HasErrors() {
-		t.Fatalf("Build: %s", diags.Error())
+		t.Fatalf("Build: %s", diags.String())
 	}
 	checkVerifies(t, p, st)
 	return p
@@ -135,8 +134,8 @@ func TestReplaceAsked(t *testing.T) {
 
 	p := buildScoped(t, cfg, st, live, Scope{Replace: []string{"shop.main.reports"}})
 	ch := changeAt(t, p, "shop.main.reports")
-	if ch.Action != Replace || ch.Disruption != Recreate || len(ch.Attributes) != 0 || !slices.Contains(ch.Reasons, replaceAskedReason) {
-		t.Errorf("change = %v, %v, %d attributes, reasons %q: want a replace asked with -replace", ch.Action, ch.Disruption, len(ch.Attributes), ch.Reasons)
+	if ch.Action != Replace || ch.Disruption != Recreate || len(ch.Attributes) != 0 || !hasReason(ch, Reason{Kind: ReasonReplaceAsked}) {
+		t.Errorf("change = %v, %v, %d attributes, reasons %+v: want a replace asked with -replace", ch.Action, ch.Disruption, len(ch.Attributes), ch.Reasons)
 	}
 	if got := stepLines(p); !slices.Equal(got, []string{"POST shop.main.reports", "DELETE shop.main.reports after 1"}) {
 		t.Errorf("steps = %v, want create first, then delete", got)
@@ -173,8 +172,8 @@ func TestReplaceAskedLifecycle(t *testing.T) {
 	protected := difftest.Compute("reports", difftest.ReadOnly, difftest.PreventDestroy)
 	cfg := difftest.CfgOf(difftest.Project("shop", shop, difftest.BranchID("main", "br-main", protected)))
 	d := buildErrScoped(t, cfg, st, live, Scope{Replace: []string{"shop.main.reports"}})
-	if d.Summary != "Compute cannot be recreated" || *d.Subject != protected.Range("lifecycle.prevent_destroy") || !strings.Contains(d.Detail, "-replace asks to recreate it") {
-		t.Errorf("got %q at %v: %s", d.Summary, d.Subject, d.Detail)
+	if d.Summary != "Compute cannot be recreated" || *d.Range != protected.Range("lifecycle.prevent_destroy") || !strings.Contains(d.Detail, "-replace asks to recreate it") {
+		t.Errorf("got %q at %v: %s", d.Summary, d.Range, d.Detail)
 	}
 
 	careful := difftest.Compute("reports", difftest.ReadOnly, difftest.NoRestart)
@@ -185,7 +184,7 @@ func TestReplaceAskedLifecycle(t *testing.T) {
 	}
 }
 
-func buildErrScoped(t *testing.T, cfg *config.Config, st *state.State, live *Live, s Scope) *hcl.Diagnostic {
+func buildErrScoped(t *testing.T, cfg *config.Config, st *state.State, live *Live, s Scope) *diag.Diagnostic {
 	t.Helper()
 	opts := testOpts
 	opts.Scope = s
@@ -193,7 +192,7 @@ func buildErrScoped(t *testing.T, cfg *config.Config, st *state.State, live *Liv
 	if len(diags) != 1 || !diags.HasErrors() {
 		t.Fatalf("want one error, got %v", diags)
 	}
-	return diags[0]
+	return &diags[0]
 }
 
 // A destroy deletes every managed endpoint, deposed ones too, in configured
@@ -221,6 +220,11 @@ func TestDestroy(t *testing.T) {
 	}
 	if !changeAt(t, p, "shop.main.primary").Active {
 		t.Errorf("the active primary is not marked active")
+	}
+	for _, ch := range p.Changes {
+		if want := []Reason{{Kind: ReasonDestroy, EndpointID: ch.EndpointID}}; !slices.Equal(ch.Reasons, want) {
+			t.Errorf("%s: reasons = %+v, want %+v", ch.Address, ch.Reasons, want)
+		}
 	}
 	if len(p.Unmanaged) != 1 || p.Unmanaged[0].EndpointID != "ep-adhoc" {
 		t.Errorf("unmanaged = %v, want ep-adhoc alone", p.Unmanaged)

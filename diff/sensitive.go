@@ -164,7 +164,7 @@ func (v Values) RowsHiding(s Secrets) []Row {
 // came from a sensitive variable: how apply names it in its progress and
 // notes.
 func (s *Step) QuotedName() string {
-	return quotedName(s.Name, SecretsOf(s.Record))
+	return QuotedName(s.Name, SecretsOf(s.Record))
 }
 
 // SensitiveTexts are the texts a step sets from sensitive variables (the

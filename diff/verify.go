@@ -324,12 +324,16 @@ func sameDerived(file, derived *Plan, withState bool) error {
 	if len(file.Changes) != len(derived.Changes) {
 		return fmt.Errorf("the plan has %d changes, but derived %d", len(file.Changes), len(derived.Changes))
 	}
+	live := liveByID(file)
 	for i := range file.Changes {
 		got, want := file.Changes[i], derived.Changes[i]
-		got.Reasons, want.Reasons = nil, nil // words for people, made with the configuration's names
+		got.Reasons, want.Reasons = nil, nil // compared below, as reasons
 		if field, g, w := firstDifference(got, want); field != "" {
 			return diag.ErrorAt(got.Address, "Change differs from its attributes",
 				fmt.Sprintf("change %s is not what its attributes make: its %s is %s in the file, but %s from the attributes", got.Address, field, g, w))
+		}
+		if err := sameReasons(&file.Changes[i], &derived.Changes[i], live, withState); err != nil {
+			return err
 		}
 	}
 	want := derived.Summary

@@ -75,6 +75,30 @@ func TestEditedPlansAreRefused(t *testing.T) {
 		{"a summary with fewer deletes", func(p *Plan) {
 			p.Summary.Delete = 0
 		}, `the summary is {"create":1,"update":3,"replace":1,"delete":0,`},
+		{"a restart's reason made harmless", func(p *Plan) {
+			changeOf(p, "shop.main.primary").Reasons[0].Kind = ReasonNoInterruption
+		}, `change shop.main.primary is not what its attributes make: its reason 1 is {"kind":"no_interruption","attribute":"max_cu"} in the file, but {"kind":"attribute_restart","attribute":"max_cu"} from the change`},
+		{"a reason's attribute changed", func(p *Plan) {
+			changeOf(p, "shop.main.reports").Reasons[0].Attribute = "max_cu"
+		}, `change shop.main.reports is not what its attributes make: its reason 1 is {"kind":"attribute_restart","attribute":"max_cu"} in the file, but {"kind":"attribute_restart","attribute":"min_cu"} from the change`},
+		{"a reason left out", func(p *Plan) {
+			ch := changeOf(p, "shop.main.primary")
+			ch.Reasons = ch.Reasons[:len(ch.Reasons)-1]
+		}, `change shop.main.primary is not what its attributes make: the change gives a reason {"kind":"one_restart"} that the file does not have`},
+		{"a reason added", func(p *Plan) {
+			ch := changeOf(p, "shop.main.new")
+			ch.Reasons = append(ch.Reasons, Reason{Kind: ReasonReplaceAsked})
+		}, `change shop.main.new is not what its attributes make: the file has a reason {"kind":"replace_asked"} that the change does not give`},
+		{"a recorded reason naming another endpoint", func(p *Plan) {
+			changeOf(p, "shop.main.old").Reasons[0].EndpointID = "ep-reports"
+		}, `change shop.main.old is not what its attributes make: its reason 1 ({"kind":"no_longer_configured","endpoint_id":"ep-reports"}) does not fit the change`},
+		{"a reason of an unknown kind", func(p *Plan) {
+			changeOf(p, "shop.main.old").Reasons[0].Kind = "because"
+		}, `change shop.main.old is not what its attributes make: its reason 1 ({"kind":"because","endpoint_id":"ep-old"}) does not fit the change`},
+		{"a recorded reason on a change that does not make it", func(p *Plan) {
+			ch := changeOf(p, "shop.main.new")
+			ch.Reasons = append(ch.Reasons, Reason{Kind: ReasonNoLongerConfigured})
+		}, `change shop.main.new is not what its attributes make: its reason 3 ({"kind":"no_longer_configured"}) does not fit the change`},
 		{"a delete turned into a no-op", func(p *Plan) {
 			changeOf(p, "shop.main.old").Action = NoOp
 		}, `step 5 (shop.main.old, DELETE /projects/dark-sun-46453911/endpoints/ep-old) that its changes do not make`},

@@ -20,6 +20,24 @@ func notForOrgKeys(c *call) error {
 	return errorf(http.StatusNotFound, codeNotFound, "%s is not allowed for organization API keys: it answers for the user of a personal API key", c.route.name)
 }
 
+// authDetails is AuthDetailsResponse of the full service description: who the
+// credentials act for. Only neonform's emulator answers it; the client never asks.
+type authDetails struct {
+	AccountID  string `json:"account_id"`
+	AuthMethod string `json:"auth_method"`
+}
+
+// getAuthDetails answers GET /auth (getAuthDetails in the full service description,
+// docs/service.md, Authentication and API keys): a personal key acts for its user
+// (api_key_user), an organization or project-scoped key for its organization
+// (api_key_org).
+func (e *Emulator) getAuthDetails(c *call) (int, any, error) {
+	if c.key.Kind == keyPersonal {
+		return http.StatusOK, authDetails{AccountID: c.key.UserID, AuthMethod: "api_key_user"}, nil
+	}
+	return http.StatusOK, authDetails{AccountID: c.key.OrgID, AuthMethod: "api_key_org"}, nil
+}
+
 // getCurrentUser answers GET /users/me. Limits follow the user's plan (docs/service.md, Sizes:
 // up to 2 CU on the free plan, autoscaling up to 16 CU on paid plans).
 func (e *Emulator) getCurrentUser(c *call) (int, any, error) {

@@ -63,7 +63,11 @@ func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now ti
 	setIf(&next.MinCU, f.AutoscalingLimitMinCU)
 	setIf(&next.MaxCU, f.AutoscalingLimitMaxCU)
 	setIf(&next.Provisioner, f.Provisioner)
+	setIf(&next.SuspendTimeout, f.SuspendTimeoutSeconds)
 	if err := checkSize(next.MinCU, next.MaxCU, p.Tier); err != nil {
+		return none, err
+	}
+	if err := f.checkScaleToZero(next.MinCU, next.MaxCU); err != nil {
 		return none, err
 	}
 	if err := checkAutoscalingProvisioner(next.Provisioner, next.MinCU, next.MaxCU); err != nil {
@@ -88,7 +92,6 @@ func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now ti
 		next.BranchID = *f.BranchID
 	}
 	setIf(&next.Name, f.Name)
-	setIf(&next.SuspendTimeout, f.SuspendTimeoutSeconds)
 	setIf(&next.PoolerEnabled, f.PoolerEnabled)
 	setIf(&next.PoolerMode, f.PoolerMode)
 	setIf(&next.PasswordlessAccess, f.PasswordlessAccess)
@@ -134,8 +137,11 @@ func (ep *endpoint) applySettings(in *settingsBody) {
 	}
 }
 
-// deleteEndpoint removes a compute at once: 200 with its last record and no
-// operations; 204 when it does not exist or is already gone.
+// deleteEndpoint removes a compute: 200 with its last record and the
+// suspend_compute operation that stops it, which holds the project like any
+// operation (the API reference's example answer of deleteProjectEndpoint;
+// docs/service.md, Requests and defaults); 204 when it does not exist or is
+// already gone. The endpoint leaves the lists at once.
 func (e *Emulator) deleteEndpoint(c *call) (int, any, error) {
 	p, err := e.lockProject(c)
 	if err != nil {
@@ -152,11 +158,13 @@ func (e *Emulator) deleteEndpoint(c *call) (int, any, error) {
 		return 0, nil, locked()
 	}
 	last := ep.wire(c.now, false, false)
+	ops := e.startChain(p, c.now, opStep{action: api.ActionSuspendCompute, branchID: ep.BranchID, endpointID: ep.ID})
 	p.removeEndpoint(id)
 	e.w.forgetEndpoint(id)
 	p.UpdatedAt = c.now
+	out := api.EndpointOperations{Endpoint: last, Operations: wireOps(ops, c.now, true)}
 	p.mu.Unlock()
-	return http.StatusOK, api.EndpointOperations{Endpoint: last, Operations: []api.Operation{}}, e.save()
+	return http.StatusOK, out, e.save()
 }
 
 // endpointAction runs start, suspend or restart on a locked project's endpoint.

@@ -33,6 +33,11 @@ const (
 	codeUnavailable      = "SERVICE_UNAVAILABLE"
 )
 
+// msgNoRoute is the service's answer to a path it does not serve, with an empty
+// code: the official neon CLI reads a 404 saying the route "does not exist" as a
+// feature not deployed (docs/service.md, Errors).
+const msgNoRoute = "this route does not exist"
+
 // msgLocked is the service's exact message for a mutation while operations run.
 const msgLocked = "project already has running conflicting operations, scheduling of new ones is prohibited"
 
@@ -65,6 +70,11 @@ func conflict(code, format string, args ...any) *apiError {
 
 func locked() *apiError {
 	return &apiError{status: http.StatusLocked, code: codeLocked, message: msgLocked}
+}
+
+// routeNotFound answers a path the emulator does not serve, in the service's words.
+func routeNotFound() *apiError {
+	return errorf(http.StatusNotFound, "", "%s", msgNoRoute)
 }
 
 func projectNotFound(id string) *apiError {

@@ -84,6 +84,17 @@ func (f *endpointFields) check() error {
 	return nil
 }
 
+// checkScaleToZero refuses a suspend timeout the request sets on a compute it leaves
+// above 16 CU (checkScaleToZero in worldload.go). A timeout the compute already had,
+// or one of the project's defaults, is not the request's and is let be: such a
+// compute stays active whatever it says.
+func (f *endpointFields) checkScaleToZero(minCU, maxCU float64) error {
+	if f.SuspendTimeoutSeconds == nil {
+		return nil
+	}
+	return checkScaleToZero(minCU, maxCU, *f.SuspendTimeoutSeconds)
+}
+
 func checkSuspendTimeout(s int64) error {
 	if s < -1 || s > 604800 || (s > 0 && s < 60) {
 		return badRequest("suspend_timeout_seconds %d is out of range: use -1 (never suspend), 0 (the default, 300 s) or 60 to 604800 (one week)", s)
@@ -163,6 +174,9 @@ func (f *endpointFields) spec(d *api.DefaultEndpointSettings) (computeSpec, erro
 		return computeSpec{}, badRequest(`settings must not be nil: send "settings": {"pg_settings": {...}} ({} for none)`)
 	}
 	s := f.resolve(d)
+	if err := f.checkScaleToZero(s.minCU, s.maxCU); err != nil {
+		return computeSpec{}, err
+	}
 	switch api.EndpointType(*f.Type) {
 	case api.EndpointTypeReadWrite, api.EndpointTypeReadOnly:
 		s.typ = api.EndpointType(*f.Type)

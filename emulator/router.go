@@ -137,6 +137,7 @@ func (e *Emulator) routes() *router {
 	rt.add(http.MethodDelete, "/projects/{project_id}/branches/{branch_id}", e.deleteBranch)
 	rt.add(http.MethodPatch, "/projects/{project_id}/branches/{branch_id}", e.updateBranch)
 	rt.add(http.MethodGet, "/projects/{project_id}/branches/{branch_id}/endpoints", e.listBranchEndpoints)
+	rt.add(http.MethodPost, "/projects/{project_id}/branches/{branch_id}/set_as_default", e.setDefaultBranch)
 
 	rt.add(http.MethodGet, "/projects/{project_id}/endpoints", e.listEndpoints)
 	rt.add(http.MethodPost, "/projects/{project_id}/endpoints", e.createEndpoint)
@@ -147,8 +148,9 @@ func (e *Emulator) routes() *router {
 	rt.add(http.MethodPost, "/projects/{project_id}/endpoints/{endpoint_id}/suspend", e.suspendEndpoint)
 	rt.add(http.MethodPost, "/projects/{project_id}/endpoints/{endpoint_id}/restart", e.restartEndpoint)
 
-	// Beside what neonform manages, what the service's CLI needs for its everyday
-	// commands (account.go, roles.go, connection.go).
+	// Beside what neonform manages, what the service's CLI and MCP server need for
+	// their everyday commands (account.go, roles.go, connection.go, branch_changes.go).
+	rt.add(http.MethodGet, "/auth", e.getAuthDetails)
 	rt.add(http.MethodGet, "/users/me", e.getCurrentUser)
 	rt.add(http.MethodGet, "/users/me/organizations", e.listCurrentUserOrganizations)
 	rt.add(http.MethodGet, "/projects/{project_id}/connection_uri", e.getConnectionURI)

@@ -121,7 +121,10 @@ func TestComputeSizes(t *testing.T) {
 	}{
 		{0.25, 0.25, true, true, ""},
 		{0.25, 2, true, true, ""},
-		{0.5, 16, true, false, ""},
+		{8, 16, true, false, ""},
+		{1, 9, true, false, ""},
+		{0.5, 9, false, false, "spans at most 8 CU"},
+		{0.25, 16, false, false, "spans at most 8 CU"},
 		{2, 2, true, true, ""},
 		{3, 3, true, false, ""},
 		{16, 16, true, false, ""},
@@ -306,5 +309,45 @@ func TestRateLimitIsPerAccountWithBurstsPerRoute(t *testing.T) {
 	s.call("GET", "/api_keys", nil).want(t, 200)
 	if got := s.emu.Stats().Statuses["429"]; got != 4 {
 		t.Errorf("stats count %d answers 429, want 4", got)
+	}
+}
+
+// Computes above 16 CU never scale to zero: a request that sets a suspend timeout on
+// one is refused, on create and on update; the default (0) and never (-1) are not.
+func TestNoScaleToZeroAbove16CU(t *testing.T) {
+	s := newService(t, Options{OpDelay: -1})
+	p := s.newProject("big")
+	pid, main := p.Project.ID, p.Branch.ID
+	for _, tc := range []struct {
+		size    float64
+		suspend int64
+		ok      bool
+	}{
+		{16, 300, true}, {16, 60, true}, {18, 0, true}, {18, -1, true},
+		{18, 60, false}, {18, 300, false}, {56, 604800, false},
+	} {
+		body := map[string]any{"type": "read_only", "branch_id": main, "autoscaling_limit_min_cu": tc.size,
+			"autoscaling_limit_max_cu": tc.size, "suspend_timeout_seconds": tc.suspend}
+		r := s.createEndpoint(pid, body)
+		if tc.ok {
+			r.want(t, 201)
+			continue
+		}
+		ge := wantCode(t, r, 400, codeBadRequest)
+		if !strings.Contains(ge.Message, "do not scale to zero") || !strings.Contains(ge.Message, fmt.Sprintf("suspend_timeout_seconds %d", tc.suspend)) {
+			t.Errorf("%g CU, %d s: message %q", tc.size, tc.suspend, ge.Message)
+		}
+	}
+
+	// Update: the size and the timeout the request leaves.
+	ep := p.Endpoints[0].ID
+	s.patchEndpoint(pid, ep, map[string]any{"suspend_timeout_seconds": 300}).want(t, 200)
+	wantCode(t, s.patchEndpoint(pid, ep, map[string]any{"autoscaling_limit_min_cu": 24, "autoscaling_limit_max_cu": 24,
+		"suspend_timeout_seconds": 600}), 400, codeBadRequest)
+	s.patchEndpoint(pid, ep, map[string]any{"autoscaling_limit_min_cu": 24, "autoscaling_limit_max_cu": 24,
+		"suspend_timeout_seconds": -1}).want(t, 200)
+	wantCode(t, s.patchEndpoint(pid, ep, map[string]any{"suspend_timeout_seconds": 300}), 400, codeBadRequest)
+	if got := s.endpoint(pid, ep); got.SuspendTimeoutSeconds != -1 || got.AutoscalingLimitMaxCU != 24 {
+		t.Errorf("after a refused PATCH: %g CU, %d s; want 24 CU, never", got.AutoscalingLimitMaxCU, got.SuspendTimeoutSeconds)
 	}
 }

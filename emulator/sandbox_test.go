@@ -252,6 +252,8 @@ func TestEverySandboxOperationValidates(t *testing.T) {
 	s.callAs("", "GET", "/users/me", nil).want(t, 401)
 	s.call("GET", "/users/me/organizations", nil).want(t, 200)
 	s.callAs("", "GET", "/users/me/organizations", nil).want(t, 401)
+	s.call("GET", "/auth", nil).want(t, 200)
+	s.callAs("", "GET", "/auth", nil).want(t, 401)
 	s.call("GET", "/projects/shared", nil).want(t, 200)
 	s.call("GET", "/projects/shared?limit=500", nil).want(t, 400)
 	s.call("GET", "/projects/"+pid+"/connection_uri?database_name=neondb&role_name=neondb_owner", nil).want(t, 200)
@@ -260,6 +262,8 @@ func TestEverySandboxOperationValidates(t *testing.T) {
 		s.call("GET", path, nil).want(t, 200)
 		s.call("GET", strings.Replace(path, p.Branch.ID, "br-nope-a5000000", 1), nil).want(t, 404)
 	}
+	s.call("POST", br+"/set_as_default", nil).want(t, 200)
+	s.call("POST", "/projects/"+pid+"/branches/br-nope-a5000000/set_as_default", nil).want(t, 404)
 	s.call("POST", br+"/roles", map[string]any{"role": map[string]any{"name": "x"}}).want(t, 405)
 	s.call("DELETE", br+"/roles/neondb_owner", nil).want(t, 405)
 	s.call("POST", br+"/databases", map[string]any{"database": map[string]any{"name": "x", "owner_name": "neondb_owner"}}).want(t, 405)

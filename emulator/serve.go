@@ -114,7 +114,7 @@ func (e *Emulator) answer(c *call, fault string, allowed []string) int {
 			return c.fail(errorf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "%s %s is not allowed; allowed: %s",
 				c.r.Method, c.r.URL.Path, strings.Join(allowed, ", ")))
 		}
-		return c.fail(errorf(http.StatusNotFound, codeNotFound, "no such path in the API: %s", c.r.URL.Path))
+		return c.fail(routeNotFound())
 	}
 	if ok, which, wait := e.limits.allow(key.account(), c.route.name, c.now); !ok {
 		return c.fail(e.rateLimited(c.route.name, which, wait))

@@ -76,6 +76,7 @@ func TestEveryDocumentedOperationValidates(t *testing.T) {
 
 	s.call("DELETE", ep, nil).want(t, 200)
 	s.call("DELETE", ep, nil).want(t, 204)
+	s.settle()
 	s.call("DELETE", prj+"/branches/"+main, nil).want(t, 400)
 	s.call("DELETE", prj+"/branches/"+dev.Branch.ID, nil).want(t, 200)
 	s.call("DELETE", prj+"/branches/"+dev.Branch.ID, nil).want(t, 204)

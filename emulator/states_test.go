@@ -322,11 +322,20 @@ func TestDeleteReturnsLastRecordThen204(t *testing.T) {
 	if out.Endpoint.ID != ro.Endpoint.ID || out.Endpoint.Name != "reports" || out.Endpoint.CurrentState != "active" {
 		t.Errorf("delete answer endpoint = %+v, want the last record", out.Endpoint)
 	}
-	if out.Operations == nil || len(out.Operations) != 0 {
-		t.Errorf("delete operations = %#v, want an empty array", out.Operations)
+	// It answers with the suspend_compute operation that stops the compute, as the
+	// API reference's example does, and the operation holds the project.
+	if got := actions(out.Operations); got != "suspend_compute:running" || out.Operations[0].EndpointID != ro.Endpoint.ID {
+		t.Errorf("delete operations = %#v, want the endpoint's suspend_compute, running", out.Operations)
 	}
 	if r := s.call("DELETE", path, nil).want(t, 204); len(r.body) != 0 {
 		t.Errorf("204 with a body: %s", r.body)
+	}
+	wantCode(t, s.call("POST", "/projects/"+p.Project.ID+"/endpoints/"+p.Endpoints[0].ID+"/suspend", nil), 423, codeLocked)
+	s.settle()
+	var op api.OperationResponse
+	s.call("GET", "/projects/"+p.Project.ID+"/operations/"+out.Operations[0].ID, nil).want(t, 200).decode(t, &op)
+	if op.Operation.Status != "finished" {
+		t.Errorf("the delete's operation after it settled: %s", op.Operation.Status)
 	}
 	s.call("GET", path, nil).want(t, 404)
 	s.call("DELETE", "/projects/"+p.Project.ID+"/endpoints/ep-never-was-a5000000", nil).want(t, 204)

@@ -207,6 +207,17 @@ func defaultTime(t, def time.Time) time.Time {
 	return t
 }
 
+// checkScaleToZero applies the service's rule that computes above 16 CU never scale
+// to zero (sizing.CheckSuspend, on every plan): such a compute takes no suspend
+// timeout but the default (0) or never (-1).
+func checkScaleToZero(minCU, maxCU float64, suspend int64) error {
+	if sizing.CheckSuspend(minCU, maxCU, suspend, sizing.Paid) == nil {
+		return nil
+	}
+	return badRequest("suspend_timeout_seconds %d is not allowed for a compute of %s CU: computes larger than %s CU do not scale to zero; use -1 (never suspend) or 0, or a size of at most %s CU",
+		suspend, sizing.Format(maxCU), sizing.Format(sizing.MaxScaleToZeroCU), sizing.Format(sizing.MaxScaleToZeroCU))
+}
+
 // checkSize applies the service's size rules (package sizing) for the account's tier;
 // a broken rule is a 400 whose message says how to fix it.
 func checkSize(minCU, maxCU float64, tier sizing.Tier) error {

@@ -83,7 +83,7 @@ func TestBranchesOfOneNameArePinnedByID(t *testing.T) {
 	}
 	cfg, diags := config.LoadSources(".", map[string][]byte{res.Files[0].Name: res.Files[0].Src}, config.Options{})
 	if diags.HasErrors() {
-		t.Fatalf("%s\n%s", diags.Error(), res.Files[0].Src)
+		t.Fatalf("%s\n%s", diags.String(), res.Files[0].Src)
 	}
 	got := map[string]string{}
 	for _, b := range cfg.Projects[0].Branches {
@@ -124,7 +124,7 @@ func TestCheckRefusesAConfigurationThatChangesSomething(t *testing.T) {
 	src = strings.Replace(src, "max_cu = 1\n", "max_cu = 2\n", 1)
 	cfg, diags := config.LoadSources(".", map[string][]byte{"shop.hcl": []byte(src)}, config.Options{})
 	if diags.HasErrors() {
-		t.Fatalf("%s\n%s", diags.Error(), src)
+		t.Fatalf("%s\n%s", diags.String(), src)
 	}
 	err = Check(cfg, projects, res, checkOptions())
 	if err == nil || !strings.Contains(err.Error(), "update shop.main-2.primary") {
@@ -159,7 +159,7 @@ func TestRefusedBlocksAreLeftOut(t *testing.T) {
 	for _, l := range res.LeftOut {
 		why[l.Address] = l.Summary + ": " + l.Detail
 	}
-	if !strings.Contains(why["ep-big"], "free") {
+	if !strings.Contains(why["ep-big"], "Free plan") {
 		t.Errorf("ep-big left out because %q, want the free tier's cap", why["ep-big"])
 	}
 	if !strings.Contains(why["ep-quick"], "Suspend timeout") {
@@ -171,7 +171,7 @@ func TestRefusedBlocksAreLeftOut(t *testing.T) {
 	}
 	cfg, diags := config.LoadSources(".", map[string][]byte{"shop.hcl": res.Files[0].Src, "settings.hcl": []byte("neonform {\n  account_tier = \"free\"\n}\n")}, config.Options{})
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	if err := Check(cfg, projects, res, checkOptions()); err != nil {
 		t.Fatal(err)

@@ -113,7 +113,7 @@ func TestTwinBranchesStayOutOfTheRule(t *testing.T) {
 	}
 	cfg, diags := config.LoadSources(".", map[string][]byte{file.Name: file.Src}, config.Options{})
 	if diags.HasErrors() {
-		t.Fatalf("%s\n%s", diags.Error(), src)
+		t.Fatalf("%s\n%s", diags.String(), src)
 	}
 	if err := Check(cfg, projects, res, checkOptions()); err != nil {
 		t.Fatal(err)

@@ -90,7 +90,7 @@ type Settings struct {
 
 // Make writes the configuration of projects.
 func Make(projects []*Project, o Options) (*Result, error) {
-	taken, dir := o.Taken, o.Dir
+	taken := o.Taken
 	res := &Result{}
 	// Labels do not depend on the order the service lists projects in.
 	projects = slices.Clone(projects)
@@ -105,10 +105,7 @@ func Make(projects []*Project, o Options) (*Result, error) {
 	for i, label := range projectLabels.assign(names, "project", func(int) string { return "project" }) {
 		plans = append(plans, planProject(projects[i], label, res))
 	}
-	defaults, err := emptyBlocks(plans, dir)
-	if err != nil {
-		return nil, err
-	}
+	defaults := emptyBlocks(plans)
 	refused, err := refusedBlocks(plans, defaults, o)
 	if err != nil {
 		return nil, err
@@ -270,36 +267,19 @@ func unnamedLabel(t api.EndpointType) string {
 	return "replica"
 }
 
-// emptyBlocks loads an empty compute block with the label of each planned
-// compute: what the configuration language makes of a block with nothing in
-// it, the defaults a generated block leaves out. Each is alone on a branch,
-// as a branch holds one read_write compute and an empty block is one.
-func emptyBlocks(plans []*projectPlan, dir string) (map[*computePlan]*config.Compute, error) {
-	f := hclwrite.NewEmptyFile()
-	at := map[string]*computePlan{}
-	for i, pp := range plans {
-		project := fmt.Sprintf("p%d", i)
-		pb := f.Body().AppendNewBlock("project", []string{project}).Body()
-		pb.SetAttributeValue("id", cty.StringVal(pp.p.ID))
-		n := 0
+// emptyBlocks is what an empty compute block with the label of each
+// planned compute asks for (config.EmptyCompute): the defaults a generated
+// block leaves out.
+func emptyBlocks(plans []*projectPlan) map[*computePlan]*config.Compute {
+	out := map[*computePlan]*config.Compute{}
+	for _, pp := range plans {
 		for _, bp := range pp.branches {
 			for _, c := range bp.computes {
-				n++
-				branch := fmt.Sprintf("b%d", n)
-				pb.AppendNewBlock("branch", []string{branch}).Body().AppendNewBlock("compute", []string{c.label})
-				at[config.AddressOf(project, branch, c.label)] = c
+				out[c] = config.EmptyCompute(c.label)
 			}
 		}
 	}
-	cfg, diags := config.LoadSources(dir, map[string][]byte{"defaults.hcl": f.Bytes()}, config.Options{})
-	if diags.HasErrors() {
-		return nil, fmt.Errorf("the empty compute blocks do not load (this is a bug in neonform): %s", diags.Error())
-	}
-	out := make(map[*computePlan]*config.Compute, len(at))
-	for _, c := range cfg.Computes() {
-		out[at[c.Address]] = c
-	}
-	return out, nil
+	return out
 }
 
 // emptyBody is an empty block as hclwrite writes it; people write {}. No
@@ -361,7 +341,7 @@ func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, settings
 	}
 	src, diags := config.Format(emptyBody.ReplaceAll(f.Bytes(), []byte("{}")), file.Name)
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("formatting %s (this is a bug in neonform): %s", file.Name, diags.Error())
+		return nil, fmt.Errorf("formatting %s (this is a bug in neonform): %s", file.Name, diags.String())
 	}
 	file.Src = src
 	return file, nil

@@ -86,7 +86,7 @@ func writeAll(t *testing.T, res *Result) *config.Config {
 	}
 	cfg, diags := config.Load(dir, config.Options{})
 	if diags.HasErrors() {
-		t.Fatalf("the generated configuration does not load: %s", diags.Error())
+		t.Fatalf("the generated configuration does not load: %s", diags.String())
 	}
 	return cfg
 }
@@ -177,12 +177,12 @@ func planOf(t *testing.T, c *api.Client, cfg *config.Config, st *state.State) *d
 	t.Helper()
 	live, diags := fetch.Live(context.Background(), c, cfg, st, fetch.Options{})
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	plan, diags := diff.Build(cfg, st, live, diff.Options{ToolVersion: "test", APIURL: "http://127.0.0.1/api/v2", Now: time.Now(),
 		ConfigDigest: diff.ConfigDigest(map[string][]byte{})})
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	return plan
 }

@@ -3,8 +3,6 @@ package generate
 import (
 	"fmt"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/internal/diag"
 )
@@ -30,6 +28,16 @@ func disabledLeftOut(label string, ep *api.Endpoint, b *api.Branch) diag.Diagnos
 		where(label, ep, b), b.Name))
 }
 
+// ConfiguredLeftOut is project p, which -all found and the configuration
+// has already, as project label: generate writes nothing of it. Its subject
+// is the project's address.
+func ConfiguredLeftOut(p *Project, label string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.SeverityWarning, Summary: "Configured project left out", Address: label, Detail: fmt.Sprintf(
+		"Project %q (%s) is already configured, as project %q, and generate writes only the projects a configuration does not have. "+
+			"To manage more of its computes, add their blocks to that project and import them.",
+		p.Name, p.ID, label)}
+}
+
 func branchGoneLeftOut(label string, ep *api.Endpoint) diag.Diagnostic {
 	return leftOut(ep, "Endpoint of a branch being deleted left out", fmt.Sprintf(
 		"The %s of project %s is on branch %s, which is not among the project's branches: it is being deleted, and the endpoint with it. generate wrote no block for it.",
@@ -49,7 +57,7 @@ func sameNameLeftOut(label string, ep, kept *api.Endpoint, b *api.Branch) diag.D
 
 // refusedLeftOut is an endpoint whose block the configuration would refuse
 // (why): the service keeps a value neonform does not accept.
-func refusedLeftOut(label string, ep *api.Endpoint, b *api.Branch, why *hcl.Diagnostic) diag.Diagnostic {
+func refusedLeftOut(label string, ep *api.Endpoint, b *api.Branch, why *diag.Diagnostic) diag.Diagnostic {
 	return leftOut(ep, why.Summary, fmt.Sprintf(
 		"%s has a value its compute block would be refused for, so generate wrote none: %s",
 		where(label, ep, b), why.Detail))

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -18,7 +18,7 @@ import (
 // account_tier is "free", a suspend timeout outside the range). Every block
 // is loaded at once; only when that fails is each loaded alone, to tell
 // which.
-func refusedBlocks(plans []*projectPlan, defaults map[*computePlan]*config.Compute, o Options) (map[*computePlan]*hcl.Diagnostic, error) {
+func refusedBlocks(plans []*projectPlan, defaults map[*computePlan]*config.Compute, o Options) (map[*computePlan]*diag.Diagnostic, error) {
 	var all []*computePlan
 	for _, pp := range plans {
 		for _, bp := range pp.branches {
@@ -28,15 +28,15 @@ func refusedBlocks(plans []*projectPlan, defaults map[*computePlan]*config.Compu
 	if len(all) == 0 {
 		return nil, nil
 	}
-	load := func(cs []*computePlan) (*hcl.Diagnostic, error) {
+	load := func(cs []*computePlan) (*diag.Diagnostic, error) {
 		src, err := blocksAlone(cs, defaults, o.Tier)
 		if err != nil {
 			return nil, err
 		}
 		_, diags := config.LoadSources(o.Dir, map[string][]byte{"check.hcl": src}, config.Options{})
-		for _, d := range diags {
-			if d.Severity == hcl.DiagError {
-				return d, nil
+		for i, d := range diags {
+			if d.Severity == diag.SeverityError {
+				return &diags[i], nil
 			}
 		}
 		return nil, nil
@@ -45,7 +45,7 @@ func refusedBlocks(plans []*projectPlan, defaults map[*computePlan]*config.Compu
 	if why == nil || err != nil {
 		return nil, err
 	}
-	refused := map[*computePlan]*hcl.Diagnostic{}
+	refused := map[*computePlan]*diag.Diagnostic{}
 	for _, c := range all {
 		why, err := load([]*computePlan{c})
 		if err != nil {
@@ -56,7 +56,7 @@ func refusedBlocks(plans []*projectPlan, defaults map[*computePlan]*config.Compu
 		}
 	}
 	if len(refused) == 0 {
-		return nil, fmt.Errorf("the generated compute blocks do not load together, though each does alone (this is a bug in neonform): %s", why.Error())
+		return nil, fmt.Errorf("the generated compute blocks do not load together, though each does alone (this is a bug in neonform): %s", why.String())
 	}
 	return refused, nil
 }
@@ -81,7 +81,7 @@ func blocksAlone(cs []*computePlan, defaults map[*computePlan]*config.Compute, t
 
 // leaveOut drops the refused computes of a project, and the branches left
 // with none, saying why.
-func (pp *projectPlan) leaveOut(refused map[*computePlan]*hcl.Diagnostic, res *Result) {
+func (pp *projectPlan) leaveOut(refused map[*computePlan]*diag.Diagnostic, res *Result) {
 	for _, bp := range pp.branches {
 		bp.computes = slices.DeleteFunc(bp.computes, func(c *computePlan) bool {
 			why, ok := refused[c]

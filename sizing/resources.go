@@ -91,14 +91,21 @@ func Describe(s Size) Resources {
 func (r Resources) String() string {
 	s := r.Size
 	if s.Fixed() {
-		out := fmt.Sprintf("%s CU fixed, %s GB RAM", Format(s.Min), Format(r.RAMMinGB))
+		out := fmt.Sprintf("%s, %s GB RAM", s, Format(r.RAMMinGB))
 		if r.Shared {
 			out += " (shared)"
 		}
 		return out + ", " + r.connections()
 	}
-	return fmt.Sprintf("%s-%s CU autoscaling, %s-%s GB RAM, %s",
-		Format(s.Min), Format(s.Max), Format(r.RAMMinGB), Format(r.RAMMaxGB), r.connections())
+	return fmt.Sprintf("%s, %s-%s GB RAM, %s", s, Format(r.RAMMinGB), Format(r.RAMMaxGB), r.connections())
+}
+
+// String is the size alone: "2 CU fixed" or "0.25-4 CU autoscaling".
+func (s Size) String() string {
+	if s.Fixed() {
+		return Format(s.Min) + " CU fixed"
+	}
+	return Format(s.Min) + "-" + Format(s.Max) + " CU autoscaling"
 }
 
 // connections says max_connections, or why it cannot: the service publishes no

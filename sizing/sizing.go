@@ -1,6 +1,6 @@
 // Package sizing holds the compute-size rules of the service (docs/service.md, Sizes):
-// which sizes exist, the autoscaling range, the free-tier cap, and what a size gives a
-// person: vCPU, RAM, LFC, temporary disk and max_connections.
+// which sizes exist, the autoscaling range, the caps and prices of the account's plan
+// (plans.go), and what a size gives a person: vCPU, RAM, LFC, temporary disk and max_connections.
 //
 // It is the one source of truth: the config checks, the plan output and the emulator all
 // use it. It imports nothing of ours and does no I/O.
@@ -15,14 +15,6 @@ import (
 // CU is a compute size in compute units: 1 CU = 1 vCPU and 4 GB of RAM.
 type CU = float64
 
-// Tier is the account's plan; it caps the size of a compute.
-type Tier string
-
-const (
-	Paid Tier = "paid"
-	Free Tier = "free"
-)
-
 const (
 	// MinCU is the smallest size of any compute.
 	MinCU CU = 0.25
@@ -30,8 +22,6 @@ const (
 	MaxFixedCU CU = 56
 	// MaxAutoscalingCU is the largest size an autoscaling range may reach; larger sizes are fixed only.
 	MaxAutoscalingCU CU = 16
-	// FreeMaxCU is the free plan's cap (2 vCPU, 8 GB RAM).
-	FreeMaxCU CU = 2
 )
 
 // Allowed reports whether cu is a size the service offers: 0.25, 0.5, every
@@ -95,7 +85,8 @@ func CheckSize(cu CU) error {
 }
 
 // CheckRange checks a compute's size: a fixed size when min == max, an autoscaling
-// range otherwise, against the rules of the service and the account's tier.
+// range otherwise, against the rules of the service (on every plan) and then the caps
+// of the account's tier (plans.go; none for Paid).
 func CheckRange(min, max CU, tier Tier) error {
 	for _, v := range []CU{min, max} {
 		if !Allowed(v) {
@@ -115,13 +106,31 @@ func CheckRange(min, max CU, tier Tier) error {
 				Format(max)),
 		}
 	}
-	if tier == Free && max > FreeMaxCU {
+	if max-min > MaxAutoscalingRangeCU {
 		return &Error{
-			Summary: "Size above the free plan's limit",
-			Detail:  fmt.Sprintf("The free plan allows computes of up to 2 CU (2 vCPU, 8 GB RAM); %s CU needs a paid plan. Use at most 2, or set account_tier = \"paid\" if the account is on a paid plan.", Format(max)),
+			Summary: "Autoscaling range above 8 CU",
+			Detail: fmt.Sprintf("An autoscaling range spans at most 8 CU (max_cu - min_cu <= 8); %s to %s CU spans %s. Use min_cu >= %s, or max_cu <= %s.",
+				Format(min), Format(max), Format(max-min), Format(atLeast(max-MaxAutoscalingRangeCU)), Format(atMost(min+MaxAutoscalingRangeCU))),
 		}
 	}
-	return nil
+	return checkPlan(min, max, tier)
+}
+
+// atLeast is the smallest allowed size of at least cu; atMost the largest of at most cu.
+func atLeast(cu CU) CU {
+	if Allowed(cu) {
+		return cu
+	}
+	_, above := Nearest(cu)
+	return above
+}
+
+func atMost(cu CU) CU {
+	if Allowed(cu) {
+		return cu
+	}
+	below, _ := Nearest(cu)
+	return below
 }
 
 func unsupported(v CU) error {

@@ -34,6 +34,38 @@ type Backend interface {
 	Describe() string
 }
 
+// storing is what Local and Postgres share below Write and Push: store
+// replaces the stored state with what decide makes of it (nothing when
+// decide returns nil), in one atomic write, refusing while the lock this
+// backend took is lost, or when the stored state cannot be read. stored is
+// an empty State when there is none (exists false).
+type storing interface {
+	store(ctx context.Context, decide func(stored *State, exists bool) (*State, error)) error
+	Describe() string
+}
+
+// writeNext is Write of both backends: s stored as the next serial, when
+// the stored state is the one s was read from.
+func writeNext(ctx context.Context, b storing, s *State) error {
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("refusing to write %s: %w", b.Describe(), err)
+	}
+	next, err := s.next()
+	if err != nil {
+		return fmt.Errorf("refusing to write %s: %w", b.Describe(), err)
+	}
+	err = b.store(ctx, func(stored *State, exists bool) (*State, error) {
+		if c := conflict(b.Describe(), exists, stored.Lineage, stored.Serial, s); c != nil {
+			return nil, c
+		}
+		return next, nil
+	})
+	if err == nil {
+		s.FormatVersion, s.Serial = next.FormatVersion, next.Serial
+	}
+	return err
+}
+
 // LockInfo says who holds a lock. It is what the local lock file holds, as JSON.
 type LockInfo struct {
 	ID        string    `json:"id"`        // random; force-unlock asks for it, so the wrong lock is not removed

@@ -86,11 +86,16 @@ func (l *Local) fix() string {
 // directory, synced, and renamed over the old, so a crash at any point leaves
 // either the old state or the new one, never a mix.
 func (l *Local) Write(ctx context.Context, s *State) error {
+	return writeNext(ctx, l, s)
+}
+
+// store replaces the stored state with what decide makes of it (nothing
+// when decide returns nil), as Write describes: the lock still held, the
+// stored state readable, a backup of it, an atomic write. stored is an
+// empty State when there is none (exists false).
+func (l *Local) store(ctx context.Context, decide func(stored *State, exists bool) (*State, error)) error {
 	if err := ctx.Err(); err != nil {
 		return err
-	}
-	if err := s.Validate(); err != nil {
-		return fmt.Errorf("refusing to write %s: %w", l.Describe(), err)
 	}
 	if err := l.checkLockStillHeld(); err != nil {
 		return err
@@ -117,18 +122,11 @@ func (l *Local) Write(ctx context.Context, s *State) error {
 			return fmt.Errorf("refusing to overwrite: %w", err)
 		}
 	}
-	if c := conflict(l.Describe(), exists, stored.Lineage, stored.Serial, s); c != nil {
-		return c
+	next, err := decide(stored, exists)
+	if err != nil || next == nil {
+		return err
 	}
-
-	serial, err := s.nextSerial()
-	if err != nil {
-		return fmt.Errorf("refusing to write %s: %w", l.Describe(), err)
-	}
-	next := *s // shallow: encode only reads it
-	next.FormatVersion = FormatVersion
-	next.Serial = serial
-	data, err := encode(&next)
+	data, err := encode(next)
 	if err != nil {
 		return err
 	}
@@ -137,12 +135,7 @@ func (l *Local) Write(ctx context.Context, s *State) error {
 			return fmt.Errorf("keeping a backup of the state before writing it: %w", err)
 		}
 	}
-	if err := l.writeAtomic(path, data); err != nil {
-		return err
-	}
-	s.FormatVersion = FormatVersion
-	s.Serial = next.Serial
-	return nil
+	return l.writeAtomic(path, data)
 }
 
 // writeAtomic replaces target with data (internal/atomicfile): a crash at

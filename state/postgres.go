@@ -192,21 +192,13 @@ func (p *Postgres) fix() string {
 // itself only matches the serial s was read at, so of two racing writers one
 // commits and the other gets a *ConflictError.
 func (p *Postgres) Write(ctx context.Context, s *State) error {
-	if err := s.Validate(); err != nil {
-		return fmt.Errorf("refusing to write %s: %w", p.Describe(), err)
-	}
-	serial, err := s.nextSerial()
-	if err != nil {
-		return fmt.Errorf("refusing to write %s: %w", p.Describe(), err)
-	}
-	next := *s // shallow: encode only reads it
-	next.FormatVersion = FormatVersion
-	next.Serial = serial
-	data, err := encode(&next)
-	if err != nil {
-		return err
-	}
+	return writeNext(ctx, p, s)
+}
 
+// store replaces the stored row with what decide makes of the state it
+// holds (nothing when decide returns nil), in one transaction, as Write
+// describes. stored is an empty State when there is no row (exists false).
+func (p *Postgres) store(ctx context.Context, decide func(stored *State, exists bool) (*State, error)) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	conn, err := p.connLocked(ctx)
@@ -218,61 +210,64 @@ func (p *Postgres) Write(ctx context.Context, s *State) error {
 		return fmt.Errorf("writing %s: %w", p.Describe(), err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) // a no-op once committed
-	if err := p.writeInTx(ctx, tx, s, next.Serial, data); err != nil {
+	wrote, err := p.storeInTx(ctx, tx, decide)
+	if err != nil || !wrote {
 		return err
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("writing %s: committing: %w", p.Describe(), err)
 	}
-	s.FormatVersion = FormatVersion
-	s.Serial = next.Serial
 	return nil
 }
 
-// writeInTx checks and stores the state inside Write's transaction.
-func (p *Postgres) writeInTx(ctx context.Context, tx pgx.Tx, s *State, nextSerial int64, data []byte) error {
+// storeInTx checks and stores the state inside store's transaction.
+func (p *Postgres) storeInTx(ctx context.Context, tx pgx.Tx, decide func(stored *State, exists bool) (*State, error)) (wrote bool, err error) {
 	failed := func(err error) error { return fmt.Errorf("writing %s: %w", p.Describe(), err) }
 	if err := p.checkLockStillHeld(ctx, tx); err != nil {
-		return err
+		return false, err
 	}
 	var lineage string
 	var serial int64
-	var stored []byte
-	err := tx.QueryRow(ctx, `SELECT lineage, serial, data FROM `+stateTable+` WHERE name = $1 FOR UPDATE`, p.name).Scan(&lineage, &serial, &stored)
+	var data []byte
+	err = tx.QueryRow(ctx, `SELECT lineage, serial, data FROM `+stateTable+` WHERE name = $1 FOR UPDATE`, p.name).Scan(&lineage, &serial, &data)
 	exists := err == nil
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return failed(err)
+		return false, failed(err)
 	}
+	stored := &State{}
 	if exists {
 		// What cannot be read (a newer format, say) is never replaced.
-		if _, err := p.decodeRow(lineage, serial, stored); err != nil {
-			return fmt.Errorf("refusing to overwrite: %w", err)
+		if stored, err = p.decodeRow(lineage, serial, data); err != nil {
+			return false, fmt.Errorf("refusing to overwrite: %w", err)
 		}
 	}
-	if c := conflict(p.Describe(), exists, lineage, serial, s); c != nil {
-		return c
+	next, err := decide(stored, exists)
+	if err != nil || next == nil {
+		return false, err
 	}
-	q := `UPDATE ` + stateTable + ` SET serial = $4, data = $5::jsonb, updated_at = now()
-		WHERE name = $1 AND lineage = $2 AND serial = $3`
-	if !exists {
-		// A writer racing to create the same row makes this insert nothing.
-		// ($3, the serial read at, is 0 here; it is named so all five
-		// parameters have a type.)
-		q = `INSERT INTO ` + stateTable + ` (name, lineage, serial, data, updated_at)
-			SELECT $1, $2, $4, $5::jsonb, now() WHERE $3::bigint = 0
-			ON CONFLICT (name) DO NOTHING`
-	}
-	tag, err := tx.Exec(ctx, q, p.name, s.Lineage, s.Serial, nextSerial, string(data))
+	encoded, err := encode(next)
 	if err != nil {
-		return failed(err)
+		return false, err
+	}
+	// The UPDATE matches only the row as it was read; a writer racing to
+	// create the same row makes the INSERT insert nothing.
+	q, args := `UPDATE `+stateTable+` SET lineage = $4, serial = $5, data = $6::jsonb, updated_at = now()
+		WHERE name = $1 AND lineage = $2 AND serial = $3`, []any{p.name, lineage, serial, next.Lineage, next.Serial, string(encoded)}
+	if !exists {
+		q, args = `INSERT INTO `+stateTable+` (name, lineage, serial, data, updated_at)
+			VALUES ($1, $2, $3, $4::jsonb, now()) ON CONFLICT (name) DO NOTHING`, []any{p.name, next.Lineage, next.Serial, string(encoded)}
+	}
+	tag, err := tx.Exec(ctx, q, args...)
+	if err != nil {
+		return false, failed(err)
 	}
 	if tag.RowsAffected() != 1 {
-		return &ConflictError{Backend: p.Describe(), Reason: "another run wrote it at the same moment"}
+		return false, &ConflictError{Backend: p.Describe(), Reason: "another run wrote it at the same moment"}
 	}
 	if p.beforeCommit != nil {
 		if err := p.beforeCommit(); err != nil {
-			return failed(err)
+			return false, failed(err)
 		}
 	}
-	return nil
+	return true, nil
 }

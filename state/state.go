@@ -247,6 +247,18 @@ func Deposed(addr string) (base, endpointID string, ok bool) {
 	return base, endpointID, true
 }
 
+// next is what Write stores: s (shallow: entries shared) as the next
+// serial, in this neonform's format.
+func (s *State) next() (*State, error) {
+	serial, err := s.nextSerial()
+	if err != nil {
+		return nil, err
+	}
+	n := *s
+	n.FormatVersion, n.Serial = FormatVersion, serial
+	return &n, nil
+}
+
 // nextSerial is the serial the next write of s stores. A serial at the
 // largest int64 has no next: adding one would wrap it negative, and a
 // negative serial breaks the comparison that tells two writers apart.

@@ -39,7 +39,7 @@ func fetchCalls(t *testing.T, f *fakeReader, cfg *config.Config, st *state.State
 	opts.Parallelism = 2
 	live, diags := Live(context.Background(), f, cfg, st, opts)
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	return live, fmt.Sprint(f.calls)
 }

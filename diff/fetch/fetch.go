@@ -5,11 +5,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
@@ -43,12 +42,13 @@ type Options struct {
 // from the state (branches.go). Projects are read in parallel. A project that
 // does not exist or is not visible to the key is an error naming the project
 // and pointing at its block.
-func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, opts Options) (*diff.Live, hcl.Diagnostics) {
+func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, opts Options) (*diff.Live, diag.Diagnostics) {
 	projects := diff.ProjectsToRead(cfg, st, opts.Scope)
 	parallelism := max(opts.Parallelism, 1)
 	recorded := recordedBranches(st)
 	results := make([]*diff.LiveProject, len(projects))
 	failures := make([]*readFailure, len(projects))
+	refused := make([]diag.Diagnostics, len(projects))
 	sem := make(chan struct{}, parallelism)
 	var done atomic.Int64
 	var wg sync.WaitGroup
@@ -62,7 +62,7 @@ func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, op
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i], failures[i] = fetchProject(ctx, r, p, known)
+			results[i], failures[i], refused[i] = fetchProject(ctx, r, p, known, st, opts.Scope)
 			if opts.Progress != nil {
 				opts.Progress(int(done.Add(1)), len(projects))
 			}
@@ -72,33 +72,54 @@ func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, op
 
 	live := &diff.Live{Projects: make(map[string]*diff.LiveProject, len(projects))}
 	var failed []*readFailure
+	var targets diag.Diagnostics
 	for i, lp := range results {
-		if failures[i] != nil {
+		switch {
+		case failures[i] != nil:
 			failed = append(failed, failures[i])
-			continue
+		case refused[i] != nil:
+			targets = append(targets, refused[i]...)
+		default:
+			live.Projects[lp.ID] = lp
 		}
-		live.Projects[lp.ID] = lp
 	}
-	return live, readErrors(failed)
+	return live, append(diag.FromHCL(readErrors(failed)), targets...)
 }
 
 // fetchProject reads a project's endpoints, and its branches when some
 // block finds its branch by name and known (nil: not known) does not say it,
-// or says a branch on which no endpoint is live any more.
-func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[string]string) (*diff.LiveProject, *readFailure) {
+// or says a branch on which no endpoint is live any more. A project one of
+// whose branch rules a -target or -replace names has its branches read
+// first: an address that hits nothing is refused with them, and its
+// endpoints are not read (diff.CheckRuleTargets).
+func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[string]string, st *state.State, s diff.Scope) (*diff.LiveProject, *readFailure, diag.Diagnostics) {
+	if diff.RuleTargeted(p, s) {
+		brs, f := listBranches(ctx, r, p)
+		if f != nil {
+			return nil, f, nil
+		}
+		if diags := diff.CheckRuleTargets(p, brs, st, s); diags.HasErrors() {
+			return nil, nil, diags
+		}
+		eps, err := r.ListEndpointSummaries(ctx, p.ID)
+		if err != nil {
+			return nil, &readFailure{p, "endpoints", err}, nil
+		}
+		return &diff.LiveProject{ID: p.ID, Endpoints: diff.RecordSummaries(eps), Branches: brs}, nil, nil
+	}
 	eps, err := r.ListEndpointSummaries(ctx, p.ID)
 	if err != nil {
-		return nil, &readFailure{p, "endpoints", err}
+		return nil, &readFailure{p, "endpoints", err}, nil
 	}
 	lp := &diff.LiveProject{ID: p.ID, Endpoints: diff.RecordSummaries(eps)}
 	if p.Defaults != nil {
 		// Only a project whose block has a defaults block: one more read.
 		if lp.Defaults, err = r.ProjectDefaults(ctx, p.ID); err != nil {
-			return nil, &readFailure{p, "compute defaults", err}
+			return nil, &readFailure{p, "compute defaults", err}, nil
 		}
 	}
 	if !needsBranches(p) {
-		return lp, nil
+		return lp, nil, nil
 	}
 	if known != nil {
 		onBranch := make(map[string]bool, 2)
@@ -107,18 +128,28 @@ func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[st
 		}
 		if stillThere(known, onBranch) {
 			lp.Known = known
-			return lp, nil
+			return lp, nil, nil
 		}
 	}
+	brs, f := listBranches(ctx, r, p)
+	if f != nil {
+		return nil, f, nil
+	}
+	lp.Branches = brs
+	return lp, nil, nil
+}
+
+// listBranches lists a project's branches: never nil, as "fetched, and
+// empty" is not "not fetched".
+func listBranches(ctx context.Context, r Reader, p *config.Project) ([]api.Branch, *readFailure) {
 	brs, err := r.ListBranches(ctx, p.ID)
 	if err != nil {
 		return nil, &readFailure{p, "branches", err}
 	}
 	if brs == nil {
-		brs = []api.Branch{} // fetched, and empty: not the same as "not fetched"
+		brs = []api.Branch{}
 	}
-	lp.Branches = brs
-	return lp, nil
+	return brs, nil
 }
 
 // needsBranches reports whether some branch of p is found by name, which takes

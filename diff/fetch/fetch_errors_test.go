@@ -23,7 +23,7 @@ func TestFetchSaysServiceWideFailuresOnce(t *testing.T) {
 	}
 	f := &fakeReader{errs: map[string]error{difftest.Proj: refused(difftest.Proj), other: refused(other)}}
 	_, diags := Live(context.Background(), f, cfg, nil, Options{Parallelism: 2})
-	if len(diags) != 1 || diags[0].Summary != "API key refused" || diags[0].Subject != nil {
+	if len(diags) != 1 || diags[0].Summary != "API key refused" || diags[0].Range != nil {
 		t.Fatalf("a refused key: %v, want one \"API key refused\" about no block", diags)
 	}
 	if d := diags[0].Detail; !strings.Contains(d, "so 2 projects (shop, warehouse) could not be read: set NEON_API_KEY to a valid key") {

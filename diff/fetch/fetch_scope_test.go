@@ -31,7 +31,7 @@ func TestFetchScope(t *testing.T) {
 		r := &fakeReader{branches: map[string][]api.Branch{"p-shop": {{ID: "br-main", Name: "main"}}}}
 		live, diags := Live(context.Background(), r, cfg, st, Options{Parallelism: 2, Scope: tc.scope})
 		if diags.HasErrors() {
-			t.Fatal(diags.Error())
+			t.Fatal(diags.String())
 		}
 		var got []string
 		for call := range r.calls {

@@ -97,7 +97,7 @@ func TestFetchMakesTheFewestCalls(t *testing.T) {
 	}
 	live, diags := Live(context.Background(), f, cfg, nil, Options{Parallelism: 4})
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	want := map[string]int{"endpoints p-pinned": 1, "endpoints p-named": 1, "branches p-named": 1, "endpoints p-empty": 1}
 	if fmt.Sprint(f.calls) != fmt.Sprint(want) {
@@ -126,7 +126,7 @@ func TestFetchIsBoundedByParallelism(t *testing.T) {
 	for _, n := range []int{1, 3, 8} {
 		f := &fakeReader{delay: 5 * time.Millisecond}
 		if _, diags := Live(context.Background(), f, difftest.CfgOf(projects...), nil, Options{Parallelism: n}); diags.HasErrors() {
-			t.Fatal(diags.Error())
+			t.Fatal(diags.String())
 		}
 		if got := int(f.maxSeen.Load()); got > n || (n > 1 && got < 2) {
 			t.Errorf("parallelism %d: %d calls in flight at most", n, got)
@@ -155,8 +155,8 @@ func TestFetchProjectNotFound(t *testing.T) {
 			t.Fatalf("HTTP %d: diagnostics = %v, want one", tt.status, diags)
 		}
 		d := diags[0]
-		if d.Summary != tt.summary || d.Subject == nil || *d.Subject != missing.DeclRange {
-			t.Errorf("HTTP %d: %q at %v; want %q at the project block %v", tt.status, d.Summary, d.Subject, tt.summary, missing.DeclRange)
+		if d.Summary != tt.summary || d.Range == nil || *d.Range != missing.DeclRange {
+			t.Errorf("HTTP %d: %q at %v; want %q at the project block %v", tt.status, d.Summary, d.Range, tt.summary, missing.DeclRange)
 		}
 		for _, w := range tt.words {
 			if !strings.Contains(d.Detail, w) {
@@ -194,8 +194,8 @@ func TestBranchResolution(t *testing.T) {
 	} {
 		live := plantest.LiveOf(plantest.WithBranches(plantest.LiveProject(difftest.Proj), tt.branches...))
 		d := plantest.BuildErr(t, cfg, nil, live)
-		if d.Summary != tt.summary || !strings.Contains(d.Detail, tt.detail) || d.Subject == nil || *d.Subject != b.DeclRange {
-			t.Errorf("%s: %s at %v", d.Summary, d.Detail, d.Subject)
+		if d.Summary != tt.summary || !strings.Contains(d.Detail, tt.detail) || d.Range == nil || *d.Range != b.DeclRange {
+			t.Errorf("%s: %s at %v", d.Summary, d.Detail, d.Range)
 		}
 	}
 }

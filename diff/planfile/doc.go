@@ -4,8 +4,11 @@
 // truncated, foreign or newer file deserves (ReadFile); the printed JSON copy
 // with the values of sensitive variables hidden (RenderJSON, and
 // HiddenApplied for a state entry); and the file's JSON Schema (Schema), which
-// every plan the tests make is checked against (internal/schemacheck, CheckSchema).
+// every plan the tests make is checked against (internal/planschema, in the
+// tests alone).
 //
 // It imports the model and nothing imports it back: diff.Build makes a plan
-// and leaves encoding to its caller.
+// and leaves encoding to its caller. It imports diff/view for one thing: the
+// words of each reason, which the file records beside its kind and facts
+// (reasons.go).
 package planfile

@@ -16,35 +16,14 @@ import (
 	"github.com/neonform/neonform/internal/bounded"
 	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/jsonfast"
-	"github.com/neonform/neonform/internal/schemacheck"
 )
 
-// encode is the plan file's bytes: indented JSON (a CI artifact people read
-// and diff), lists never null, a newline at the end. Struct fields and map
-// keys have a fixed order, so the same plan gives the same bytes.
-// WriteFile and RenderJSON write them as a stream (writePlanJSON): the file of
-// a large plan is never whole in memory.
-func encode(p *diff.Plan) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := writePlanJSON(&buf, p); err != nil {
-		return nil, err
-	}
-	buf.WriteString("\n")
-	schemacheck.Run(buf.Bytes())
-	return buf.Bytes(), nil
-}
-
-// writeChecked writes the plan file's bytes to w, and has the tests' schema
-// check see them.
-func writeChecked(w io.Writer, p *diff.Plan) error {
-	if schemacheck.Enabled() {
-		b, err := encode(p)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	}
+// writePlan writes the plan file's bytes to w: indented JSON (a CI artifact
+// people read and diff), lists never null, a newline at the end. Struct
+// fields and map keys have a fixed order, so the same plan gives the same
+// bytes. It is written as a stream (writePlanJSON): the file of a large plan
+// is never whole in memory.
+func writePlan(w io.Writer, p *diff.Plan) error {
 	if err := writePlanJSON(w, p); err != nil {
 		return err
 	}
@@ -62,7 +41,7 @@ func RenderJSON(w io.Writer, p *diff.Plan) error {
 // atomically: a reader sees the old file or the new one, never half of one.
 // It replaces only what CheckWritable allows.
 func WriteFile(path string, p *diff.Plan) error {
-	err := atomicfile.Write(path, outOptions, func(w io.Writer) error { return writeChecked(w, p) })
+	err := atomicfile.Write(path, outOptions, func(w io.Writer) error { return writePlan(w, p) })
 	if err != nil && !refusedOut(err) {
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}

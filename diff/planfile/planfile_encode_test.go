@@ -21,9 +21,10 @@ func TestPlanFileIsMarshalIndent(t *testing.T) {
 	cfg, st, live := plantest.BusyScenario(false)
 	p, diags := diff.Build(cfg, st, live, plantest.Opts)
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	p.Warnings = []string{"a <warning> & more"} // escaped as Marshal escapes it
+	wordReasons(p)                              // as the file records them, and the plan does not
 	want, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		t.Fatal(err)

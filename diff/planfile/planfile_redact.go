@@ -23,7 +23,7 @@ import (
 // attributes replaced; a plan without any is written as the file holds it.
 func writeRedacted(w io.Writer, p *diff.Plan) error {
 	if !p.HasSensitive() {
-		return writeChecked(w, p)
+		return writePlan(w, p)
 	}
 	var buf bytes.Buffer
 	if err := writePlanJSON(&buf, p); err != nil {
@@ -106,6 +106,10 @@ func redact(doc *node, p *diff.Plan) {
 		names := byAddress[ch.get("address").text()]
 		hideValues(ch, map[string]string{managed.Type.Key: managed.Type.Name}, names)
 		redactAttributes(ch.get("attributes"), names)
+		for _, r := range ch.get("reasons").items {
+			// The replica adopted by its name: the text hides it already.
+			hideValues(r, map[string]string{managed.Name.Key: managed.Name.Name}, names)
+		}
 	}
 	defaultsOf := map[string]diff.Secrets{} // by project id
 	for i := range p.Defaults {

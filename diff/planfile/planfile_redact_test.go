@@ -88,3 +88,40 @@ func TestRedactedPlanIsRefused(t *testing.T) {
 		t.Errorf("reading the printed plan: %v", err)
 	}
 }
+
+// A replica adopted by a name from a sensitive variable: the reason records
+// the name as a fact, which the plan file keeps and the printed JSON and
+// the views hide, as they hide the name everywhere else.
+func TestAdoptedSensitiveNameIsHidden(t *testing.T) {
+	c := difftest.Compute("reports", difftest.ReadOnly, difftest.Named("rep-TOPSECRET"))
+	c.Sensitive = map[string]bool{"name": true}
+	c.SensitiveFrom = map[string][]string{"name": {"replica_name"}}
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("primary"), c)))
+	live := plantest.LiveOf(plantest.LiveProject(difftest.Proj,
+		difftest.Endpoint("ep-primary", difftest.BrMain, difftest.RW, difftest.EpName("primary")),
+		difftest.Endpoint("ep-a", difftest.BrMain, difftest.RO, difftest.EpName("rep-TOPSECRET"))))
+	p := plantest.MustBuild(t, cfg, nil, live)
+	var human, js strings.Builder
+	if err := view.Human(&human, p, view.HumanOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderJSON(&js, p); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(human.String(), "TOPSECRET") {
+		t.Errorf("the plan shows the name:\n%s", human.String())
+	}
+	if out := js.String(); strings.Contains(out, "TOPSECRET") || !strings.Contains(out, `"text": "adopts ep-a, an existing read replica on this branch named (sensitive value from var.replica_name)"`) {
+		t.Errorf("the printed JSON:\n%s", out)
+	}
+	if !strings.Contains(js.String(), `"kind": "adopt_replica"`) || !strings.Contains(js.String(), `"name": "(sensitive value from var.replica_name)"`) {
+		t.Errorf("the printed JSON does not keep the reason with its name hidden:\n%s", js.String())
+	}
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := WriteFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), `"name": "rep-TOPSECRET",`+"\n          \"text\"") {
+		t.Errorf("the plan file does not keep the reason's name, which apply checks:\n%s", b)
+	}
+}

@@ -32,7 +32,7 @@ func TestPlanFileIsDeterministic(t *testing.T) {
 		opts.Now = plantest.Opts.Now.Add(time.Duration(i) * time.Hour)
 		p, diags := diff.Build(cfg, st, live, opts)
 		if diags.HasErrors() {
-			t.Fatal(diags.Error())
+			t.Fatal(diags.String())
 		}
 		path := filepath.Join(dir, "plan.json")
 		if err := WriteFile(path, p); err != nil {
@@ -118,7 +118,17 @@ func TestPlanFileRoundTrip(t *testing.T) {
 	if err := RenderJSON(&buf, empty); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(buf.String(), "null") {
+	// The cost says null for what it cannot say (no price here), on purpose;
+	// nothing else is ever null.
+	var emptyDoc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &emptyDoc); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := emptyDoc["cost"]; !ok {
+		t.Errorf("an empty plan has no cost")
+	}
+	delete(emptyDoc, "cost")
+	if rest, _ := json.Marshal(emptyDoc); strings.Contains(string(rest), "null") {
 		t.Errorf("an empty plan has nulls:\n%s", buf.String())
 	}
 }
@@ -145,15 +155,17 @@ func TestReadFileErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name, content, want string
 	}{
-		{"newer.json", `{"format_version": 99, "tool_version": "9.0.0"}`, "was written by neonform 9.0.0 in plan format 99, but this neonform reads format 2 at most"},
-		{"older.json", `{"format_version": 1, "tool_version": "0.1.0", "steps": []}`, "was written by neonform 0.1.0 in plan format 1, which this neonform no longer reads (it reads format 2)"},
+		{"newer.json", `{"format_version": 99, "tool_version": "9.0.0"}`, "was written by neonform 9.0.0 in plan format 99, but this neonform reads format 3 at most"},
+		{"older.json", `{"format_version": 1, "tool_version": "0.1.0", "steps": []}`, "was written by neonform 0.1.0 in plan format 1, which this neonform no longer reads (it reads format 3)"},
+		{"reasons_as_sentences.json", `{"format_version": 2, "tool_version": "0.9.0", "steps": [], "changes": [{"reasons": ["new read replica"]}]}`,
+			"was written by neonform 0.9.0 in plan format 2, which this neonform no longer reads (it reads format 3); make a new plan with"},
 		{"other.json", `{"lineage": "x", "serial": 3}`, "is not a neonform plan (it has no format_version)"},
 		{"state.json", `{"format_version": 1, "lineage": "x", "serial": 3, "computes": {}}`, "is a neonform state file, not a plan"},
-		{"nosteps.json", `{"format_version": 2, "changes": []}`, "is not a neonform plan (it has no steps)"},
-		{"cut.json", "{\n  \"format_version\": 2,\n  \"changes\": [\n", "is not a valid plan file at line 4"},
-		{"typed.json", "{\n  \"format_version\": 2,\n  \"steps\": []\n,  \"summary\": 5\n}", "is not a valid plan file at line 4 (field summary)"},
-		{"twice.json", `{"format_version": 2, "steps": []} {"format_version": 2}`, "is not a valid plan file at line 1: invalid character '{' after top-level value"},
-		{"action.json", `{"format_version": 2, "steps": [], "changes": [{"action": "explode"}]}`, `unknown action "explode"`},
+		{"nosteps.json", `{"format_version": 3, "changes": []}`, "is not a neonform plan (it has no steps)"},
+		{"cut.json", "{\n  \"format_version\": 3,\n  \"changes\": [\n", "is not a valid plan file at line 4"},
+		{"typed.json", "{\n  \"format_version\": 3,\n  \"steps\": []\n,  \"summary\": 5\n}", "is not a valid plan file at line 4 (field summary)"},
+		{"twice.json", `{"format_version": 3, "steps": []} {"format_version": 3}`, "is not a valid plan file at line 1: invalid character '{' after top-level value"},
+		{"action.json", `{"format_version": 3, "steps": [], "changes": [{"action": "explode"}]}`, `unknown action "explode"`},
 	} {
 		path := filepath.Join(dir, tt.name)
 		os.WriteFile(path, []byte(tt.content), 0o600)
@@ -228,7 +240,7 @@ func TestCheckWritable(t *testing.T) {
 	cfg, st, live := plantest.BusyScenario(false)
 	p, diags := diff.Build(cfg, st, live, plantest.Opts)
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	if err := WriteFile(written, p); err != nil {
 		t.Fatal(err)

@@ -32,8 +32,8 @@ func TestActiveVersusIdle(t *testing.T) {
 			if ch.Active != tt.active {
 				t.Errorf("active = %v, want %v", ch.Active, tt.active)
 			}
-			if !slices.Contains(ch.Reasons, tt.words) {
-				t.Errorf("reasons = %q, want %q", ch.Reasons, tt.words)
+			if !slices.Contains(reasonTexts(ch), tt.words) {
+				t.Errorf("reasons = %q, want %q", reasonTexts(ch), tt.words)
 			}
 			if p.Summary.Restart != tt.restarts {
 				t.Errorf("summary counts %d restarts of active computes, want %d", p.Summary.Restart, tt.restarts)

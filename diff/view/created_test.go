@@ -32,7 +32,7 @@ func TestCreateShowsEveryAttribute(t *testing.T) {
 `
 	cfg, diags := config.LoadSources(".", map[string][]byte{"main.hcl": []byte(src)}, config.Options{})
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	p := plantest.MustBuild(t, cfg, nil, plantest.LiveOf(plantest.LiveProject(difftest.Proj)))
 	ch := plantest.ChangeAt(t, p, "shop.main.c")

@@ -21,7 +21,8 @@ func hostilePlan(t *testing.T) *diff.Plan {
 	for i := range p.Changes {
 		c := &p.Changes[i]
 		c.Address, c.EndpointID, c.MovedFrom, c.BranchName = at(i), bad, at(100+i), bad
-		c.Reasons = append(c.Reasons, "the name is "+bad)
+		c.Reasons = append(c.Reasons, diff.Reason{Kind: diff.ReasonDowntime, Branch: &diff.Branch{ID: bad, Label: bad},
+			EndpointID: bad, Address: at(300 + i), From: at(400 + i), ToBranch: &diff.Branch{ID: bad}})
 		c.Attributes = append(c.Attributes, diff.Attribute{Name: "name", Before: bad, After: bad + "2"})
 	}
 	for i := range p.Drift {

@@ -67,7 +67,7 @@ func fleets(changes []diff.Change) map[string]*fleet {
 // summary is "37 branches, 35 in place, 2 to update, 1 restart": how many
 // instances, what happens to them, and how many active computes that
 // interrupts.
-func (f *fleet) summary() string {
+func (f *fleet) summary(p *diff.Plan) string {
 	var s diff.Summary
 	for _, c := range f.changes {
 		s = s.Add(*c)
@@ -89,7 +89,7 @@ func (f *fleet) summary() string {
 	if s.Suspend > 0 {
 		parts = append(parts, english.Plural(s.Suspend, "suspend", "suspends"))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, ", ") + fleetCost(p, f)
 }
 
 // sameChanges splits changes into runs that make the same change: the same
@@ -122,12 +122,16 @@ func changeKey(c *diff.Change) string {
 
 // commonReasons are the reasons every change of a run gives, in the first
 // one's order: a reason that names an endpoint belongs to one instance.
-func commonReasons(run []*diff.Change) []string {
-	var out []string
-	for _, r := range run[0].Reasons {
+func commonReasons(run []*diff.Change) []reasonLine {
+	others := make([][]reasonLine, len(run)-1)
+	for i, c := range run[1:] {
+		others[i] = reasonLines(c)
+	}
+	var out []reasonLine
+	for _, r := range reasonLines(run[0]) {
 		shared := true
-		for _, c := range run[1:] {
-			if !slices.Contains(c.Reasons, r) {
+		for _, lines := range others {
+			if !slices.ContainsFunc(lines, func(l reasonLine) bool { return l.text == r.text }) {
 				shared = false
 				break
 			}
@@ -148,7 +152,7 @@ func fleetLines(p *diff.Plan) string {
 	}
 	var b strings.Builder
 	for _, a := range slices.Sorted(maps.Keys(groups)) {
-		fmt.Fprintf(&b, "- %s: %s\n", textsafe.MarkdownCode(a), groups[a].summary())
+		fmt.Fprintf(&b, "- %s: %s\n", textsafe.MarkdownCode(a), dollarsSafe(groups[a].summary(p)))
 	}
 	return b.String() + "\n"
 }

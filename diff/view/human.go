@@ -118,6 +118,9 @@ func (h *human) render(p *diff.Plan) {
 	h.warnings(p)
 	line := "Plan: " + summaryLine(p.Summary)
 	h.printf("%s.\n", h.paint(ansiBold, line))
+	for _, l := range costLines(p, textsafe.Terminal) {
+		h.printf("%s: %s\n", l.topic, l.text)
+	}
 	if len(p.Targets) > 0 {
 		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))
 	}
@@ -192,7 +195,7 @@ func (h *human) changes(p *diff.Plan) {
 	for _, c := range list {
 		f := inFleet[c]
 		if f == nil {
-			h.change(c, c.Reasons, addrW, idW)
+			h.change(p, c, reasonLines(c), addrW, idW)
 			continue
 		}
 		if shown[f] {
@@ -201,7 +204,7 @@ func (h *human) changes(p *diff.Plan) {
 		shown[f] = true
 		// The fleet where its most dangerous instance would be: its summary,
 		// then each run of instances that change alike, the change said once.
-		h.printf("   %s\n\n", h.paint(ansiBold, f.address+": "+f.summary()))
+		h.printf("   %s\n\n", h.paint(ansiBold, f.address+": "+f.summary(p)))
 		var members []*diff.Change
 		for _, m := range list {
 			if inFleet[m] == f {
@@ -211,14 +214,14 @@ func (h *human) changes(p *diff.Plan) {
 		for _, run := range sameChanges(members) {
 			if len(run) == 1 || h.o.Verbose {
 				for _, m := range run {
-					h.change(m, m.Reasons, addrW, idW)
+					h.change(p, m, reasonLines(m), addrW, idW)
 				}
 				continue
 			}
 			for _, m := range run[:len(run)-1] {
 				h.headline(m, addrW, idW)
 			}
-			h.change(run[len(run)-1], commonReasons(run), addrW, idW)
+			h.change(p, run[len(run)-1], commonReasons(run), addrW, idW)
 		}
 	}
 }
@@ -237,7 +240,7 @@ func (h *human) headline(c *diff.Change, addrW, idW int) {
 
 // change prints one change, or the last of a run of changes alike (whose
 // headlines come before it): its headline, then what changes, with reasons.
-func (h *human) change(c *diff.Change, reasons []string, addrW, idW int) {
+func (h *human) change(p *diff.Plan, c *diff.Change, reasons []reasonLine, addrW, idW int) {
 	h.headline(c, addrW, idW)
 	if c.Action != diff.Create {
 		h.attributes(c.Attributes, true)
@@ -252,12 +255,15 @@ func (h *human) change(c *diff.Change, reasons []string, addrW, idW int) {
 	if c.Action == diff.Create {
 		h.settings(createdAttributes(c))
 	}
+	if cost := changeCost(p, c); cost != "" {
+		h.printf("      cost a month: %s\n", cost)
+	}
 	if c.Action == diff.Replace && !c.Downtime {
 		h.printf("      order: the new compute is created first, then the old one deleted\n")
 	}
 	for _, r := range reasons {
-		if h.o.Verbose || !attributeReason(c, r) {
-			h.reason(r)
+		if h.o.Verbose || !r.repeats {
+			h.reason(r.text)
 		}
 	}
 	h.printf("\n")

@@ -46,6 +46,9 @@ func markdown(p *diff.Plan, limit int) string {
 			fmt.Fprintf(&b, "\nApply forgets %s (deleted outside neonform) without asking.\n\n", GoneWords(p.Summary.ForgetGone))
 			writeSection(&b, driftSection(p), limit-b.Len()-reserve)
 		}
+		if c := costCallouts(p); c != "" {
+			b.WriteString("\n" + c)
+		}
 		if len(p.Unmanaged) > 0 {
 			fmt.Fprintf(&b, "\n%s not in the configuration left alone.\n", english.Plural(len(p.Unmanaged), "endpoint", "endpoints"))
 		}
@@ -140,6 +143,7 @@ func alerts(p *diff.Plan) string {
 	line(activeDeletes, "delete of an active compute", "deletes of active computes", " (drops connections, the host goes away)")
 	line(deletes, "delete", "deletes", "")
 	line(overwrittenDrift(p), "change made outside neonform is overwritten", "changes made outside neonform are overwritten", "")
+	b.WriteString(costCallouts(p))
 	for i, w := range p.Warnings {
 		if i == 5 {
 			fmt.Fprintf(&b, "> - and %s more\n", english.Plural(len(p.Warnings)-5, "warning", "warnings"))
@@ -207,9 +211,17 @@ func changeTable(p *diff.Plan) *section {
 				english.Plural(n, "more change", "more changes"))
 		},
 	}
+	costs := p.Cost.Shown()
+	if costs {
+		s.head = "| | compute | action | disruption | what changes | cost a month |\n|---|---|---|---|---|---|\n"
+	}
 	for _, c := range dangerFirst(p.Changes) {
-		s.items = append(s.items, fmt.Sprintf("| %s | %s | %s | %s | %s |\n",
-			c.Action.Symbol(), cell(textsafe.MarkdownCode(c.Address)), c.Action, disruptionCell(c), cell(clip(askedWords(p, c)+whatChanges(c), maxCell))))
+		row := fmt.Sprintf("| %s | %s | %s | %s | %s |",
+			c.Action.Symbol(), cell(textsafe.MarkdownCode(c.Address)), c.Action, disruptionCell(c), cell(clip(askedWords(p, c)+whatChanges(c), maxCell)))
+		if costs {
+			row += " " + cell(dollarsSafe(costCell(p, c))) + " |"
+		}
+		s.items = append(s.items, row+"\n")
 	}
 	for _, d := range p.Defaults {
 		if len(d.Attributes) == 0 {
@@ -219,11 +231,19 @@ func changeTable(p *diff.Plan) *section {
 		for _, a := range d.Attributes {
 			parts = append(parts, markdownAttribute(a))
 		}
-		s.items = append(s.items, fmt.Sprintf("| ~ | %s | defaults | none | %s |\n", cell(textsafe.MarkdownCode(d.Address)),
-			cell(clip(strings.Join(parts, ", ")+" (for computes created from now on)", maxCell))))
+		row := fmt.Sprintf("| ~ | %s | defaults | none | %s |", cell(textsafe.MarkdownCode(d.Address)),
+			cell(clip(strings.Join(parts, ", ")+" (for computes created from now on)", maxCell)))
+		if costs {
+			row += " |"
+		}
+		s.items = append(s.items, row+"\n")
 	}
 	for _, st := range stateOnly(p) {
-		s.items = append(s.items, fmt.Sprintf("| | %s | state only | none | %s |\n", cell(textsafe.MarkdownCode(st.Address)), cell(textsafe.Markdown(st.Note))))
+		row := fmt.Sprintf("| | %s | state only | none | %s |", cell(textsafe.MarkdownCode(st.Address)), cell(textsafe.Markdown(st.Note)))
+		if costs {
+			row += " |"
+		}
+		s.items = append(s.items, row+"\n")
 	}
 	return s
 }

@@ -29,8 +29,8 @@ func TestAttributeWords(t *testing.T) {
 			live := difftest.Endpoint("ep-x", difftest.BrMain, difftest.RW, append([]difftest.EpOpt{difftest.EpName("c"), difftest.Active}, tt.live...)...)
 			cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, difftest.Compute("c", tt.compute...))))
 			p := plantest.MustBuild(t, cfg, plantest.StateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.c": live}), plantest.LiveOf(plantest.LiveProject(difftest.Proj, live)))
-			if ch := plantest.ChangeAt(t, p, "shop.main.c"); !slices.Contains(ch.Reasons, tt.words) {
-				t.Errorf("reasons = %q, want %q", ch.Reasons, tt.words)
+			if ch := plantest.ChangeAt(t, p, "shop.main.c"); !slices.Contains(reasonTexts(ch), tt.words) {
+				t.Errorf("reasons = %q, want %q", reasonTexts(ch), tt.words)
 			}
 		})
 	}

@@ -105,17 +105,6 @@ func dangerFirst(changes []diff.Change) []*diff.Change {
 	return out
 }
 
-// attributeReason reports whether a reason only repeats an attribute line
-// ("max_cu 1 -> 2 restarts..."), which the human view shows as a row already.
-func attributeReason(c *diff.Change, reason string) bool {
-	for _, a := range c.Attributes {
-		if before, _ := a.Values(); strings.HasPrefix(reason, a.Name+" "+before+" -> ") {
-			return true
-		}
-	}
-	return false
-}
-
 // effectWords is the short effect column of an attribute row.
 func effectWords(a diff.Attribute) string {
 	switch a.Effect {

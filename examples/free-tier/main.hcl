@@ -1,5 +1,6 @@
-# A free-plan account: computes are capped at 2 CU (2 vCPU, 8 GB RAM), and
-# validate refuses anything larger before it reaches the service.
+# A free-plan account: computes are capped at 2 CU (2 vCPU, 8 GB RAM) and
+# suspend after the fixed 5 minutes; validate refuses anything else before it
+# reaches the service.
 #
 #   neonform validate examples/free-tier
 
@@ -18,11 +19,11 @@ project "side_project" {
     }
   }
 
-  # A development branch that sleeps after a minute without queries.
+  # A development branch at the smallest size. It sleeps after 5 minutes
+  # without queries: the free plan's timeout, which cannot be changed.
   branch "dev" {
     compute "primary" {
-      size            = 0.25
-      suspend_timeout = "60s"
+      size = 0.25
     }
   }
 }

@@ -4,10 +4,11 @@ project "warehouse" {
   id = "bold-river-81736254"
 
   branch "main" {
-    # Above 16 CU sizes are fixed only: no autoscaling range.
+    # Above 16 CU sizes are fixed only: no autoscaling range, and the compute
+    # never scales to zero, so it takes no suspend timeout there.
     compute "loader" {
       size            = local.production ? 24 : 4
-      suspend_timeout = "15m"
+      suspend_timeout = local.production ? "never" : "15m"
       pg_settings = {
         maintenance_work_mem = "2GB"
         max_parallel_workers = "8"

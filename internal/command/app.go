@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
 	"regexp"
 	"slices"
@@ -49,8 +50,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the lock, not die between two API calls.
 	signal.Ignore(syscall.SIGPIPE)
 
+	ranIn = "" // set by -chdir (chdir.go), once the root's flags are read
 	app := newApp(stdin, stdout, stderr)
-	err := app.RunContext(ctx, interspersed(shapesOf(app.Commands), args))
+	err := app.RunContext(ctx, interspersed(appShape(app), args))
 	if err == nil {
 		if app.Metadata["failed"] == true {
 			return 1
@@ -86,12 +88,14 @@ Try it offline, against the built-in emulator:
 
 Flags go before or after a command's arguments; after --, every word is an
 argument, even one that starts with "-". Every command takes -no-color.
+-chdir=DIR before the command runs it in DIR: neonform -chdir=infra plan
 
 Environment:
    NEON_API_KEY         the API key (never printed, logged or saved)
    NEON_API_URL         overrides api_url ("embedded" = the built-in sandbox)
    NEONFORM_VAR_<name>  a value for variable <name>
-   NEONFORM_LOG=debug   one line per API call on standard error (as -debug)
+   NEONFORM_LOG=debug   one line per API call on standard error (as -debug);
+                        Terraform's levels: trace, debug, info, warn, error, off
    NO_COLOR             no colour in any output, as -no-color`,
 		Version:              version,
 		Metadata:             map[string]any{},
@@ -106,7 +110,8 @@ Environment:
 		// Errors are printed once, by run, with the right exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       commands(),
-		Flags:          []cli.Flag{noColorFlag(), debugFlag()},
+		Flags:          []cli.Flag{chdirFlag(), noColorFlag(), debugFlag()},
+		Before:         enterChdir,
 		OnUsageError:   usageError,
 	}
 	// An unknown command (or state subcommand): a suggestion and a short usage
@@ -119,8 +124,10 @@ Environment:
 	return app
 }
 
-// commands lists the subcommands in the order --help shows them. Every one
-// takes -no-color and answers a mistyped flag with usageError.
+// commands lists the subcommands in the order -help shows them. Every one
+// takes -no-color and answers a mistyped flag with usageError; every one
+// that may wait for the state lock (-lock-timeout) may also go without it
+// (-lock=false).
 func commands() []*cli.Command {
 	cmds := []*cli.Command{
 		validateCommand(),
@@ -128,6 +135,7 @@ func commands() []*cli.Command {
 		planCommand(),
 		showCommand(),
 		applyCommand(), destroyCommand(), importCommand(), stateCommand(), forceUnlockCommand(),
+		outputCommand(),
 		generateCommand(),
 		emulatorCommand(),
 		versionCommand(),
@@ -141,11 +149,25 @@ func commands() []*cli.Command {
 				each(c.Subcommands)
 				continue
 			}
+			if takesFlag(c, "lock-timeout") && !takesFlag(c, "lock") {
+				c.Flags = append(c.Flags, lockFlag())
+			}
 			c.Flags = append(c.Flags, noColorFlag())
 		}
 	}
 	each(cmds)
 	return cmds
+}
+
+// appShape is what interspersed needs to know of the app: its own flags
+// (which go before a command) and its commands.
+func appShape(app *cli.App) commandShape {
+	return commandShape{valued: valuedFlags(app.Flags), subs: shapesOf(app.Commands)}
+}
+
+// takesFlag reports whether c has a flag of that name.
+func takesFlag(c *cli.Command, name string) bool {
+	return slices.ContainsFunc(c.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), name) })
 }
 
 // shapesOf is what interspersed needs to know of the commands.
@@ -155,16 +177,21 @@ func shapesOf(cmds []*cli.Command) []commandShape {
 		if c.SkipFlagParsing {
 			continue // its words go to it as they are (__complete: the line being typed)
 		}
-		sh := commandShape{names: c.Names(), valued: map[string]bool{}, subs: shapesOf(c.Subcommands)}
-		for _, f := range c.Flags {
-			_, isBool := f.(*cli.BoolFlag)
-			for _, n := range f.Names() {
-				sh.valued[n] = !isBool
-			}
-		}
-		out = append(out, sh)
+		out = append(out, commandShape{names: c.Names(), valued: valuedFlags(c.Flags), subs: shapesOf(c.Subcommands)})
 	}
 	return out
+}
+
+// valuedFlags is which of flags take a value, by each of their names.
+func valuedFlags(flags []cli.Flag) map[string]bool {
+	valued := map[string]bool{}
+	for _, f := range flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			valued[n] = !isBool
+		}
+	}
+	return valued
 }
 
 func noColorFlag() cli.Flag {
@@ -181,10 +208,10 @@ func remember(c *cli.Context, in planInputs) {
 // nearest flag when there is one, and the command's usage line, instead of
 // urfave/cli's answer (the whole help text on standard output).
 func usageError(c *cli.Context, err error, _ bool) error {
-	name, usage := "neonform", c.App.UsageText
+	name := "neonform"
 	var flags []cli.Flag = c.App.Flags
 	if isCommand(c) {
-		name, usage, flags = commandPath(c), c.Command.UsageText, c.Command.Flags
+		name, flags = commandPath(c), c.Command.Flags
 	}
 	var names []string
 	for _, f := range flags {
@@ -192,8 +219,7 @@ func usageError(c *cli.Context, err error, _ bool) error {
 			names = append(names, n)
 		}
 	}
-	usage, _, _ = strings.Cut(usage, "\n")
-	help := fmt.Sprintf("\nUsage: %s\nRun '%s --help' for its flags and examples.", usage, name)
+	help := usageHelp(c)
 	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
 		// urfave/cli says only "parse error": say what the flag takes.
 		return fmt.Errorf("-%s %q: give %s.%s", m[2], m[1], flagTakes(flags, m[2]), help)
@@ -202,10 +228,56 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	if !ok {
 		return errors.New(err.Error() + "." + help)
 	}
-	if near := closest(strings.TrimLeft(flag, "-"), names); near != "" {
-		return fmt.Errorf("%s has no flag %s. Did you mean -%s?%s", name, flag, near, help)
+	return errors.New(unknownFlag(c, name, flag, names) + help)
+}
+
+// unknownFlag says that command has no flag, and what was probably meant:
+// the root's flag, which goes before the command's name; the nearest flag
+// of the command; or, when a file of that name is there, how to pass it as
+// an argument. Never the advice to put a flag after "--", which would pass
+// it as a directory.
+func unknownFlag(c *cli.Context, command, flag string, names []string) string {
+	bare := strings.TrimLeft(flag, "-")
+	msg := fmt.Sprintf("%s has no flag %s.", command, flag)
+	if i := slices.IndexFunc(c.App.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), bare) }); i >= 0 && isCommand(c) {
+		given := "-" + bare
+		if df, ok := c.App.Flags[i].(cli.DocGenerationFlag); ok && df.TakesValue() {
+			placeholder, _ := placeholderOf(df.GetUsage())
+			given += "=" + placeholder
+		}
+		return msg + fmt.Sprintf(" %s goes before the command's name: neonform %s %s", given, given, strings.TrimPrefix(command, "neonform "))
 	}
-	return fmt.Errorf("%s has no flag %s. An argument that starts with - goes after --, as in: %s -- %s%s", name, flag, name, flag, help)
+	if why, ok := terraformOnly[bare]; ok {
+		msg += " " + why
+	} else if near := closest(bare, names); near != "" {
+		msg += fmt.Sprintf(" Did you mean -%s?", near)
+	}
+	if _, err := os.Lstat(flag); err == nil {
+		msg += fmt.Sprintf(" To pass the file %s as an argument, put it after --: %s -- %s", flag, command, flag)
+	}
+	return msg
+}
+
+// terraformOnly are Terraform's flags that neonform has no use for, and
+// why: the nearest of neonform's names would mislead (-refresh is not
+// -refresh-branches).
+var terraformOnly = map[string]string{
+	"refresh":      "A plan always reads the live endpoints (Terraform's refresh): there is nothing to turn off.",
+	"refresh-only": "A plan shows changes made outside neonform under drift, with its other changes.",
+	"state":        "The configuration's neonform block says where the state is (docs/state.md).",
+	"state-out":    "The configuration's neonform block says where the state is (docs/state.md).",
+	"backup":       "A local state's backup is always kept next to it (docs/state.md).",
+}
+
+// usageHelp is what follows a mistake in a command's flags or arguments:
+// its usage line, and where to read more.
+func usageHelp(c *cli.Context) string {
+	name, usage := "neonform", c.App.UsageText
+	if isCommand(c) {
+		name, usage = commandPath(c), c.Command.UsageText
+	}
+	usage, _, _ = strings.Cut(usage, "\n")
+	return fmt.Sprintf("\nUsage: %s\nRun '%s -help' for its flags and examples.", usage, name)
 }
 
 // badValue is how urfave/cli reports a flag value it cannot parse.
@@ -267,6 +339,6 @@ func unknownCommand(c *cli.Context, name string) string {
 	if near := closest(name, names); near != "" {
 		msg += fmt.Sprintf(" Did you mean %q?", near)
 	}
-	return msg + fmt.Sprintf("\nUsage: %s %s [ARGUMENTS] [FLAGS]\nRun '%s --help' for more.",
+	return msg + fmt.Sprintf("\nUsage: %s %s [ARGUMENTS] [FLAGS]\nRun '%s -help' for more.",
 		prefix, strings.Join(names, "|"), prefix)
 }

@@ -20,11 +20,22 @@ type commandShape struct {
 // A "--" ends the flags: what follows is an argument even if it starts with "-"
 // ("neonform fmt -- -draft.hcl"). The arguments are always passed after a "--"
 // of their own, so one that starts with "-" is never read as a flag.
-func interspersed(cmds []commandShape, args []string) []string {
+//
+// The root's own flags come first, before the command's name (neonform
+// -chdir=infra plan), and are left where they are.
+func interspersed(root commandShape, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}
 	i := 1
+	for i < len(args) && len(args[i]) > 1 && args[i][0] == '-' && args[i] != "--" {
+		name := strings.TrimLeft(args[i], "-")
+		i++
+		if !strings.Contains(name, "=") && root.valued[name] {
+			i++ // its value (-chdir infra)
+		}
+	}
+	cmds := root.subs
 	var cmd *commandShape
 	for i < len(args) {
 		c := findShape(cmds, args[i])

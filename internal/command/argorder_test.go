@@ -32,9 +32,13 @@ func TestInterspersedMovesFlagsBeforeArguments(t *testing.T) {
 		{"neonform state mv a b -state s.json", "neonform state mv -state s.json -- a b"},
 		{"neonform unknown x -y", "neonform unknown x -y"},
 		{"neonform --help", "neonform --help"},
+		// The root's flags stay before the command, a valued one with its value.
+		{"neonform -chdir=infra plan dir -out p.json", "neonform -chdir=infra plan -out p.json -- dir"},
+		{"neonform -chdir infra -debug plan dir -out p.json", "neonform -chdir infra -debug plan -out p.json -- dir"},
+		{"neonform -debug state mv a b -state s.json", "neonform -debug state mv -state s.json -- a b"},
 	}
 	for _, c := range cases {
-		got := strings.Join(interspersed(shapesOf(app.Commands), strings.Fields(c.in)), " ")
+		got := strings.Join(interspersed(commandShape{valued: map[string]bool{"chdir": true, "debug": false}, subs: shapesOf(app.Commands)}, strings.Fields(c.in)), " ")
 		if got != c.want {
 			t.Errorf("interspersed(%q) = %q, want %q", c.in, got, c.want)
 		}

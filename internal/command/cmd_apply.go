@@ -31,8 +31,10 @@ type applyOptions struct {
 	Stdin       io.Reader
 	Stdout      io.Writer
 	Stderr      io.Writer
-	// Interactive: standard input is a terminal, so apply can ask.
+	// Interactive: standard input is a terminal, and -input=false was not
+	// given, so apply can ask; NoAsk says why it cannot otherwise.
 	Interactive bool
+	NoAsk       string
 	// Live: standard output is a terminal, for the live status line.
 	Live  bool
 	Color bool
@@ -46,11 +48,11 @@ func applyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "apply",
 		Usage: "carry out the changes, in order, waiting for each and recording it in the state",
-		UsageText: `neonform apply [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-wait-timeout DURATION] [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-var NAME=VALUE]... [-var-file FILE]...
-neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-wait-timeout DURATION] [-parallelism N]`,
+		UsageText: `neonform apply [DIR] [-auto-approve] [-input=false] [-json] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-var NAME=VALUE]... [-var-file FILE]...
+neonform apply PLANFILE [DIR] [-json] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-parallelism N]`,
 		Description: `With a directory (default: the current one), apply makes a plan as "neonform
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
-ask on, it needs -auto-approve, or a saved plan.
+ask on, or with -input=false, it needs -auto-approve, or a saved plan.
 
 -target, -replace and -destroy make the plan as they do for "neonform plan";
 "neonform apply -destroy" is "neonform destroy".
@@ -72,7 +74,8 @@ then shows exactly what remains.
 plan's summary, each step started, done or failed, each state write, the end
 with its counts), for a deployment tool; the rest goes to standard error. It
 needs -auto-approve or a plan file. -lock-timeout 2m waits for a state lock
-another run holds instead of failing at once.
+another run holds instead of failing at once; -lock=false runs without the
+lock (only when nothing else can change the state meanwhile).
 
 Interrupt (Ctrl-C, SIGTERM or SIGHUP): no new step starts, the steps in flight
 finish and are recorded, and apply exits 1 saying what is left. A second
@@ -87,6 +90,7 @@ Examples:
 Exit status: 0 every step done (or nothing to do), 1 otherwise.`,
 		Flags: append(planFlags(),
 			&cli.BoolFlag{Name: "auto-approve", Usage: "apply without asking (needed when there is no terminal to ask on)"},
+			inputFlag(),
 			lockTimeoutFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object a line for every event on standard output, for a deployment tool (docs/plan-format.md); the rest goes to standard error"},
 		),
@@ -112,6 +116,7 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 	if err != nil {
 		return applyOptions{}, err
 	}
+	interactive, noAsk := canAsk(c)
 	// Whatever is decided below, the run's suggestions point at its configuration.
 	defer func() { remember(c, o.planInputs) }()
 	o = applyOptions{
@@ -123,7 +128,8 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 		Stdin:       c.App.Reader,
 		Stdout:      c.App.Writer,
 		Stderr:      c.App.ErrWriter,
-		Interactive: isTerminal(c.App.Reader),
+		Interactive: interactive,
+		NoAsk:       noAsk,
 		Live:        isTerminal(c.App.Writer),
 		Color:       environmentOf(c).color(c.App.Writer),
 	}
@@ -209,9 +215,9 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		if o.Scope.Destroy {
 			command = "destroy"
 		}
-		return fmt.Errorf("%s cannot ask for confirmation: standard input is not a terminal. Nothing was changed.\n"+
+		return fmt.Errorf("%s cannot ask for confirmation: %s. Nothing was changed.\n"+
 			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
-			command, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.command("apply", "plan.json"))
+			command, o.NoAsk, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.command("apply", "plan.json"))
 	}
 	in := o.planInputs
 	in.Lock = true
@@ -248,10 +254,31 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	}
 	in := o.planInputs
 	in.SettingsOnly = true
+	// Run from elsewhere, the advice names the directory the plan was made from.
+	madeIn := plannedFrom(o.PlanFile, plan.ConfigDir)
+	if madeIn != "" && sameDir(madeIn, o.Dir) {
+		madeIn = ""
+	}
+	in.KnownDir = madeIn
+	madeWith := ""
+	if madeIn != "" {
+		at := o.planInputs
+		at.Dir = madeIn
+		madeWith = fmt.Sprintf("The plan was made from the configuration in %s: `%s`", displayPath(madeIn), configArgsOf(at).command("apply", o.PlanFile))
+	}
 	cfg, err := loadConfig(in, o.Env, o.Stderr)
 	if err != nil {
-		return &exitError{code: 1, msg: fmt.Sprintf("Nothing was changed: apply %s reads the neonform block of the configuration in %s to find the service and the state, and could not.",
-			o.PlanFile, displayPath(o.Dir))}
+		msg := fmt.Sprintf("Nothing was changed: apply %s reads the neonform block of the configuration in %s to find the service and the state, and could not.",
+			o.PlanFile, displayPath(o.Dir))
+		if madeWith != "" {
+			msg += " " + madeWith
+		}
+		return &exitError{code: 1, msg: msg}
+	}
+	if madeWith != "" {
+		// Another configuration's state and service: most likely a mistake,
+		// which apply's checks will refuse; said first, with the way out.
+		fmt.Fprintln(o.Stdout, textsafe.Terminal(fmt.Sprintf("Note: apply reads the configuration in %s. %s", displayPath(o.Dir), madeWith)))
 	}
 	backend, err := openState(ctx, cfg, o.Env)
 	if err != nil {

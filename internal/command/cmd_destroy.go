@@ -12,7 +12,7 @@ func destroyCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "destroy",
 		Usage:     "delete every compute the state manages, and empty the state",
-		UsageText: "neonform destroy [DIR] [-auto-approve] [-json] [-lock-timeout DURATION] [-wait-timeout DURATION] [-parallelism N] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform destroy [DIR] [-auto-approve] [-input=false] [-json] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-parallelism N] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Plans the deletion of every compute the state of the configuration in DIR
 (default: the current directory) manages, shows it, asks for "yes", and
 carries it out: "neonform apply -destroy", as Terraform's destroy. Endpoints

@@ -15,6 +15,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/atomicfile"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/english"
 )
 
@@ -110,14 +111,14 @@ func runFmt(o fmtOptions) error {
 
 	// Format everything in memory first, so a syntax error anywhere leaves every file as it was.
 	var results []formatted
-	var diags hcl.Diagnostics
+	var diags diag.Diagnostics
 	files := map[string]*hcl.File{}
 	for _, path := range paths {
 		// Read first: a file that cannot be read (a broken link, a directory
 		// named x.hcl) gets the loader's own explanation.
 		src, rd := config.ReadFile(path, "Configuration file")
 		if rd != nil {
-			printDiagnostics(o.Stderr, hcl.Diagnostics{rd}, nil, o.Env)
+			printDiagnostics(o.Stderr, rd, nil, o.Env)
 			return &exitError{code: 1, msg: "Nothing was formatted."}
 		}
 		info, err := os.Stat(path)

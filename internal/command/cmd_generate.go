@@ -19,6 +19,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/generate"
 	"github.com/neonform/neonform/internal/atomicfile"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/internal/textsafe"
@@ -42,7 +43,7 @@ func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "generate",
 		Usage:     "write the configuration of computes that already exist, and record them in the state",
-		UsageText: "neonform generate (-project ID [-project ID]... | -all) [-match GLOB [-match GLOB]... [-exclude GLOB]... [-rule NAME]] [DIR] [-lock-timeout DURATION] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform generate (-project ID [-project ID]... | -all) [-match GLOB [-match GLOB]... [-exclude GLOB]... [-rule NAME]] [DIR] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Onboards an account that already has projects, branches and computes: reads
 each project's branches and endpoints and writes one file per project into
 DIR (default the current directory; created if missing), in the layout fmt
@@ -198,7 +199,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	projects = unconfigured(projects, cfg, o.Stdout)
+	projects, configured := unconfigured(projects, cfg)
 	gen := generate.Options{Dir: o.Dir, Taken: taken, Tier: cfg.Settings.AccountTier, Rule: o.Rule}
 	if cfg.Settings.DeclRange == (hcl.Range{}) {
 		gen.Settings = &generate.Settings{APIURL: conn.apiURL}
@@ -207,6 +208,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	res.LeftOut = append(configured, res.LeftOut...)
 	if err := checkGenerated(cfg, o, st, projects, res, conn.apiURL); err != nil {
 		return fmt.Errorf("%w. Nothing was written", err)
 	}
@@ -233,17 +235,19 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 }
 
 // unconfigured drops, from every project the key sees (-all), those the
-// configuration already declares, and says so.
-func unconfigured(projects []*generate.Project, cfg *config.Config, w io.Writer) []*generate.Project {
+// configuration already declares, with a warning about each, left out as
+// generate leaves out an endpoint.
+func unconfigured(projects []*generate.Project, cfg *config.Config) ([]*generate.Project, diag.Diagnostics) {
 	out := projects[:0]
+	var leftOut diag.Diagnostics
 	for _, p := range projects {
 		if i := indexOfProject(cfg, p.ID); i >= 0 {
-			fmt.Fprintf(w, "Left out project %s (%s): already configured, as project %q.\n", textsafe.Terminal(p.Name), textsafe.Terminal(p.ID), cfg.Projects[i].Label)
+			leftOut = append(leftOut, generate.ConfiguredLeftOut(p, cfg.Projects[i].Label))
 			continue
 		}
 		out = append(out, p)
 	}
-	return out
+	return out, leftOut
 }
 
 func indexOfProject(cfg *config.Config, id string) int {
@@ -288,7 +292,7 @@ func checkGenerated(cfg *config.Config, o generateOptions, st *state.State, proj
 	}
 	all, diags := config.LoadSources(cfg.Dir, sources, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list})
 	if diags.HasErrors() {
-		return fmt.Errorf("the generated configuration does not load (this is a bug in neonform): %s", diags.Error())
+		return fmt.Errorf("the generated configuration does not load (this is a bug in neonform): %s", diags.String())
 	}
 	return generate.Check(all, projects, res, diff.Options{
 		ToolVersion: version, APIURL: apiURL, Now: time.Now().UTC(),

@@ -28,7 +28,7 @@ func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "record an existing endpoint in the state as a configured compute",
-		UsageText: "neonform import ADDR ENDPOINT_ID [DIR] [-lock-timeout DURATION] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform import ADDR ENDPOINT_ID [DIR] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Makes neonform manage an endpoint that already exists: it records in the state
 that the compute at ADDR (<project>.<branch>.<compute>, declared in the
 configuration in DIR, default the current directory) is the endpoint
@@ -53,7 +53,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 			&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
-			lockTimeoutFlag(), waitTimeoutFlag(), debugFlag(),
+			lockTimeoutFlag(), waitTimeoutFlag(), debugFlag(), quietInputFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
@@ -82,8 +82,12 @@ Examples:
 }
 
 func runImport(ctx context.Context, o importOptions) error {
+	a := configArgsOf(o.planInputs)
+	refused := func(summary, format string, args ...any) error {
+		return refuseAt(o.Stderr, o.Env, a, o.Address, summary, fmt.Sprintf(format, args...))
+	}
 	if _, _, _, err := config.ParseAddress(o.Address); err != nil {
-		return fmt.Errorf("%v%s", err, unquotedKeyHint(o.Address))
+		return refused("Invalid address", "%v%s", err, unquotedKeyHint(o.Address))
 	}
 	if !strings.HasPrefix(o.EndpointID, "ep-") {
 		return fmt.Errorf("%q is not an endpoint id: endpoint ids start with ep- (the console shows them, and plan lists unmanaged ones)", o.EndpointID)
@@ -94,12 +98,12 @@ func runImport(ctx context.Context, o importOptions) error {
 	}
 	comp := cfg.Compute(o.Address)
 	if r := cfg.RuleOf(o.Address); comp == nil && r != nil {
-		return fmt.Errorf("%s is an instance of the branches block %q (%s:%d), known only once plan reads the branches, so import does not take it; "+
+		return refused("Compute of a branch rule", "%s is an instance of the branches block %q (%s:%d), known only once plan reads the branches, so import does not take it; "+
 			"plan adopts the branch's read_write endpoint, and a read replica of the compute's name, on its own: `%s`",
-			o.Address, r.Label, r.DeclRange.Filename, r.DeclRange.Start.Line, configArgsOf(o.planInputs).command("plan"))
+			o.Address, r.Label, r.DeclRange.Filename, r.DeclRange.Start.Line, a.command("plan"))
 	}
 	if comp == nil {
-		return fmt.Errorf("the configuration in %s declares no compute %s%s; add its compute block first, then import",
+		return refused("Compute not declared", "The configuration in %s declares no compute %s%s; add its compute block first, then import.",
 			displayPath(o.Dir), o.Address, declaredHint(cfg))
 	}
 	proj, branch := blocksOf(cfg, comp)
@@ -115,12 +119,12 @@ func runImport(ctx context.Context, o importOptions) error {
 	}
 	defer unlock()
 	if c := st.Computes[o.Address]; c != nil {
-		return fmt.Errorf("%s is already in the state, as %s; to manage another endpoint there, first `%s`",
-			o.Address, c.EndpointID, configArgsOf(o.planInputs).command("state", "rm", o.Address))
+		return refused("Address already in the state", "%s is already in the state, as %s; to manage another endpoint there, first `%s`.",
+			o.Address, c.EndpointID, a.command("state", "rm", o.Address))
 	}
 	if other, ok := st.ByEndpoint(o.EndpointID); ok {
-		return fmt.Errorf("%s is already in the state as %s; to give it the address %s: `%s`",
-			o.EndpointID, other, o.Address, configArgsOf(o.planInputs).command("state", "mv", other, o.Address))
+		return refused("Endpoint already in the state", "%s is already in the state as %s; to give it the address %s: `%s`.",
+			o.EndpointID, other, o.Address, a.command("state", "mv", other, o.Address))
 	}
 
 	conn, err := connect(cfg, o.Env, o.Stderr, o.WaitTimeout)
@@ -134,7 +138,7 @@ func runImport(ctx context.Context, o importOptions) error {
 	}
 	ep, err := conn.client.GetEndpoint(ctx, proj.ID, o.EndpointID)
 	if api.IsNotFound(err) {
-		return fmt.Errorf("project %s (id %s) has no endpoint %s: check the id (an endpoint of another project cannot be imported here). Nothing was recorded",
+		return refused("No such endpoint", "Project %s (id %s) has no endpoint %s: check the id (an endpoint of another project cannot be imported here). Nothing was recorded.",
 			proj.Label, proj.ID, o.EndpointID)
 	}
 	if err != nil {
@@ -146,10 +150,10 @@ func runImport(ctx context.Context, o importOptions) error {
 	}
 	switch {
 	case ep.BranchID != branchID:
-		return fmt.Errorf("%s is on branch %s, but %s is on branch %s (%s). Nothing was recorded; import an endpoint of that branch, or move the compute block",
+		return refused("Endpoint on another branch", "%s is on branch %s, but %s is on branch %s (%s). Nothing was recorded; import an endpoint of that branch, or move the compute block.",
 			ep.ID, ep.BranchID, o.Address, branch.Label, branchID)
 	case ep.Type != want:
-		return fmt.Errorf("%s is a %s endpoint, but %s is %s. Nothing was recorded; the type of an endpoint cannot change, so import one of type %s or change the compute block's type",
+		return refused("Endpoint of another type", "%s is a %s endpoint, but %s is %s. Nothing was recorded; the type of an endpoint cannot change, so import one of type %s or change the compute block's type.",
 			ep.ID, ep.Type, o.Address, want, want)
 	}
 	// What is live now is what neonform takes as applied: the next plan

@@ -35,7 +35,7 @@ func planCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "show what would change, and what each change does to running computes",
-		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-verbose] [-wait-timeout DURATION]",
+		UsageText: "neonform plan [DIR] [-out FILE] [-format human|json|markdown] [-json] [-detailed-exitcode] [-var NAME=VALUE]... [-var-file FILE]... [-parallelism N] [-refresh-branches] [-target ADDR]... [-replace ADDR]... [-destroy] [-verbose] [-wait-timeout DURATION]",
 		Description: `Reads the configuration in DIR (default: the current directory), the state, and
 the live endpoints, and shows every change that apply would make. Each change is
 marked with what it does to running clients: restart (drops connections),
@@ -51,6 +51,10 @@ plan says it is partial. -replace ADDR plans that compute as a replacement (new
 endpoint and host) even if nothing in it changed. -destroy plans the deletion
 of every compute the state manages ("neonform destroy" applies that).
 
+-json is -format json. plan reads the state without its lock: it takes
+-lock=false, -lock-timeout and -input=false, as Terraform's plan does, and
+they change nothing.
+
 It needs NEON_API_KEY, unless api_url = "embedded" (or NEON_API_URL=embedded):
 then it runs against the built-in sandbox, no account or network needed.
 
@@ -64,21 +68,29 @@ Examples:
    neonform plan -destroy -out plan.json
 
 Exit status: 0 success, 1 error, 2 changes present (with -detailed-exitcode).`,
-		Flags: append(planFlags(),
+		Flags: append(append(planFlags(), planLockFlags()...),
 			&cli.StringFlag{Name: "out", Usage: "save the plan to `FILE` (JSON, mode 0600) for apply"},
-			formatFlag(),
+			formatFlag(), jsonFormatFlag(),
 			&cli.BoolFlag{Name: "detailed-exitcode", Usage: "exit 2 when the plan has changes, 0 when it has none"},
 			&cli.BoolFlag{Name: "verbose", Usage: "also list the computes that do not change"},
+			quietInputFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			in, err := planInputsFrom(c)
 			if err != nil {
 				return err
 			}
+			format, err := formatOf(c)
+			if err != nil {
+				return err
+			}
+			if _, err := lockTimeoutOf(c); err != nil {
+				return err
+			}
 			o := planOptions{
 				planInputs:       in,
 				Out:              c.String("out"),
-				Format:           c.String("format"),
+				Format:           format,
 				DetailedExitCode: c.Bool("detailed-exitcode"),
 				Verbose:          c.Bool("verbose"),
 				Env:              environmentOf(c),
@@ -96,7 +108,7 @@ func planFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "var", Usage: "set a variable: `NAME=VALUE` (repeatable)"},
 		&cli.StringSliceFlag{Name: "var-file", Usage: "read variables from `FILE` (repeatable)"},
-		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once"},
+		&cli.IntFlag{Name: "parallelism", Value: 4, Usage: "how many projects to read or change at once (`N`)"},
 		&cli.BoolFlag{Name: "refresh-branches", Usage: "list every project's branches, so that each branch block is found by its name again rather than as the state records it"},
 		debugFlag(),
 		waitTimeoutFlag(),
@@ -144,6 +156,7 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	defer p.Close(o.Stderr)
 	if o.Out != "" {
+		p.plan.ConfigDir = configDirFor(o.Out, o.Dir)
 		if err := planfile.WriteFile(o.Out, p.plan); err != nil {
 			return err
 		}

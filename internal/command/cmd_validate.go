@@ -13,6 +13,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/sizing"
 )
@@ -29,7 +30,9 @@ free-plan cap), one read_write compute per branch, unique names, durations,
 and moved blocks. It never calls the API and needs no API key.
 
 On success it prints a summary and, for each compute, its address, type and
-what its size gives (CU, RAM, connections). Errors show the file, line and
+what its size gives (CU, RAM, connections), and, when the account's plan or
+price_per_cu_hour gives a price (or account_tier = "free" its included
+CU-hours), what it may cost a month (docs/cost.md). Errors show the file, line and
 column, the offending line, and how to fix it. Exit code 0 when valid, 1 if not.
 
 Variables get their values as in plan, the first of these that gives one:
@@ -135,12 +138,16 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	// Each compute's cost a month, when there is a price (or the CU-hours
+	// the plan includes) to read it by: docs/cost.md.
+	price := cfg.Settings.Price()
+	costs := price.Known() || price.IncludedCUHoursPerProject > 0
 	for _, p := range cfg.Projects {
 		blocks := slices.Clone(p.Branches)
 		for _, r := range p.Rules { // a rule's computes, as <project>.<rule>[*].<compute>
 			blocks = append(blocks, &config.Branch{Computes: r.Computes})
 		}
-		for _, b := range blocks {
+		for i, b := range blocks {
 			for _, c := range b.Computes {
 				size := sizing.Describe(sizing.Size{Min: c.MinCU, Max: c.MaxCU}).String()
 				if diff.SizeSensitive(c) {
@@ -149,7 +156,20 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 				if c.Disabled {
 					size += " (disabled)"
 				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Address, c.Type, size)
+				if !costs {
+					fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Address, c.Type, size)
+					continue
+				}
+				cost := "not shown (a sensitive value)"
+				if r, ok := diff.ConfiguredCost(c, price); ok {
+					cost = view.MonthlyCost(r, c.ActiveHours)
+				}
+				if i >= len(p.Branches) {
+					cost = "cost a month, each branch: " + cost
+				} else {
+					cost = "cost a month: " + cost
+				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", c.Address, c.Type, size, cost)
 			}
 		}
 	}
@@ -157,10 +177,10 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 }
 
 // countDiags says "2 errors, 1 warning".
-func countDiags(diags hcl.Diagnostics) string {
+func countDiags(diags diag.Diagnostics) string {
 	errs, warns := 0, 0
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
+		if d.Severity == diag.SeverityError {
 			errs++
 		} else {
 			warns++
@@ -185,16 +205,16 @@ type validateJSON struct {
 	DiagnosticsOmitted int `json:"diagnostics_omitted,omitempty"`
 }
 
-func writeValidateJSON(w io.Writer, diags hcl.Diagnostics) error {
+func writeValidateJSON(w io.Writer, diags diag.Diagnostics) error {
 	out := validateJSON{FormatVersion: "1.0", Diagnostics: []diag.JSON{}}
 	for _, d := range diags {
-		if d.Severity == hcl.DiagWarning {
+		if d.Severity == diag.SeverityWarning {
 			out.WarningCount++
 		} else {
 			out.ErrorCount++
 		}
 	}
-	shown, moreErrors, moreWarnings := firstDiagnostics(diag.FromHCL(diags))
+	shown, moreErrors, moreWarnings := firstDiagnostics(diags)
 	out.DiagnosticsOmitted = moreErrors + moreWarnings
 	for _, d := range shown {
 		out.Diagnostics = append(out.Diagnostics, d.ToJSON())

@@ -38,8 +38,9 @@ func (c *connection) Close() {
 type environment struct {
 	vars map[string]string
 	list []string
-	// noColor is -no-color; debug is -debug (debuglog.go).
-	noColor, debug bool
+	// noColor is -no-color; debug is -debug (debuglog.go); noLock is
+	// -lock=false (lock_timeout.go).
+	noColor, debug, noLock bool
 }
 
 // environmentOf is the environment of the command c runs: the process's,
@@ -47,6 +48,7 @@ type environment struct {
 func environmentOf(c *cli.Context) environment {
 	e := newEnvironment(os.Environ())
 	e.noColor, e.debug = givenAnywhere(c, "no-color"), givenAnywhere(c, "debug")
+	e.noLock = c.IsSet("lock") && !c.Bool("lock")
 	return e
 }
 

@@ -21,19 +21,22 @@ func debugFlag() cli.Flag {
 }
 
 // wantDebugLog reports whether this run logs its API calls: -debug, or
-// NEONFORM_LOG set to debug (or trace, which Terraform users may type). Any
-// other value but off is a mistake worth saying, not a silent no.
+// NEONFORM_LOG at trace or debug. NEONFORM_LOG takes Terraform's TF_LOG
+// levels, in any case, so a pipeline's setting carries over: neonform's
+// only log lines are the debug lines of the API calls, so info, warn and
+// error print none (warnings and errors are always said), as off does. Any
+// other value is a mistake worth saying, not a silent no.
 func wantDebugLog(env environment) (bool, error) {
 	if env.debug {
 		return true, nil
 	}
 	switch v := strings.ToLower(strings.TrimSpace(env.get("NEONFORM_LOG"))); v {
-	case "debug", "trace":
+	case "trace", "debug":
 		return true, nil
-	case "", "off":
+	case "", "info", "warn", "error", "off":
 		return false, nil
 	default:
-		return false, fmt.Errorf("NEONFORM_LOG=%q: set it to debug (one line per API call on standard error) or off", env.get("NEONFORM_LOG"))
+		return false, fmt.Errorf("NEONFORM_LOG=%q: set it to one of Terraform's levels: trace or debug (one line per API call on standard error), info, warn, error or off (none)", env.get("NEONFORM_LOG"))
 	}
 }
 

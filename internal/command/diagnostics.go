@@ -24,8 +24,8 @@ import (
 //
 // hcl's own text writer marks the offending part with colour only, so in CI
 // logs and under NO_COLOR it would show no marker and no column; hence this.
-func printDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File, env environment) {
-	writeDiagnostics(w, diag.FromHCL(diags), files, env.color(w))
+func printDiagnostics(w io.Writer, diags diag.Diagnostics, files map[string]*hcl.File, env environment) {
+	writeDiagnostics(w, diags, files, env.color(w))
 }
 
 // ANSI codes, used only when colour is on.

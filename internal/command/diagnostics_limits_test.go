@@ -14,16 +14,16 @@ import (
 )
 
 func TestDiagnosticsStopAfterFifty(t *testing.T) {
-	var diags hcl.Diagnostics
+	var diags diag.Diagnostics
 	for i := range 60 {
 		// A warning first: with too many errors, warnings give way to them.
 		if i < 3 {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Warning %d", i)})
+			diags = append(diags, diag.Diagnostic{Severity: diag.SeverityWarning, Summary: fmt.Sprintf("Warning %d", i)})
 		}
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Mistake %d", i)})
+		diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, Summary: fmt.Sprintf("Mistake %d", i)})
 	}
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, diag.FromHCL(diags), nil, false)
+	writeDiagnostics(&buf, diags, nil, false)
 	out := buf.String()
 	if n := strings.Count(out, "Error: Mistake"); n != 50 {
 		t.Errorf("%d errors printed, want 50", n)
@@ -62,9 +62,9 @@ func TestDiagnosticsCutALongLineAroundTheMistake(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{{
-		Severity: hcl.DiagError, Summary: "Unknown variable", Subject: &hcl.Range{Filename: path, Start: line, End: end},
-	}}), nil, false)
+	writeDiagnostics(&buf, diag.Diagnostics{{
+		Severity: diag.SeverityError, Summary: "Unknown variable", Range: &hcl.Range{Filename: path, Start: line, End: end},
+	}}, nil, false)
 	lines := strings.Split(buf.String(), "\n")
 	var quoted, marker string
 	for i, l := range lines {
@@ -84,11 +84,11 @@ func TestDiagnosticsCutALongLineAroundTheMistake(t *testing.T) {
 func TestDiagnosticsCutALongMessage(t *testing.T) {
 	value := strings.Repeat("a", 10<<20)
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{{
-		Severity: hcl.DiagError,
+	writeDiagnostics(&buf, diag.Diagnostics{{
+		Severity: diag.SeverityError,
 		Summary:  "Invalid compute type " + value,
 		Detail:   `type is "read_write" or "read_only", not "` + value + `". Fix the type.`,
-	}}), nil, false)
+	}}, nil, false)
 	out := buf.String()
 	if len(out) > diag.MaxSummary+diag.MaxDetail+200 {
 		t.Errorf("%d bytes printed for one diagnostic", len(out))

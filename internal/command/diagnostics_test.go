@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/textsafe/textsafetest"
@@ -26,7 +25,7 @@ const diagSrc = `project "shop" {
 `
 
 // diagAt makes an error diagnostic covering the first occurrence of text in diagSrc.
-func diagAt(t *testing.T, text string) *hcl.Diagnostic {
+func diagAt(t *testing.T, text string) diag.Diagnostic {
 	t.Helper()
 	start := strings.Index(diagSrc, text)
 	if start < 0 {
@@ -37,26 +36,26 @@ func diagAt(t *testing.T, text string) *hcl.Diagnostic {
 		col := off - strings.LastIndex(diagSrc[:off], "\n")
 		return hcl.Pos{Line: line, Column: col, Byte: off}
 	}
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
+	return diag.Diagnostic{
+		Severity: diag.SeverityError,
 		Summary:  "Unsupported compute size",
 		Detail:   "3.5 CU is not a size the service offers. The nearest are 3 and 4.",
-		Subject:  &hcl.Range{Filename: "main.hcl", Start: pos(start), End: pos(start + len(text))},
+		Range:    &hcl.Range{Filename: "main.hcl", Start: pos(start), End: pos(start + len(text))},
 	}
 }
 
 func parsedFiles(t *testing.T) map[string]*hcl.File {
 	t.Helper()
-	f, diags := hclsyntax.ParseConfig([]byte(diagSrc), "main.hcl", hcl.InitialPos)
+	f, diags := config.Parse([]byte(diagSrc), "main.hcl")
 	if diags.HasErrors() {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	return map[string]*hcl.File{"main.hcl": f}
 }
 
 func TestDiagnosticsShowPlaceLineMarkerAndFix(t *testing.T) {
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{diagAt(t, "3.5")}), parsedFiles(t), false)
+	writeDiagnostics(&buf, diag.Diagnostics{diagAt(t, "3.5")}, parsedFiles(t), false)
 	// The source uses tabs: the marker keeps them so the carets sit under "3.5".
 	want := "Error: Unsupported compute size\n" +
 		"\n" +
@@ -78,7 +77,7 @@ func TestDiagnosticsReadSourceFromDiskWhenNotGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{diagAt(t, "max_cu")}), nil, false)
+	writeDiagnostics(&buf, diag.Diagnostics{diagAt(t, "max_cu")}, nil, false)
 	if !strings.Contains(buf.String(), "  5 | \t  max_cu = 3.5\n    | \t  ^^^^^^\n") {
 		t.Errorf("source line or marker missing:\n%s", buf.String())
 	}
@@ -87,11 +86,11 @@ func TestDiagnosticsReadSourceFromDiskWhenNotGiven(t *testing.T) {
 func TestDiagnosticsWithoutRangeOrSource(t *testing.T) {
 	var buf bytes.Buffer
 	missing := diagAt(t, "3.5")
-	missing.Subject.Filename = "gone.hcl"
-	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{
-		{Severity: hcl.DiagWarning, Summary: "No computes", Detail: "Add a compute block."},
+	missing.Range.Filename = "gone.hcl"
+	writeDiagnostics(&buf, diag.Diagnostics{
+		{Severity: diag.SeverityWarning, Summary: "No computes", Detail: "Add a compute block."},
 		missing,
-	}), nil, false)
+	}, nil, false)
 	want := "Warning: No computes\n\n  Add a compute block.\n\n" +
 		"Error: Unsupported compute size\n\n  on gone.hcl:5:13:\n\n" +
 		"  3.5 CU is not a size the service offers. The nearest are 3 and 4.\n\n"
@@ -102,9 +101,9 @@ func TestDiagnosticsWithoutRangeOrSource(t *testing.T) {
 
 func TestDiagnosticsColour(t *testing.T) {
 	var plain, colour bytes.Buffer
-	diags := hcl.Diagnostics{diagAt(t, "3.5")}
-	writeDiagnostics(&plain, diag.FromHCL(diags), parsedFiles(t), false)
-	writeDiagnostics(&colour, diag.FromHCL(diags), parsedFiles(t), true)
+	diags := diag.Diagnostics{diagAt(t, "3.5")}
+	writeDiagnostics(&plain, diags, parsedFiles(t), false)
+	writeDiagnostics(&colour, diags, parsedFiles(t), true)
 	if strings.Contains(plain.String(), "\x1b[") {
 		t.Errorf("colour codes without colour: %q", plain.String())
 	}
@@ -125,7 +124,7 @@ func TestDiagnosticsAfterLoadDroppedTheSyntaxTrees(t *testing.T) {
 	src := "project \"shop\" {\n  id = \"dark-sun-46453911\"\n  branch \"main\" {\n    compute \"primary\" {\n      min_cu = 1\n      max_cu = 4\n    }\n  }\n}\n"
 	cfg, diags := config.LoadSources("cfg", map[string][]byte{"main.hcl": []byte(src)}, config.Options{})
 	if len(diags) > 0 {
-		t.Fatal(diags.Error())
+		t.Fatal(diags.String())
 	}
 	name := filepath.Join("cfg", "main.hcl")
 	if f := cfg.Files[name]; f == nil || f.Body != nil || string(f.Bytes) != src {
@@ -133,7 +132,7 @@ func TestDiagnosticsAfterLoadDroppedTheSyntaxTrees(t *testing.T) {
 	}
 	r := cfg.Projects[0].Branches[0].Computes[0].Range("max_cu")
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Restart not allowed", Subject: &r}}), cfg.Files, false)
+	writeDiagnostics(&buf, diag.Diagnostics{{Severity: diag.SeverityError, Summary: "Restart not allowed", Range: &r}}, cfg.Files, false)
 	want := "Error: Restart not allowed\n\n" +
 		"  on " + name + ":6:7, in project \"shop\", branch \"main\", compute \"primary\":\n" +
 		"  6 |       max_cu = 4\n" +
@@ -151,14 +150,14 @@ func TestDiagnosticsShowTheFilesTextEscaped(t *testing.T) {
 	start := strings.Index(src, "3.5")
 	line := strings.Count(src[:start], "\n") + 1
 	col := start - strings.LastIndex(src[:start], "\n")
-	d := &hcl.Diagnostic{
-		Severity: hcl.DiagError,
+	d := diag.Diagnostic{
+		Severity: diag.SeverityError,
 		Summary:  "Unsupported compute size in " + textsafetest.Name,
-		Subject: &hcl.Range{Filename: "main.hcl",
+		Range: &hcl.Range{Filename: "main.hcl",
 			Start: hcl.Pos{Line: line, Column: col, Byte: start}, End: hcl.Pos{Line: line, Column: col + 3, Byte: start + 3}},
 	}
 	var buf bytes.Buffer
-	writeDiagnostics(&buf, diag.FromHCL(hcl.Diagnostics{d}), map[string]*hcl.File{"main.hcl": {Bytes: []byte(src)}}, false)
+	writeDiagnostics(&buf, diag.Diagnostics{d}, map[string]*hcl.File{"main.hcl": {Bytes: []byte(src)}}, false)
 	out := buf.String()
 	textsafetest.Terminal(t, "a diagnostic", out)
 	want := "  4 | \t  /* \\x1b[2K\\u202e\\x00 */ max_cu = 3.5\n" +

@@ -6,21 +6,26 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/neonform/neonform/diff/planfile"
-	"github.com/neonform/neonform/internal/planschema"
-	"github.com/neonform/neonform/internal/schemacheck"
+	"github.com/neonform/neonform/internal/pgtest"
 )
 
 // TestMain lets the test binary act as the neonform command inside testscript
-// scripts. Every plan made here, by the tests and by the neonform of the CLI
-// scenarios (this binary too), is checked against the plan file's schema.
+// scripts. Every plan file the neonform of the CLI scenarios writes, and
+// every plan it prints, is checked against the plan file's schema
+// (runChecked).
 func TestMain(m *testing.M) {
-	if !planschema.Benchmarking() {
-		schemacheck.Plan = planschema.MustChecker(planfile.Schema)
-	}
-	testscript.Main(m, map[string]func(){
-		"neonform": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	testscript.Main(stoppingPostgres{m}, map[string]func(){
+		"neonform": func() { os.Exit(runChecked(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// stoppingPostgres runs the tests, then stops the Postgres server a script
+// may have started (pgstate): testscript.Main exits when they end.
+type stoppingPostgres struct{ m *testing.M }
+
+func (s stoppingPostgres) Run() int {
+	defer pgtest.Stop()
+	return s.m.Run()
 }
 
 // TestScript runs every testdata/script/*.txtar: each is a shell session with its

@@ -13,7 +13,6 @@ import (
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/fetch"
-	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
@@ -28,6 +27,9 @@ type planInputs struct {
 	// SettingsOnly: read only the neonform block (applying a saved plan needs
 	// the service and the state, not the projects).
 	SettingsOnly bool
+	// KnownDir: where the configuration is known to be, when Dir may not be
+	// it (the directory a saved plan was made from): advice names it.
+	KnownDir string
 	// RefreshBranches: list every project's branches, so that every branch
 	// block is found by its name again, not as the state records it.
 	RefreshBranches bool
@@ -84,14 +86,14 @@ func (p *planned) Close(w io.Writer) {
 // reported is the error of diagnostics already printed: the command only
 // has to exit 1, and apply -json reports them in its last event
 // (applyEvents.end).
-func reported(diags hcl.Diagnostics) error {
-	return &exitError{code: 1, diags: diag.FromHCL(diags)}
+func reported(diags diag.Diagnostics) error {
+	return &exitError{code: 1, diags: diags}
 }
 
 // loadConfig reads and checks the configuration, printing its diagnostics. A
 // configuration with errors stops here: no API call is made.
 func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Config, error) {
-	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list, SettingsOnly: in.SettingsOnly})
+	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list, SettingsOnly: in.SettingsOnly, KnownDir: in.KnownDir})
 	var files map[string]*hcl.File
 	if cfg != nil {
 		files = cfg.Files
@@ -168,9 +170,6 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 		Scope:        in.Scope,
 	})
 	diags = append(diags, bdiags...)
-	if plan != nil {
-		planfile.CheckSchema(plan) // the tests' check of every plan against the schema
-	}
 	if len(diags) > 0 {
 		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, files, env)
@@ -211,15 +210,21 @@ func sourcesOf(cfg *config.Config) map[string][]byte {
 
 // openState opens the state backend the configuration names: a local file, or
 // a Postgres database when state is a postgres:// URL.
+//
+// With -lock=false (env.noLock) the backend is handed out unlocked.
 func openState(ctx context.Context, cfg *config.Config, env environment) (state.Backend, error) {
+	var b state.Backend = state.NewLocal(statePath(cfg))
 	if p := cfg.Settings.StatePath; postgresState(p) {
-		b, err := state.NewPostgres(ctx, p, stateName(env))
+		pb, err := state.NewPostgres(ctx, p, stateName(env))
 		if err != nil {
 			return nil, fmt.Errorf("state: %w", err)
 		}
-		return b, nil
+		b = pb
 	}
-	return state.NewLocal(statePath(cfg)), nil
+	if env.noLock {
+		return unlocked{b}, nil
+	}
+	return b, nil
 }
 
 // postgresState reports whether the state setting is a Postgres connection

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -43,10 +44,19 @@ func checkScope(s diff.Scope, cfg *config.Config, st *state.State) error {
 	}
 	known := knownNames(cfg, st)
 	for _, t := range s.Targets {
-		if !slices.ContainsFunc(known.all, func(n string) bool { return diff.Covers(t, n) }) && !known.ruleInstance(t) {
-			parts, _ := config.ParsePartialAddress(t)
+		covers := func(n string) bool { return diff.Covers(t, n) }
+		parts, _ := config.ParsePartialAddress(t)
+		kind := []string{"project", "branch", "compute"}[len(parts)-1]
+		switch {
+		case known.ruleInstance(t) || slices.ContainsFunc(known.ruleNames(), covers):
+			// Of a branch rule: what it hits is known once the branches
+			// are read (diff.CheckRuleTargets).
+		case !slices.ContainsFunc(known.all, covers):
 			return fmt.Errorf("-target %s: no %s of the configuration or the state has this address.%s",
-				t, []string{"project", "branch", "compute"}[len(parts)-1], didYouMean(t, known.ofDepth(len(parts))))
+				t, kind, didYouMean(t, known.ofDepth(len(parts))))
+		case !known.anyCompute(covers):
+			return fmt.Errorf("-target %s: the %s has no computes in the configuration or the state, so nothing would be planned for it. Add a compute block to it, or drop -target %s",
+				t, kind, t)
 		}
 	}
 	for _, r := range s.Replace {
@@ -142,6 +152,22 @@ func (n names) ofDepth(parts int) []string {
 }
 
 func (n names) computes() []string { return n.ofDepth(3) }
+
+// anyCompute reports whether some compute of the configuration or the
+// state is one that covers reports.
+func (n names) anyCompute(covers func(string) bool) bool {
+	for _, m := range []map[string]bool{n.configured, n.inState} {
+		for addr := range m {
+			if covers(addr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ruleNames are the branch rules and their computes, without a key.
+func (n names) ruleNames() []string { return slices.Sorted(maps.Keys(n.rules)) }
 
 // coveredBy is the names that address covers without being one of them:
 // the instances of a block with for_each.

@@ -62,6 +62,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"holdlock":    cmdHoldLock,  // script_cmds_observe_test.go
 		"emufaults":   cmdEmuFaults, // script_cmds_observe_test.go
 		"jsonlines":   cmdJSONLines, // script_cmds_observe_test.go
+		"pgstate":     cmdPGState,   // script_cmds_state_test.go
 	}
 }
 

@@ -21,7 +21,7 @@ func scriptParams(t *testing.T) testscript.Params {
 			env.Setenv("NEON_API_KEY", "")
 			env.Setenv("NEON_API_URL", "")
 			env.Setenv("NEONFORM_RATE_LIMIT", "")
-			return nil
+			return checkPlanReport(env, t.TempDir())
 		},
 		Cmds: scriptCommands(),
 	}

@@ -6,10 +6,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/agext/levenshtein"
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/nearest"
 	"github.com/neonform/neonform/internal/shellquote"
 )
 
@@ -72,9 +71,9 @@ func (s *sensitiveVars) shown(arg string) string {
 const configArgsKey = "configArgs"
 
 // completeDiagnostics completes the suggestions in diagnostics' details.
-func (a configArgs) completeDiagnostics(diags hcl.Diagnostics) {
-	for _, d := range diags {
-		d.Detail = a.complete(d.Detail)
+func (a configArgs) completeDiagnostics(diags diag.Diagnostics) {
+	for i := range diags {
+		diags[i].Detail = a.complete(diags[i].Detail)
 	}
 }
 
@@ -109,7 +108,11 @@ func (a configArgs) suffix() string {
 // command is "neonform NAME ARGS..." for the configuration of this run, with
 // every word quoted for a POSIX shell where it needs it.
 func (a configArgs) command(name string, args ...string) string {
-	words := []string{"neonform", name}
+	words := []string{"neonform"}
+	if w := chdirWord(); w != "" {
+		words = append(words, w)
+	}
+	words = append(words, name)
 	for _, w := range args {
 		words = append(words, shellquote.Word(w))
 	}
@@ -125,32 +128,38 @@ var suggested = regexp.MustCompile("`(neonform [^`\n]*)`")
 var configArity = map[string]int{
 	"plan": 0, "apply": 0, "validate": 0, "destroy": 0,
 	"import": 2, "force-unlock": 1,
-	"state list": 0, "state show": 1, "state rm": 1, "state mv": 2,
+	"state list": 0, "state show": 1, "state rm": 1, "state mv": 2, "state pull": 0, "state push": 1,
 }
 
 // complete adds this run's configuration to every suggestion in text that
 // reads one and lacks it.
+//
+// With -chdir, every suggestion carries it too (neonform -chdir=infra state
+// rm ...): its paths are the directory's.
 func (a configArgs) complete(text string) string {
-	suffix := a.suffix()
-	if suffix == "" {
+	suffix, chdir := a.suffix(), chdirWord()
+	if suffix == "" && chdir == "" {
 		return text
 	}
 	return suggested.ReplaceAllStringFunc(text, func(m string) string {
 		cmd := m[1 : len(m)-1]
-		if strings.HasSuffix(cmd, suffix) {
+		if chdir != "" && strings.HasPrefix(cmd, "neonform "+chdir+" ") || chdir == "" && strings.HasSuffix(cmd, suffix) {
 			return m // built complete, by the CLI
 		}
 		words := strings.Fields(strings.TrimPrefix(cmd, "neonform "))
 		if len(words) == 0 {
 			return m
 		}
+		if chdir != "" {
+			cmd = "neonform " + chdir + strings.TrimPrefix(cmd, "neonform")
+		}
 		name, rest := words[0], words[1:]
 		if name == "state" && len(rest) > 0 {
 			name, rest = "state "+rest[0], rest[1:]
 		}
 		arity, ok := configArity[name]
-		if !ok || positional(rest) < arity {
-			return m
+		if !ok || positional(rest) < arity || strings.HasSuffix(cmd, suffix) {
+			return "`" + cmd + "`"
 		}
 		return "`" + cmd + suffix + "`"
 	})
@@ -160,7 +169,7 @@ func (a configArgs) complete(text string) string {
 // plan's output, whose warnings may advise a command. Lines are written as
 // they end, so a large plan is not held twice.
 func (a configArgs) completing(w io.Writer) *completingWriter {
-	return &completingWriter{w: w, args: a, pass: a.suffix() == ""}
+	return &completingWriter{w: w, args: a, pass: a.suffix() == "" && chdirWord() == ""}
 }
 
 type completingWriter struct {
@@ -208,21 +217,5 @@ func positional(words []string) int {
 	return n
 }
 
-// closest is the name nearest to given within two edits, or a name that
-// given starts (pla for plan), for "did you mean"; "" when none is near.
-func closest(given string, names []string) string {
-	best, bestDist := "", 3
-	for _, n := range names {
-		if d := levenshtein.Distance(given, n, nil); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	if best == "" && len(given) >= 2 {
-		for _, n := range names {
-			if strings.HasPrefix(n, given) {
-				return n
-			}
-		}
-	}
-	return best
-}
+// closest is the name nearest to given, for "did you mean" (nearest.Name).
+func closest(given string, names []string) string { return nearest.Name(given, names) }

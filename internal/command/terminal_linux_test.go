@@ -123,3 +123,23 @@ func TestNoColorFlagTurnsColourOff(t *testing.T) {
 		}
 	}
 }
+
+// -input=false never asks, even on a terminal, as Terraform's: apply with a
+// directory then stops, changing nothing, as it does without a terminal.
+func TestInputFalseDoesNotAskOnATerminal(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/main.hcl", []byte("project \"shop\" {\n  id = \"dark-sun-46453911\"\n  branch \"main\" {\n    compute \"primary\" {\n      size = 1\n    }\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tty := openTerminal(t)
+	var out, errs bytes.Buffer
+	if code := run([]string{"neonform", "apply", "-input=false", dir}, tty, &out, &errs); code != 1 {
+		t.Fatalf("exit %d, want 1; stdout %q, stderr %q", code, out.String(), errs.String())
+	}
+	if want := "apply cannot ask for confirmation: -input=false was given. Nothing was changed."; !strings.Contains(errs.String(), want) {
+		t.Errorf("stderr %q, want it to say %q", errs.String(), want)
+	}
+	if out.Len() > 0 {
+		t.Errorf("stdout %q, want nothing: it asks nothing and plans nothing", out.String())
+	}
+}

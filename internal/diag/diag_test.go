@@ -87,3 +87,31 @@ func TestErrorsAsFindsTheDiagnostics(t *testing.T) {
 		t.Errorf("Error() without a message = %q", got)
 	}
 }
+
+// String says a diagnostic on one line as hcl did, so that a test's failure
+// message or a bug's error reads the same as before config returned these.
+func TestStringIsHCLs(t *testing.T) {
+	r := hcl.Range{Filename: "main.hcl", Start: hcl.Pos{Line: 3, Column: 12, Byte: 40}, End: hcl.Pos{Line: 3, Column: 15, Byte: 43}}
+	hd := hcl.Diagnostics{
+		{Severity: hcl.DiagError, Summary: "Unsupported compute size", Detail: "Use 0.25 to 16.", Subject: &r},
+		{Severity: hcl.DiagWarning, Summary: "No computes", Detail: "Add a compute block."},
+	}
+	ds := FromHCL(hd)
+	if got, want := ds[0].String(), hd[0].Error(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := ds.String(), hd.Error(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := ds[1].String(), "No computes; Add a compute block."; got != want {
+		t.Errorf("without a subject: got %q, want %q", got, want)
+	}
+	at := AtAddress("shop.main.primary", "Plan file edited", "step 1 differs")
+	at.PlanFile = "plan.json"
+	if got, want := at.String(), "shop.main.primary in plan.json: Plan file edited; step 1 differs"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := (Diagnostics{}).String(); got != "no diagnostics" {
+		t.Errorf("none: %q", got)
+	}
+}

@@ -31,9 +31,14 @@ type Attribute struct {
 	// Headline is shown in a create's header or size line (its type, its
 	// branch, its size), so the views give it no line of its own.
 	Headline bool
-	// Default: a project's defaults block sets it too, for the computes the
-	// service creates from then on (the project's default_endpoint_settings).
-	Default bool
+	// Default is what a compute block that writes none of Arguments asks
+	// for; config applies it, and generate and the views leave out what
+	// equals it.
+	Default Default
+	// ProjectDefault: a project's defaults block sets it too, for the
+	// computes the service creates from then on (the project's
+	// default_endpoint_settings has it).
+	ProjectDefault bool
 }
 
 // sizeArguments set both ends of a size: size = 2, or min_cu with max_cu.
@@ -41,14 +46,29 @@ var sizeArguments = []string{"min_cu", "max_cu", "size"}
 
 // The managed attributes.
 var (
-	Type           = &Attribute{Name: "type", Arguments: []string{"type"}, API: "type", Key: "type", Home: "compute", Headline: true}
-	Branch         = &Attribute{Name: "branch", API: "branch_id", Key: "branch_id", Headline: true}
-	MinCU          = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Key: "min_cu", Home: "compute", Headline: true, Default: true}
-	MaxCU          = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Key: "max_cu", Home: "compute", Headline: true, Default: true}
-	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Key: "suspend_timeout_seconds", Home: "compute", Default: true}
-	PgSettings     = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Key: "pg_settings", Home: "compute", Keyed: true, Default: true}
-	Disabled       = &Attribute{Name: "disabled", Arguments: []string{"disabled"}, API: "disabled", Key: "disabled", Home: "compute"}
-	Name           = &Attribute{Name: "name", Arguments: []string{"name"}, API: "name", Key: "name"}
+	// A compute is its branch's primary unless it says otherwise.
+	Type = &Attribute{Name: "type", Arguments: []string{"type"}, API: "type", Key: "type", Home: "compute", Headline: true,
+		Default: Is("read_write")}
+	Branch = &Attribute{Name: "branch", API: "branch_id", Key: "branch_id", Headline: true,
+		Default: ByPlace}
+	// Both ends of a size default to the size the service gives a compute
+	// created without one.
+	MinCU = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Key: "min_cu", Home: "compute", Headline: true,
+		Default: Is(float64(DefaultCU)), ProjectDefault: true}
+	MaxCU = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Key: "max_cu", Home: "compute", Headline: true,
+		Default: Is(float64(DefaultCU)), ProjectDefault: true}
+	// The service's default timeout: SuspendDefault, which is
+	// ServiceDefaultSuspend (EffectiveSuspend).
+	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Key: "suspend_timeout_seconds", Home: "compute",
+		Default: Is(SuspendDefault), ProjectDefault: true}
+	// No settings: an empty map, never nil (Settings).
+	PgSettings = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Key: "pg_settings", Home: "compute", Keyed: true,
+		Default: Is(map[string]string{}), ProjectDefault: true}
+	Disabled = &Attribute{Name: "disabled", Arguments: []string{"disabled"}, API: "disabled", Key: "disabled", Home: "compute",
+		Default: Is(false)}
+	// A compute's endpoint is named after its block.
+	Name = &Attribute{Name: "name", Arguments: []string{"name"}, API: "name", Key: "name",
+		Default: FromLabel}
 )
 
 // All is every managed attribute, in the order a compute block's arguments
@@ -70,13 +90,14 @@ func Arguments() []string {
 	return out
 }
 
-// DefaultArguments is every argument of a project's defaults block: those
-// of the attributes it sets (Default), each once, in All's order.
-func DefaultArguments() []string {
+// ProjectDefaultArguments is every argument of a project's defaults block:
+// those of the attributes it sets (ProjectDefault), each once, in All's
+// order.
+func ProjectDefaultArguments() []string {
 	var out []string
 	for _, s := range All {
 		for _, a := range s.Arguments {
-			if s.Default && !slices.Contains(out, a) {
+			if s.ProjectDefault && !slices.Contains(out, a) {
 				out = append(out, a)
 			}
 		}

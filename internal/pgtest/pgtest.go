@@ -37,19 +37,29 @@ var testPostgres struct {
 // starts the throwaway server; Stop (from TestMain) stops it.
 func DSN(t testing.TB) string {
 	t.Helper()
+	dsn, err := Server()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dsn
+}
+
+// Server is DSN for callers without a testing.TB (a testscript command):
+// the error says how to provide a server when there is none.
+func Server() (string, error) {
 	if dsn := os.Getenv(DSNEnv); dsn != "" {
-		return dsn
+		return dsn, nil
 	}
 	testPostgres.once.Do(func() {
 		testPostgres.dsn, testPostgres.stop, testPostgres.err = startThrowawayPostgres()
 	})
 	if testPostgres.err != nil {
-		t.Fatalf("no Postgres server for the Postgres backend tests: %v\n"+
+		return "", fmt.Errorf("no Postgres server for the Postgres backend tests: %v\n"+
 			"Provide one: set %s=postgres://USER:PASSWORD@HOST:PORT/DATABASE (a database where the tests may create tables and schemas), "+
 			"or install the PostgreSQL server (Debian/Ubuntu: apt-get install -y postgresql) so that initdb and pg_ctl are under /usr/lib/postgresql/*/bin or on PATH.",
 			testPostgres.err, DSNEnv)
 	}
-	return testPostgres.dsn
+	return testPostgres.dsn, nil
 }
 
 // Stop stops the throwaway server, if one was started.

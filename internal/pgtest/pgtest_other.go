@@ -3,6 +3,7 @@
 package pgtest
 
 import (
+	"fmt"
 	"os"
 	"testing"
 )
@@ -14,11 +15,20 @@ const DSNEnv = "NEONFORM_TEST_POSTGRES_DSN"
 // tests need a server named by NEONFORM_TEST_POSTGRES_DSN.
 func DSN(t testing.TB) string {
 	t.Helper()
-	dsn := os.Getenv(DSNEnv)
-	if dsn == "" {
-		t.Fatalf("no Postgres server for the Postgres backend tests: set %s=postgres://USER:PASSWORD@HOST:PORT/DATABASE (a database where the tests may create tables and schemas)", DSNEnv)
+	dsn, err := Server()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return dsn
+}
+
+// Server is DSN for callers without a testing.TB (a testscript command).
+func Server() (string, error) {
+	dsn := os.Getenv(DSNEnv)
+	if dsn == "" {
+		return "", fmt.Errorf("no Postgres server for the Postgres backend tests: set %s=postgres://USER:PASSWORD@HOST:PORT/DATABASE (a database where the tests may create tables and schemas)", DSNEnv)
+	}
+	return dsn, nil
 }
 
 // Stop does nothing: no server was started.

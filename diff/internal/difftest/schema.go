@@ -11,21 +11,17 @@ import (
 	"github.com/neonform/neonform/internal/planschema"
 )
 
-// schemaCheck validates a plan file's bytes against the plan file's schema
-// (diff/planfile/plan.schema.json, read from the source tree: this package
-// cannot import the plan file's package, whose tests use it); nil while
-// benchmarking. It is read in a test, not at start, so that go test's cache
-// sees the file.
-var schemaCheck = sync.OnceValue(func() func([]byte) error {
-	if planschema.Benchmarking() {
-		return nil
-	}
+// planSchema is the plan file's schema (diff/planfile/plan.schema.json,
+// read from the source tree: this package cannot import the plan file's
+// package, whose tests use it). It is read in a test, not at start, so that
+// go test's cache sees the file.
+var planSchema = sync.OnceValue(func() []byte {
 	_, here, _, _ := runtime.Caller(0)
 	schema, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "..", "planfile", "plan.schema.json"))
 	if err != nil {
 		panic(err)
 	}
-	return planschema.MustChecker(schema)
+	return schema
 })
 
 // JSONTrip is plan encoded as the plan file holds it (json.MarshalIndent:
@@ -38,10 +34,8 @@ func JSONTrip[P any](t testing.TB, plan *P) *P {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if check := schemaCheck(); check != nil {
-		if err := check(b); err != nil {
-			t.Fatalf("a plan that does not match the plan file's schema (diff/planfile/plan.schema.json): %v\n%s", err, b)
-		}
+	if err := planschema.Check(planSchema(), b); err != nil {
+		t.Fatal(err)
 	}
 	read := new(P)
 	if err := json.Unmarshal(b, read); err != nil {

@@ -60,13 +60,12 @@ func Exclusive(b *config.Branch) *config.Branch { b.Exclusive = true; return b }
 
 type Opt func(*config.Compute)
 
-// Compute is a block with the defaults config applies: read_write, 1 CU fixed,
-// default suspend timeout, no settings, enabled, name = label.
+// Compute is a block with the defaults config applies (config.EmptyCompute:
+// read_write, 1 CU fixed, default suspend timeout, no settings, enabled,
+// name = label), changed by opts.
 func Compute(label string, opts ...Opt) *config.Compute {
-	c := &config.Compute{
-		Label: label, Type: config.ReadWrite, MinCU: 1, MaxCU: 1, PgSettings: map[string]string{},
-		Name: label, AllowRestart: true, DeclRange: At(),
-	}
+	c := config.EmptyCompute(label)
+	c.DeclRange = At()
 	for _, o := range opts {
 		o(c)
 	}

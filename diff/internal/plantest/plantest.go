@@ -13,12 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/difftest"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
@@ -70,7 +69,7 @@ func MustBuild(t testing.TB, cfg *config.Config, st *state.State, live *diff.Liv
 	t.Helper()
 	p, diags := diff.Build(cfg, st, live, Opts)
 	if diags.HasErrors() {
-		t.Fatalf("Build: %s", diags.Error())
+		t.Fatalf("Build: %s", diags.String())
 	}
 	CheckVerifies(t, p, st)
 	return p
@@ -104,7 +103,7 @@ func CheckVerifies(t testing.TB, p *diff.Plan, st *state.State) {
 }
 
 // BuildErr plans and returns the one error diagnostic, failing the test otherwise.
-func BuildErr(t *testing.T, cfg *config.Config, st *state.State, live *diff.Live) *hcl.Diagnostic {
+func BuildErr(t *testing.T, cfg *config.Config, st *state.State, live *diff.Live) *diag.Diagnostic {
 	t.Helper()
 	p, diags := diff.Build(cfg, st, live, Opts)
 	if !diags.HasErrors() {
@@ -113,14 +112,14 @@ func BuildErr(t *testing.T, cfg *config.Config, st *state.State, live *diff.Live
 	if p != nil {
 		t.Errorf("Build returned a plan along with errors")
 	}
-	var errs []*hcl.Diagnostic
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			errs = append(errs, d)
+	var errs []*diag.Diagnostic
+	for i, d := range diags {
+		if d.Severity == diag.SeverityError {
+			errs = append(errs, &diags[i])
 		}
 	}
 	if len(errs) != 1 {
-		t.Fatalf("want one error, got %d: %s", len(errs), diags.Error())
+		t.Fatalf("want one error, got %d: %s", len(errs), diags.String())
 	}
 	return errs[0]
 }
@@ -208,7 +207,7 @@ func BuildScoped(t testing.TB, cfg *config.Config, st *state.State, live *diff.L
 	opts.Scope = s
 	p, diags := diff.Build(cfg, st, live, opts)
 	if diags.HasErrors() {
-		t.Fatalf("Build: %s", diags.Error())
+		t.Fatalf("Build: %s", diags.String())
 	}
 	CheckVerifies(t, p, st)
 	return p

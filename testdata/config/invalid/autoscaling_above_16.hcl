@@ -12,7 +12,7 @@ project "shop" {
     }
     compute "range_to_16_is_fine" {
       type   = "read_only"
-      min_cu = 0.25
+      min_cu = 8
       max_cu = 16
     }
   }

@@ -1,5 +1,5 @@
 neonform {
   api_url      = "embedded"
-  account_tier = "free"
+  account_tier = "scale"
   state        = "state/neonform.json"
 }

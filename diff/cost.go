@@ -1,0 +1,358 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
+	"github.com/neonform/neonform/sizing"
+)
+
+// What a plan's computes cost in a month (docs/cost.md): each change's range
+// before and after, the plan's totals, and the budget gate. The model itself
+// (floor, ceiling, the usage hint, the price) is sizing's (sizing/cost.go);
+// here it is applied to the values a change has before and after.
+//
+// The cost is derived data, made from the values and the configuration's
+// price and hints, which the plan file does not carry: Verify does not check
+// it, and nothing apply does depends on it. The budget gate runs when the
+// plan is made, before it is shown or saved.
+
+// CostRange is a month of CU-hours and its price, from the floor to the
+// ceiling. Known is false when the cost cannot be said (the size comes from a
+// sensitive variable), Priced when there is no price per CU-hour: the plan
+// file then writes null.
+type CostRange struct {
+	CUHoursMin, CUHoursMax float64
+	USDMin, USDMax         float64
+	Known, Priced          bool
+}
+
+// ChangeCost is a change's cost a month before and after it; a compute that
+// does not exist (before a create, after a delete) costs 0.
+type ChangeCost struct {
+	Before CostRange `json:"before"`
+	After  CostRange `json:"after"`
+	// ExpectedActiveHours is the compute's usage hint: its ranges are
+	// estimates, not bounds.
+	ExpectedActiveHours *float64 `json:"expected_active_hours,omitempty"`
+}
+
+// PlanCost is the plan's totals: what the computes it plans cost a month
+// before and after it, and the price that says it.
+type PlanCost struct {
+	Tier sizing.Tier `json:"tier"`
+	// USDPerCUHour is the price used; nil when there is none.
+	USDPerCUHour *float64 `json:"usd_per_cu_hour"`
+	// PriceFrom says where the price comes from: "plan" (the plan table's
+	// price for the tier), "contract" (price_per_cu_hour), or "none".
+	PriceFrom string `json:"price_from"`
+	// PriceTableDate is the date of the plan table's prices.
+	PriceTableDate string `json:"price_table_date"`
+	// IncludedCUHoursPerProject are the CU-hours the plan gives each project
+	// at no cost (Free).
+	IncludedCUHoursPerProject float64   `json:"included_cu_hours_per_project,omitempty"`
+	Before                    CostRange `json:"before"`
+	After                     CostRange `json:"after"`
+	// Hidden counts the computes left out of the totals because their size
+	// comes from a sensitive variable.
+	Hidden int `json:"hidden,omitempty"`
+	// Estimated counts the computes whose range is an estimate (a usage hint).
+	Estimated int `json:"estimated,omitempty"`
+	// Budgets are the budget blocks and the ceiling after the plan of what
+	// each covers.
+	Budgets []BudgetUse `json:"budgets,omitempty"`
+}
+
+// BudgetUse is one budget and how much of it the plan's ceiling takes.
+type BudgetUse struct {
+	// Project is the project's label; "" for the account's budget.
+	Project       string  `json:"project,omitempty"`
+	MonthlyUSDMax float64 `json:"monthly_usd_max"`
+	// USDMax is the ceiling after the plan of the computes the budget covers.
+	USDMax float64 `json:"usd_max"`
+}
+
+// Shown reports whether the views show the cost: when there is a price, or
+// the plan includes CU-hours (Free). With neither (a paid plan not named and
+// no contract price), the views say nothing; the plan file still has the
+// CU-hours.
+func (pc *PlanCost) Shown() bool {
+	return pc != nil && (pc.USDPerCUHour != nil || pc.IncludedCUHoursPerProject > 0)
+}
+
+// costOf is the cost of a compute with these values: the floor and the
+// ceiling, or the estimate a usage hint makes of them.
+func costOf(v Values, hours *float64, price sizing.Price) CostRange {
+	u := sizing.Usage{Min: v.MinCU, Max: v.MaxCU, NeverSuspends: sizing.NeverSuspends(v.MaxCU, v.SuspendTimeoutSeconds), Disabled: v.Disabled}
+	if hours != nil {
+		u.ActiveHours, u.HasActiveHours = *hours, true
+	}
+	h := sizing.MonthlyCUHours(u)
+	r := CostRange{CUHoursMin: h.Min, CUHoursMax: h.Max, Known: true}
+	if price.Known() {
+		r.USDMin, r.USDMax, r.Priced = price.USD(h.Min), price.USD(h.Max), true
+	}
+	return r
+}
+
+// none is the cost of a compute that does not exist.
+func none(price sizing.Price) CostRange { return CostRange{Known: true, Priced: price.Known()} }
+
+// ConfiguredCost is what a compute block's compute costs a month, as
+// validate lists it; false when its size, suspend timeout, state or hint
+// comes from a sensitive variable, and so cannot be shown.
+func ConfiguredCost(c *config.Compute, price sizing.Price) (CostRange, bool) {
+	if costSensitive(c) {
+		return CostRange{}, false
+	}
+	v := Values{MinCU: c.MinCU, MaxCU: c.MaxCU, SuspendTimeoutSeconds: c.SuspendTimeoutSeconds, Disabled: c.Disabled}
+	return costOf(v, c.ActiveHours, price), true
+}
+
+// costAttributes are the managed attributes a compute's cost follows from.
+var costAttributes = []*managed.Attribute{managed.MinCU, managed.MaxCU, managed.SuspendTimeout, managed.Disabled}
+
+// costSensitive reports whether a compute's cost would tell a value that
+// comes from a sensitive variable.
+func costSensitive(c *config.Compute) bool {
+	if c.Sensitive["expected_active_hours"] {
+		return true
+	}
+	for _, a := range costAttributes {
+		if a.Sensitive(c.Sensitive) {
+			return true
+		}
+	}
+	return false
+}
+
+// changeSensitive is costSensitive of a change with no compute block (a
+// delete), as the state recorded it.
+func changeSensitive(c *Change) bool {
+	for _, a := range costAttributes {
+		if slices.Contains(c.Sensitive, a.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// addCosts gives each change its cost and the plan its totals and budgets,
+// from the configuration (its price, hints and budgets) and the live
+// endpoints the plan recorded. It returns an error diagnostic for each
+// budget the plan's ceiling goes over.
+func addCosts(plan *Plan, cfg *config.Config, inConfig map[string]*config.Compute) hcl.Diagnostics {
+	price := cfg.Settings.Price()
+	live := map[string]*LiveEndpoint{}
+	for i := range plan.Projects {
+		for j := range plan.Projects[i].Endpoints {
+			ep := &plan.Projects[i].Endpoints[j]
+			live[ep.ID] = ep
+		}
+	}
+	total := &PlanCost{Tier: price.Tier, PriceFrom: "none", PriceTableDate: sizing.PricesUpdated,
+		IncludedCUHoursPerProject: price.IncludedCUHoursPerProject, Before: none(price), After: none(price)}
+	if price.Known() {
+		p := price.USDPerCUHour
+		total.USDPerCUHour, total.PriceFrom = &p, "plan"
+		if price.Contract {
+			total.PriceFrom = "contract"
+		}
+	}
+	byProject := map[string]float64{}
+	for i := range plan.Changes {
+		c := &plan.Changes[i]
+		cc := &c.Cost
+		cp := inConfig[c.Address]
+		if (cp != nil && costSensitive(cp)) || changeSensitive(c) {
+			total.Hidden++
+			continue
+		}
+		var hours *float64
+		if cp != nil && c.Action != Delete {
+			hours = cp.ActiveHours
+		}
+		cc.ExpectedActiveHours = hours
+		if hours != nil {
+			total.Estimated++
+		}
+		cc.Before = none(price)
+		if c.Action != Create {
+			if ep := live[c.EndpointID]; ep != nil {
+				cc.Before = costOf(ep.Values, hours, price)
+			} else {
+				cc.Before = CostRange{}
+			}
+		}
+		cc.After = none(price)
+		if c.Action != Delete && cp != nil {
+			cc.After = costOf(Values{MinCU: cp.MinCU, MaxCU: cp.MaxCU, SuspendTimeoutSeconds: cp.SuspendTimeoutSeconds, Disabled: cp.Disabled}, hours, price)
+		}
+		total.Before = total.Before.plus(cc.Before)
+		total.After = total.After.plus(cc.After)
+		byProject[c.ProjectID] += cc.After.USDMax
+	}
+	plan.Cost = total
+	return checkBudgets(plan, cfg, byProject)
+}
+
+// plus adds a compute's range to a total; what is not known is left out
+// (Hidden counts it).
+func (r CostRange) plus(o CostRange) CostRange {
+	if !o.Known {
+		return r
+	}
+	r.CUHoursMin = sizing.Round(r.CUHoursMin + o.CUHoursMin)
+	r.CUHoursMax = sizing.Round(r.CUHoursMax + o.CUHoursMax)
+	r.USDMin = sizing.Round(r.USDMin + o.USDMin)
+	r.USDMax = sizing.Round(r.USDMax + o.USDMax)
+	return r
+}
+
+// checkBudgets records each budget's use and refuses the plan when the
+// ceiling after it goes over one: a cent over is over, exactly at it is not.
+func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]float64) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	check := func(b *config.Budget, project *config.Project, used float64) {
+		use := BudgetUse{MonthlyUSDMax: b.MonthlyUSDMax, USDMax: sizing.Round(used)}
+		what := "the account's computes"
+		if project != nil {
+			use.Project = project.Label
+			what = "the computes of project " + project.Label
+		}
+		plan.Cost.Budgets = append(plan.Cost.Budgets, use)
+		if sizing.Cents(used) <= sizing.Cents(b.MonthlyUSDMax) {
+			return
+		}
+		rng := b.DeclRange
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Plan over budget",
+			Detail: fmt.Sprintf("After this plan, %s could cost up to %s a month (each at its maximum size all month, or for the hours its expected_active_hours says), over the budget of %s. %s. Lower their max_cu, disable the ones not needed, or raise monthly_usd_max. Nothing was saved or changed.",
+				what, USD(used), USD(b.MonthlyUSDMax), addMost(plan, project)),
+			Subject: &rng,
+		})
+	}
+	if b := cfg.Settings.Budget; b != nil {
+		used := 0.0
+		for _, c := range plan.Changes {
+			used += c.Cost.After.USDMax
+		}
+		check(b, nil, used)
+	}
+	for _, p := range cfg.Projects {
+		if p.Budget != nil {
+			check(p.Budget, p, byProject[p.ID])
+		}
+	}
+	return diags
+}
+
+// addMost names the three computes of a project (nil: of every project)
+// whose change raises the ceiling most, or, when none raises it, the three
+// that cost most.
+func addMost(plan *Plan, project *config.Project) string {
+	type row struct {
+		address     string
+		added, cost float64
+	}
+	var rows []row
+	raises := false
+	for _, c := range plan.Changes {
+		if project != nil && c.ProjectID != project.ID || !c.Cost.After.Known || c.Cost.After.USDMax == 0 {
+			continue
+		}
+		added := c.Cost.After.USDMax - c.Cost.Before.USDMax
+		raises = raises || added > 0
+		rows = append(rows, row{c.Address, added, c.Cost.After.USDMax})
+	}
+	slices.SortStableFunc(rows, func(a, b row) int {
+		if raises && a.added != b.added {
+			return cmpDesc(a.added, b.added)
+		}
+		return cmpDesc(a.cost, b.cost)
+	})
+	var out []string
+	for _, r := range rows[:min(3, len(rows))] {
+		if raises && r.added > 0 {
+			out = append(out, fmt.Sprintf("%s (+%s, up to %s)", r.address, USD(r.added), USD(r.cost)))
+		} else if !raises {
+			out = append(out, fmt.Sprintf("%s (up to %s)", r.address, USD(r.cost)))
+		}
+	}
+	if raises {
+		return "The changes that add most: " + strings.Join(out, "; ")
+	}
+	return "The computes that cost most: " + strings.Join(out, "; ")
+}
+
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// USD writes dollars as people read a price: "$77.38", "$1,234.50".
+func USD(x float64) string {
+	cents := sizing.Cents(x)
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	whole := fmt.Sprint(cents / 100)
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return fmt.Sprintf("%s$%s.%02d", sign, whole, cents%100)
+}
+
+// costJSON is CostRange in a plan file: null where it is not known.
+type costJSON struct {
+	CUHoursMin *float64 `json:"cu_hours_min"`
+	CUHoursMax *float64 `json:"cu_hours_max"`
+	USDMin     *float64 `json:"usd_min"`
+	USDMax     *float64 `json:"usd_max"`
+}
+
+// MarshalJSON writes null for what is not known.
+func (r CostRange) MarshalJSON() ([]byte, error) {
+	var j costJSON
+	if r.Known {
+		j.CUHoursMin, j.CUHoursMax = &r.CUHoursMin, &r.CUHoursMax
+		if r.Priced {
+			j.USDMin, j.USDMax = &r.USDMin, &r.USDMax
+		}
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; a plan written before costs
+// were kept has none, which reads as not known.
+func (r *CostRange) UnmarshalJSON(b []byte) error {
+	*r = CostRange{}
+	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+		return nil
+	}
+	var j costJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	if j.CUHoursMin != nil && j.CUHoursMax != nil {
+		r.CUHoursMin, r.CUHoursMax, r.Known = *j.CUHoursMin, *j.CUHoursMax, true
+	}
+	if r.Known && j.USDMin != nil && j.USDMax != nil {
+		r.USDMin, r.USDMax, r.Priced = *j.USDMin, *j.USDMax, true
+	}
+	return nil
+}
