@@ -1,6 +1,9 @@
 package config
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/neonform/neonform/internal/managed"
@@ -25,8 +28,8 @@ func (l *loader) decodeDefaults(p *Project, b *hclsyntax.Block) {
 	content, diags := bodyContent(b.Body, defaultsSchema, "a defaults block")
 	l.diags = append(l.diags, diags...)
 	c := &computeAttrs{l: l, cp: cp, attrs: content.Attributes, misspelt: content.Misspelt}
-	for name, a := range content.Attributes {
-		cp.Ranges.Set(name, a.SrcRange)
+	for _, name := range slices.Sorted(maps.Keys(content.Attributes)) { // the same model every time
+		cp.Ranges.Set(name, content.Attributes[name].SrcRange)
 	}
 	done := map[string]bool{}
 	for _, a := range managed.All {
