@@ -126,16 +126,29 @@ func (d *deriver) defaults(ch *DefaultsChange, proj *Project) error {
 			return fmt.Errorf("its attribute %s is not what its values make", ch.Attributes[i].Name)
 		}
 	}
+	body := defaultsRequest(want)
 	if len(made) == 0 {
-		return nil // they agree: nothing to send
+		// They agree: nothing to send. The state records them if it does
+		// not yet, so that a change in the console later is drift.
+		if rec := d.st.Defaults[ch.Address]; d.withState && (rec == nil || rec.ProjectID != proj.ID ||
+			len(defaultsDifferences(AppliedValues(&state.Compute{Applied: rec.Applied}), want)) > 0) {
+			d.addOp(&op{step: Step{Kind: StepState, Address: ch.Address, Defaults: &body,
+				Note: "record the project's compute defaults, which already match the configuration"}})
+		}
+		return nil
 	}
-	body := api.ProjectDefaultsUpdate{Project: api.ProjectDefaultsPatch{DefaultEndpointSettings: api.DefaultsSent{
-		PgSettings: managed.Settings(want.PgSettings), AutoscalingLimitMinCU: want.MinCU, AutoscalingLimitMaxCU: want.MaxCU,
-		SuspendTimeoutSeconds: want.SuspendTimeoutSeconds,
-	}}}
 	d.addOp(&op{step: Step{Kind: StepDefaults, Address: ch.Address, Method: "PATCH", Path: "/projects/" + proj.ID,
 		Body: mustJSON(body), Defaults: &body}})
 	return nil
+}
+
+// defaultsRequest is the PATCH that gives a project the defaults want,
+// every value a defaults block manages included.
+func defaultsRequest(want Values) api.ProjectDefaultsUpdate {
+	return api.ProjectDefaultsUpdate{Project: api.ProjectDefaultsPatch{DefaultEndpointSettings: api.DefaultsSent{
+		PgSettings: managed.Settings(want.PgSettings), AutoscalingLimitMinCU: want.MinCU, AutoscalingLimitMaxCU: want.MaxCU,
+		SuspendTimeoutSeconds: want.SuspendTimeoutSeconds,
+	}}}
 }
 
 // defaultsDrift is the drift of a project's defaults: what the state says

@@ -60,10 +60,20 @@ func TestDefaultsArePlannedAsTheirOwnChange(t *testing.T) {
 		t.Errorf("Check of a defaults change with disabled: %v", err)
 	}
 
-	// The same defaults live: nothing to change, no step.
+	// The same defaults live: nothing to change, but the state records
+	// them (a state-only step), so that a change in the console later is
+	// drift; once it does, no step.
 	lp.Defaults = &api.DefaultEndpointSettings{AutoscalingLimitMinCU: ptr(0.25), PgSettings: map[string]string{"work_mem": "8MB"}}
-	p = mustBuild(t, cfg, stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": primary}), liveOf(lp))
-	if p.Summary.Defaults != 0 || p.HasChanges() {
-		t.Errorf("defaults that match: summary %+v, steps %+v", p.Summary, p.Steps)
+	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": primary})
+	p = mustBuild(t, cfg, st, liveOf(lp))
+	if p.Summary.Defaults != 0 || p.Summary.StateOnly != 1 || len(p.Steps) != 1 || p.Steps[0].Address != "shop.defaults" {
+		t.Fatalf("defaults that match, not recorded: summary %+v, steps %+v", p.Summary, p.Steps)
+	}
+	if err := p.Steps[0].UpdateState(st, ""); err != nil || st.Defaults["shop.defaults"] == nil || st.Defaults["shop.defaults"].Applied.MinCU != 0.25 {
+		t.Fatalf("recording them: %v, %+v", err, st.Defaults)
+	}
+	p = mustBuild(t, cfg, st, liveOf(lp))
+	if p.HasSteps() {
+		t.Errorf("defaults that match, recorded: steps %+v", p.Steps)
 	}
 }

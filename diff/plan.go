@@ -236,7 +236,8 @@ type Step struct {
 	// client sends it; Body is its JSON. Only derived steps have them.
 	Create *api.EndpointCreate `json:"-"`
 	Update *api.EndpointUpdate `json:"-"`
-	// Defaults is the request of a change to a project's defaults.
+	// Defaults is the request of a change to a project's defaults, or, in
+	// a state-only step, the defaults it records.
 	Defaults *api.ProjectDefaultsUpdate `json:"-"`
 }
 
