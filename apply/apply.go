@@ -134,6 +134,12 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	if reasons := checkLive(p, live); len(reasons) > 0 {
 		return nil, staleError(reasons)
 	}
+	if reasons, err := checkDefaults(ctx, opts.Client, p, steps); err != nil || len(reasons) > 0 {
+		if err != nil {
+			return nil, err
+		}
+		return nil, staleError(reasons)
+	}
 
 	r := newRun(&verified, st, live, opts)
 	opts.emit(PlanSummaryEvent(&verified, "Applying the plan: "+view.ShortSummary(&verified)))

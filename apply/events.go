@@ -107,6 +107,8 @@ type EventCounts struct {
 	Restarted    int `json:"restarted"`
 	Suspended    int `json:"suspended"`
 	StateOnly    int `json:"state_only"`
+	ForgotGone   int `json:"forgot_gone"`
+	Defaults     int `json:"defaults"`
 	StepsDone    int `json:"steps_done"`
 	StepsFailed  int `json:"steps_failed"`
 	NotAttempted int `json:"steps_not_attempted"`
@@ -168,7 +170,7 @@ func FinishedEvent(rep *Report, err error) Event {
 	c := rep.Counts
 	e := Event{Type: EventApplyFinished, Status: StatusComplete, Message: firstLine(rep.Summary()), Elapsed: seconds(rep.Elapsed),
 		Counts: &EventCounts{Created: c.Created, Updated: c.Updated, Replaced: c.Replaced, Deleted: c.Deleted, Restarted: c.Restarted,
-			Suspended: c.Suspended, StateOnly: c.StateOnly, StepsDone: len(rep.Done), StepsFailed: len(rep.Failed), NotAttempted: len(rep.NotAttempted)}}
+			Suspended: c.Suspended, StateOnly: c.StateOnly, ForgotGone: c.ForgotGone, Defaults: c.Defaults, StepsDone: len(rep.Done), StepsFailed: len(rep.Failed), NotAttempted: len(rep.NotAttempted)}}
 	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 || rep.Interrupted {
 		e.Status = StatusIncomplete
 	}

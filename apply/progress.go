@@ -237,6 +237,8 @@ func startWords(s *diff.Step, ch *diff.Change, idleNow bool) string {
 			return "deleting " + s.EndpointID + " (idle now, no connections to drop)"
 		}
 		return "deleting " + s.EndpointID
+	case diff.StepDefaults:
+		return "changing the project's defaults (for computes created from now on; no compute restarts)"
 	}
 	return "recording in the state"
 }
@@ -289,6 +291,8 @@ func endWords(res *StepResult) string {
 		if res.Unchanged {
 			msg += " (the change was in place when the lost answer was checked)"
 		}
+	case diff.StepDefaults:
+		msg = fmt.Sprintf("changed the project's defaults for computes created from now on, after %s", took)
 	case diff.StepDelete:
 		msg = fmt.Sprintf("deleted %s after %s", s.EndpointID, took)
 		if res.AlreadyGone {
@@ -322,6 +326,8 @@ func noun(k diff.StepKind) string {
 		return "update"
 	case diff.StepDelete:
 		return "delete"
+	case diff.StepDefaults:
+		return "change of the project's defaults"
 	}
 	return "state change"
 }
@@ -334,6 +340,8 @@ func verbing(k diff.StepKind) string {
 		return "updating"
 	case diff.StepDelete:
 		return "deleting"
+	case diff.StepDefaults:
+		return "changing the defaults of"
 	}
 	return "recording"
 }

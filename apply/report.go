@@ -65,8 +65,13 @@ type Counts struct {
 	Restarted int // updates that restarted an active compute
 	Suspended int // updates that suspended an active compute
 	// StateOnly counts the steps that changed only the state (adoptions,
-	// renames, forgetting endpoints deleted outside neonform).
+	// renames, forgets a removed block asked for).
 	StateOnly int
+	// ForgotGone counts the computes forgotten because their endpoint was
+	// gone (diff.Step.Gone).
+	ForgotGone int
+	// Defaults counts the projects whose compute defaults changed.
+	Defaults int
 }
 
 // Summary is one paragraph for the end of an apply:
@@ -179,6 +184,12 @@ func (c Counts) phrase() string {
 	add(c.Deleted, "deleted")
 	if c.StateOnly > 0 {
 		parts = append(parts, view.StateOnlyWords(c.StateOnly))
+	}
+	if c.ForgotGone > 0 {
+		parts = append(parts, view.GoneWords(c.ForgotGone)+" forgotten")
+	}
+	if c.Defaults > 0 {
+		parts = append(parts, view.DefaultsWords(c.Defaults)+" changed")
 	}
 	if len(parts) == 0 {
 		return "no changes"

@@ -294,8 +294,12 @@ func (r *run) count(done []StepResult) Counts {
 		s := &d.Step
 		ch := r.changes[s.Address]
 		switch {
+		case s.Gone:
+			c.ForgotGone++
 		case s.Kind == diff.StepState:
 			c.StateOnly++
+		case s.Kind == diff.StepDefaults:
+			c.Defaults++
 		case ch != nil && ch.Action == diff.Replace && doneSteps[s.Address] >= apiSteps[s.Address]:
 			if !replaced[s.Address] {
 				replaced[s.Address] = true

@@ -194,6 +194,28 @@ func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []staleReason {
 	return reasons
 }
 
+// checkDefaults reads again the compute defaults of each project whose
+// defaults the plan changes, and says which changed since the plan read
+// them (a change in the console): the plan would overwrite it unseen.
+func checkDefaults(ctx context.Context, c *api.Client, p *diff.Plan, steps []diff.Step) ([]staleReason, error) {
+	var reasons []staleReason
+	for _, s := range steps {
+		if s.Kind != diff.StepDefaults {
+			continue
+		}
+		now, err := c.ProjectDefaults(ctx, s.ProjectID)
+		if err != nil {
+			return nil, fmt.Errorf("reading the compute defaults of project %s again, before changing them: %w", s.ProjectID, err)
+		}
+		for _, a := range diff.DefaultsChangedSince(p, s.ProjectID, now) {
+			before, after := a.Values()
+			reasons = append(reasons, staleReason{address: s.Address,
+				text: fmt.Sprintf("the compute defaults of %s changed since the plan: %s %s -> %s", s.Address, a.Name, before, after)})
+		}
+	}
+	return reasons, nil
+}
+
 // explainProject says what changed in one project since the plan: the
 // endpoints created and deleted since, and each attribute that differs from
 // what the plan recorded (by value: what the digest notices).

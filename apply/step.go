@@ -34,6 +34,8 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 		r.update(ctx, s, res)
 	case diff.StepDelete:
 		r.delete(ctx, s, res)
+	case diff.StepDefaults:
+		r.defaults(ctx, s, res)
 	}
 	if res.Err == nil {
 		res.Recorded = true
@@ -186,6 +188,28 @@ func (r *run) update(ctx context.Context, s *diff.Step, res *StepResult) {
 		ops, host = out.Operations, out.Endpoint.Host
 	}
 	r.finish(ctx, s, res, "", host, ops, lost)
+}
+
+// defaults sends the plan's PATCH of a project's compute defaults. It sets
+// every value the block manages, so one whose answer was lost is simply
+// sent again: it sets the same values.
+func (r *run) defaults(ctx context.Context, s *diff.Step, res *StepResult) {
+	call, cancel := r.callContext(ctx)
+	defer cancel()
+	var ops []api.Operation
+	_, lost, err := r.send(call, s, func() (*api.EndpointOperations, error) {
+		var err error
+		_, ops, err = r.c.UpdateProjectDefaults(call, s.ProjectID, *s.Defaults)
+		return nil, err
+	}, func() (bool, error) {
+		r.prog.note(s, "the answer to the change of the project's defaults was lost: sending it again (it sets the same values)")
+		return false, nil
+	})
+	if err != nil {
+		res.Err = err
+		return
+	}
+	r.finish(ctx, s, res, "", "", ops, lost)
 }
 
 // delete sends the plan's DELETE. An endpoint already gone (204 or 404)

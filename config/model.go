@@ -63,6 +63,11 @@ type Project struct {
 	// Rules are its branches blocks: computes for every live branch whose
 	// name matches (rules.go).
 	Rules []*BranchRule
+	// Defaults is its defaults block: the compute attributes the service
+	// gives the computes it creates in the project from then on (a branch
+	// created with a compute), read as a compute block's are; nil without
+	// one. Its Address is "<project>.defaults".
+	Defaults *Compute
 	// Budget is the project's budget block; nil when there is none (cost.go).
 	Budget    *Budget
 	DeclRange hcl.Range

@@ -102,6 +102,10 @@ func (l *loader) decodeProject(b *hclsyntax.Block, label string) *Project {
 			budgets = append(budgets, blk)
 			continue
 		}
+		if blk.Type == "defaults" {
+			l.decodeDefaults(p, blk)
+			continue
+		}
 		prev, dup := declared[blk.Labels[0]]
 		if dup {
 			l.errorf(blk.LabelRanges[0], "Duplicate branch label",

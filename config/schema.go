@@ -38,7 +38,8 @@ var (
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "branch", LabelNames: []string{"name"}},
 			{Type: "branches", LabelNames: []string{"name"}}, // a branch rule (rules.go)
-			{Type: "budget"}, // the project's budget (cost.go)
+			{Type: "defaults"}, // the project's compute defaults (defaults.go)
+			{Type: "budget"},   // the project's budget (cost.go)
 		},
 	}
 	branchSchema = &hcl.BodySchema{
@@ -52,6 +53,9 @@ var (
 		Attributes: append(argumentSchemas(managed.Arguments()), hcl.AttributeSchema{Name: "for_each"}, hcl.AttributeSchema{Name: activeHoursArgument}),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 	}
+	// defaultsSchema takes the arguments of the managed attributes a
+	// project's defaults set (internal/managed, ProjectDefault).
+	defaultsSchema  = &hcl.BodySchema{Attributes: argumentSchemas(managed.ProjectDefaultArguments())}
 	lifecycleSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{{Name: "prevent_destroy"}, {Name: "allow_restart"}},
 	}
@@ -242,7 +246,7 @@ var (
 		"default": "variable", "description": "variable", "sensitive": "variable",
 	})
 	blockHomes = map[string]string{
-		"branch": "project", "compute": "branch", "lifecycle": "compute", "budget": "neonform",
+		"branch": "project", "compute": "branch", "lifecycle": "compute", "defaults": "project", "budget": "neonform",
 	}
 	// secretNames are what people call the API key when they try to write it in a file.
 	secretNames = map[string]bool{"api_key": true, "apikey": true, "token": true, "neon_api_key": true}

@@ -172,7 +172,10 @@ func build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 			names[p.ID] = pp.branchNames()
 			changes, unmanaged, forget = pp.changes, pp.unmanaged, pp.forget
 		}
-		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(lp.Endpoints), Endpoints: lp.Endpoints})
+		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(lp.Endpoints), Endpoints: lp.Endpoints, Defaults: lp.Defaults})
+		if dc := planDefaults(p, lp); dc != nil && !pl.scope.destroy && len(opts.Scope.Targets) == 0 {
+			plan.Defaults = append(plan.Defaults, *dc)
+		}
 		for _, c := range changes {
 			plan.Changes = append(plan.Changes, *c)
 		}

@@ -59,6 +59,9 @@ func checkSteps(p *Plan) error {
 func checkCall(s *Step) string {
 	collection := endpointsPath(s.ProjectID, "")
 	one := collection + "/" + url.PathEscape(s.EndpointID)
+	if s.Gone && s.Kind != StepState {
+		return "only a state-only step forgets a gone compute"
+	}
 	switch s.Kind {
 	case StepState:
 		if s.Method != "" || s.Path != "" {
@@ -66,6 +69,9 @@ func checkCall(s *Step) string {
 		}
 		if s.Record != nil && s.Record.EndpointID == "" {
 			return "it records a compute without an endpoint id"
+		}
+		if s.Gone && (s.Forget != s.Address || s.Record != nil || s.MovedFrom != "") {
+			return "a step that forgets a gone compute forgets its own address and records nothing"
 		}
 		return ""
 	case StepCreate:
@@ -86,6 +92,15 @@ func checkCall(s *Step) string {
 			return fmt.Sprintf("an update must be PATCH %s, not %s %s", one, s.Method, s.Path)
 		case s.Record == nil:
 			return "an update must say what to record in the state"
+		}
+		return ""
+	case StepDefaults:
+		project := "/projects/" + url.PathEscape(s.ProjectID)
+		switch {
+		case s.Method != "PATCH" || s.Path != project:
+			return fmt.Sprintf("a change to a project's defaults must be PATCH %s, not %s %s", project, s.Method, s.Path)
+		case len(s.Body) == 0 || s.Record != nil || s.EndpointID != "":
+			return "a change to a project's defaults sends a body and acts on no endpoint"
 		}
 		return ""
 	case StepDelete:

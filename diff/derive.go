@@ -72,6 +72,14 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 		endpoints[ch.EndpointID] = ch.Address
 		byProject[ch.ProjectID] = append(byProject[ch.ProjectID], ch)
 	}
+	defaultsOfProject := map[string]bool{}
+	for _, dc := range p.Defaults {
+		if !planned[dc.ProjectID] || defaultsOfProject[dc.ProjectID] || dc.Address == "" {
+			return nil, diag.ErrorAt(dc.Address, "Defaults of an unplanned project",
+				fmt.Sprintf("the change of %s is to project %q, which is not among the plan's projects, or not its only one", dc.Address, dc.ProjectID))
+		}
+		defaultsOfProject[dc.ProjectID] = true
+	}
 	if err := scope.check(p, st, holders, withState); err != nil {
 		return nil, err
 	}
@@ -89,6 +97,11 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 			d.live[ep.ID] = ep
 			d.onBranch[ep.BranchID] = append(d.onBranch[ep.BranchID], ep)
 		}
+		if dc := defaultsOf(p, proj.ID); dc != nil {
+			if err := d.defaults(dc, &proj); err != nil {
+				return nil, diag.ErrorAt(dc.Address, "Change does not agree with its values", fmt.Sprintf("change %s: %v", dc.Address, err))
+			}
+		}
 		for _, ch := range byProject[proj.ID] {
 			if err := d.change(ch); err != nil {
 				return nil, diag.ErrorAt(ch.Address, "Change does not agree with its values", fmt.Sprintf("change %s: %v", ch.Address, err))
@@ -100,12 +113,21 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 			}
 			d.forgetGone(byProject[proj.ID])
 			p.Drift = append(p.Drift, d.drift(byProject[proj.ID])...)
+			if dd := defaultsDrift(st, &proj, defaultsOf(p, proj.ID)); dd != nil && !scope.destroy && len(p.Targets) == 0 {
+				p.Drift = append(p.Drift, *dd)
+			}
 		}
 		problems = append(problems, d.order()...)
 		nextID = d.appendSteps(p, nextID)
 	}
 	p.Summary = summarize(p.Changes)
-	p.Summary.StateOnly = stateOnlySteps(p.Steps)
+	p.Summary.StateOnly, p.Summary.ForgetGone = stateOnlySteps(p.Steps), goneSteps(p.Steps)
+	p.Summary.Defaults = 0
+	for _, dc := range p.Defaults {
+		if len(dc.Attributes) > 0 {
+			p.Summary.Defaults++
+		}
+	}
 	return problems, nil
 }
 
@@ -316,7 +338,7 @@ func (d *deriver) forgetGone(changes []*Change) {
 		if d.live[c.EndpointID] != nil || recreated[addr] || !d.scope.covers(addr) {
 			continue
 		}
-		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr, Note: d.goneNote(addr, c)}})
+		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr, Gone: true, Note: d.goneNote(addr, c)}})
 	}
 }
 

@@ -91,9 +91,12 @@ const (
 	StepUpdate
 	StepDelete
 	StepState
+	// StepDefaults changes a project's compute defaults: PATCH
+	// /projects/{id} (defaults.go).
+	StepDefaults
 )
 
-var stepKindNames = [...]string{StepCreate: "create", StepUpdate: "update", StepDelete: "delete", StepState: "state-only"}
+var stepKindNames = [...]string{StepCreate: "create", StepUpdate: "update", StepDelete: "delete", StepState: "state-only", StepDefaults: "project-defaults"}
 
 func (k StepKind) String() string {
 	if int(k) < len(stepKindNames) {

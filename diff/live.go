@@ -24,4 +24,7 @@ type LiveProject struct {
 	// Known are the ids of the branch blocks found by name, by block label,
 	// as the state records them; used only when Branches is nil.
 	Known map[string]string
+	// Defaults are the project's compute defaults (default_endpoint_settings),
+	// read only when its project block has a defaults block; nil otherwise.
+	Defaults *api.DefaultEndpointSettings
 }

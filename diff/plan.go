@@ -63,6 +63,10 @@ type Plan struct {
 	// and its endpoint keeps running, unmanaged. The plan records them, as
 	// it records -replace, for apply to derive those steps again.
 	Forget []string `json:"forget,omitempty"`
+	// Defaults are what the plan does to projects' compute defaults, one
+	// per defaults block (defaults.go): what the service gives the computes
+	// it creates from then on. No running compute restarts for them.
+	Defaults []DefaultsChange `json:"defaults,omitempty"`
 	// Redacted: the document is a plan as plan -format json and show -format
 	// json print it, with the values of sensitive variables hidden; apply
 	// refuses it. Never set in a plan file (diff/planfile/planfile_redact.go).
@@ -83,6 +87,10 @@ type Project struct {
 	Label      string         `json:"label"`
 	LiveDigest string         `json:"live_digest"`
 	Endpoints  []LiveEndpoint `json:"endpoints"`
+	// Defaults are the project's compute defaults as the plan read them,
+	// when its block has a defaults block: a change to them is derived
+	// from these.
+	Defaults *api.DefaultEndpointSettings `json:"defaults,omitempty"`
 }
 
 // LiveEndpoint is a live endpoint as the plan read it: its id, whether it
@@ -95,18 +103,22 @@ type LiveEndpoint struct {
 
 // Summary counts the changes by action. Restart and Suspend count the active
 // computes a change restarts or suspends (their connections drop). StateOnly
-// counts the steps that change the state alone (an adoption or a rename
-// that needs no call, forgetting an endpoint deleted outside neonform):
-// reviewed like the calls, so counted like them.
+// counts the steps that change the state alone and are reviewed like the
+// calls, so counted like them (an adoption or a rename that needs no call, a
+// forget a removed block asks for). ForgetGone counts apart the steps that
+// forget a compute whose endpoint is gone (Step.Gone), which need no review.
 type Summary struct {
-	Create    int `json:"create"`
-	Update    int `json:"update"`
-	Replace   int `json:"replace"`
-	Delete    int `json:"delete"`
-	NoOp      int `json:"no_op"`
-	Restart   int `json:"restart"`
-	Suspend   int `json:"suspend"`
-	StateOnly int `json:"state_only"`
+	Create     int `json:"create"`
+	Update     int `json:"update"`
+	Replace    int `json:"replace"`
+	Delete     int `json:"delete"`
+	NoOp       int `json:"no_op"`
+	Restart    int `json:"restart"`
+	Suspend    int `json:"suspend"`
+	StateOnly  int `json:"state_only"`
+	ForgetGone int `json:"forget_gone"`
+	// Defaults counts the projects whose compute defaults change.
+	Defaults int `json:"defaults"`
 }
 
 // Change is what the plan does to one compute, and what that does to its clients.
@@ -212,11 +224,21 @@ type Step struct {
 	MovedFrom string `json:"moved_from,omitempty"`
 	// Note says in words why a state-only step is there.
 	Note string `json:"note,omitempty"`
+	// Gone: the step forgets a compute whose endpoint is gone (deleted
+	// outside neonform, often with its preview branch) and that nothing
+	// plans again. It is the state catching up with the service, as
+	// Terraform's refresh drops what was deleted: no change to review, so
+	// it is counted apart (Summary.ForgetGone), a plan of only these has no
+	// changes (HasChanges), and apply carries them out without asking.
+	Gone bool `json:"gone,omitempty"`
 
 	// Create and Update are the request of a create or an update, as the
 	// client sends it; Body is its JSON. Only derived steps have them.
 	Create *api.EndpointCreate `json:"-"`
 	Update *api.EndpointUpdate `json:"-"`
+	// Defaults is the request of a change to a project's defaults, or, in
+	// a state-only step, the defaults it records.
+	Defaults *api.ProjectDefaultsUpdate `json:"-"`
 }
 
 // Drift is a managed compute that changed outside neonform since the last
@@ -244,20 +266,37 @@ type Unmanaged struct {
 	Type         api.EndpointType `json:"type"`
 }
 
-// HasChanges reports whether applying the plan would do anything, an API call
-// or a change to the state.
-func (p *Plan) HasChanges() bool { return len(p.Steps) > 0 }
+// HasChanges reports whether the plan has changes to review: an API call or
+// a state-only step other than forgetting a gone compute (Step.Gone). It is
+// what plan -detailed-exitcode and apply's question go by.
+func (p *Plan) HasChanges() bool { return len(p.Steps) > goneSteps(p.Steps) }
+
+// HasSteps reports whether applying the plan would do anything at all,
+// forgetting gone computes included.
+func (p *Plan) HasSteps() bool { return len(p.Steps) > 0 }
 
 // APICalls counts the steps that call the API.
 func (p *Plan) APICalls() int {
-	return len(p.Steps) - stateOnlySteps(p.Steps)
+	return len(p.Steps) - stateOnlySteps(p.Steps) - goneSteps(p.Steps)
 }
 
-// stateOnlySteps counts the steps that change the state alone.
+// stateOnlySteps counts the steps that change the state alone and need a
+// review: all but those that forget a gone compute.
 func stateOnlySteps(steps []Step) int {
 	n := 0
 	for _, s := range steps {
-		if s.Kind == StepState {
+		if s.Kind == StepState && !s.Gone {
+			n++
+		}
+	}
+	return n
+}
+
+// goneSteps counts the steps that forget a gone compute (Step.Gone).
+func goneSteps(steps []Step) int {
+	n := 0
+	for _, s := range steps {
+		if s.Gone {
 			n++
 		}
 	}
@@ -357,6 +396,11 @@ func Normalize(p *Plan) {
 	for i := range p.Steps {
 		if p.Steps[i].After == nil {
 			p.Steps[i].After = []int{}
+		}
+	}
+	for i := range p.Defaults {
+		if p.Defaults[i].Attributes == nil {
+			p.Defaults[i].Attributes = []Attribute{}
 		}
 	}
 	for i := range p.Drift {

@@ -16,6 +16,16 @@ func (s *Step) UpdateState(st *state.State, createdID string) error {
 	if s.Kind == StepCreate && createdID == "" {
 		return fmt.Errorf("step %d (%s): a create needs the new endpoint's id to record it", s.ID, s.Address)
 	}
+	if s.Kind == StepDefaults || s.Defaults != nil { // a project's compute defaults, changed or recorded
+		if s.Defaults == nil {
+			return fmt.Errorf("step %d (%s): a change to a project's defaults needs its request to record it", s.ID, s.Address)
+		}
+		if st.Defaults == nil {
+			st.Defaults = map[string]*state.Defaults{}
+		}
+		st.Defaults[s.Address] = defaultsApplied(s.Defaults, s.ProjectID)
+		return nil
+	}
 	if st.Computes == nil {
 		st.Computes = map[string]*state.Compute{}
 	}

@@ -296,5 +296,10 @@ func (p *Plan) HasSensitive() bool {
 			}
 		}
 	}
+	for _, dc := range p.Defaults {
+		if len(dc.Sensitive) > 0 {
+			return true
+		}
+	}
 	return false
 }

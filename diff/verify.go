@@ -100,6 +100,9 @@ func stateOnlyCounted(p *Plan) error {
 	if n != p.Summary.StateOnly {
 		return fmt.Errorf("the plan file has %s, but its summary counts %d", english.Plural(n, "state-only step", "state-only steps"), p.Summary.StateOnly)
 	}
+	if g := goneSteps(p.Steps); g != p.Summary.ForgetGone {
+		return fmt.Errorf("the plan file has %s, but its summary counts %d", english.Plural(g, "step that forgets a gone compute", "steps that forget a gone compute"), p.Summary.ForgetGone)
+	}
 	need := 0
 	for _, ch := range p.Changes {
 		if ch.Action == NoOp && (ch.Adopt || ch.MovedFrom != "") {
@@ -161,7 +164,7 @@ func sameCalls(file, derived []Step) error {
 // the scope (targets, replace, destroy) the changes must keep to.
 func rederive(p *Plan, st *state.State) (*Plan, error) {
 	d := &Plan{Projects: make([]Project, len(p.Projects)), Changes: make([]Change, len(p.Changes)),
-		Targets: p.Targets, Replace: p.Replace, Destroy: p.Destroy, Forget: p.Forget}
+		Targets: p.Targets, Replace: p.Replace, Destroy: p.Destroy, Forget: p.Forget, Defaults: p.Defaults}
 	for i, proj := range p.Projects {
 		if !slices.IsSortedFunc(proj.Endpoints, func(a, b LiveEndpoint) int { return strings.Compare(a.ID, b.ID) }) {
 			return nil, fmt.Errorf("project %s: its recorded live endpoints are not in id order", proj.ID)
@@ -335,7 +338,8 @@ func sameDerived(file, derived *Plan, withState bool) error {
 	}
 	want := derived.Summary
 	if !withState {
-		want.StateOnly = file.Summary.StateOnly // without the state, they are not derived (Check counts them)
+		// Without the state, they are not derived (Check counts them).
+		want.StateOnly, want.ForgetGone = file.Summary.StateOnly, file.Summary.ForgetGone
 	}
 	if got, want := mustJSON(file.Summary), mustJSON(want); string(got) != string(want) {
 		return fmt.Errorf("the summary is %s, but the changes make %s", got, want)

@@ -34,6 +34,17 @@ type State struct {
 	Lineage       string              `json:"lineage"` // uuid v4 fixed at creation
 	Serial        int64               `json:"serial"`
 	Computes      map[string]*Compute `json:"computes"`
+	// Defaults are the projects' compute defaults neonform applied (a
+	// project's defaults block), by address ("shop.defaults"): what was
+	// last applied, which a plan compares with the project's to show drift.
+	Defaults map[string]*Defaults `json:"defaults,omitempty"`
+}
+
+// Defaults are a project's compute defaults as neonform last applied them:
+// the attributes a defaults block sets, in Applied (the others are zero).
+type Defaults struct {
+	ProjectID string     `json:"project_id"`
+	Applied   Attributes `json:"applied"`
 }
 
 // Compute is one managed endpoint.
@@ -129,6 +140,14 @@ func (s *State) Clone() *State {
 		cc.Sensitive = slices.Clone(comp.Sensitive)
 		cc.SensitiveFrom = CloneSensitiveFrom(comp.SensitiveFrom)
 		c.Computes[addr] = &cc
+	}
+	if s.Defaults != nil {
+		c.Defaults = make(map[string]*Defaults, len(s.Defaults))
+		for addr, d := range s.Defaults {
+			dd := *d
+			dd.Applied.PgSettings = maps.Clone(d.Applied.PgSettings)
+			c.Defaults[addr] = &dd
+		}
 	}
 	return &c
 }

@@ -17,6 +17,7 @@ import (
 type Reader interface {
 	ListEndpointSummaries(ctx context.Context, projectID string) ([]api.EndpointSummary, error)
 	ListBranches(ctx context.Context, projectID string) ([]api.Branch, error)
+	ProjectDefaults(ctx context.Context, projectID string) (*api.DefaultEndpointSettings, error)
 }
 
 // Options say how to read the live endpoints.
@@ -115,6 +116,12 @@ func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[st
 		return nil, &readFailure{p, "endpoints", err}, nil
 	}
 	lp := &diff.LiveProject{ID: p.ID, Endpoints: diff.RecordSummaries(eps)}
+	if p.Defaults != nil {
+		// Only a project whose block has a defaults block: one more read.
+		if lp.Defaults, err = r.ProjectDefaults(ctx, p.ID); err != nil {
+			return nil, &readFailure{p, "compute defaults", err}, nil
+		}
+	}
 	if !needsBranches(p) {
 		return lp, nil, nil
 	}

@@ -76,6 +76,13 @@ func (f *fakeReader) ListBranches(ctx context.Context, projectID string) ([]api.
 	return f.branches[projectID], nil
 }
 
+func (f *fakeReader) ProjectDefaults(ctx context.Context, projectID string) (*api.DefaultEndpointSettings, error) {
+	if err := f.enter("defaults", projectID); err != nil {
+		return nil, err
+	}
+	return &api.DefaultEndpointSettings{}, nil
+}
+
 // One list-endpoints call per project, and one list-branches call only for a
 // project with a branch found by name.
 func TestFetchMakesTheFewestCalls(t *testing.T) {

@@ -111,12 +111,25 @@ func redact(doc *node, p *diff.Plan) {
 			hideValues(r, map[string]string{managed.Name.Key: managed.Name.Name}, names)
 		}
 	}
+	defaultsOf := map[string]diff.Secrets{} // by project id
+	for i := range p.Defaults {
+		byAddress[p.Defaults[i].Address] = p.Defaults[i].Secrets()
+		defaultsOf[p.Defaults[i].ProjectID] = p.Defaults[i].Secrets()
+	}
+	if ds := doc.get("defaults"); ds != nil {
+		for _, dc := range ds.items {
+			redactAttributes(dc.get("attributes"), byAddress[dc.get("address").text()])
+		}
+	}
 	for _, d := range doc.get("drift").items {
 		redactAttributes(d.get("attributes"), diff.Secrets{})
 	}
 	for _, proj := range doc.get("projects").items {
 		for _, ep := range proj.get("endpoints").items {
 			hideValues(ep, valueKeys, byEndpoint[ep.get("id").text()])
+		}
+		if d := proj.get("defaults"); d != nil {
+			hideDefaults(d, defaultsOf[proj.get("id").text()])
 		}
 	}
 	for _, s := range doc.get("steps").items {
@@ -126,12 +139,23 @@ func redact(doc *node, p *diff.Plan) {
 			hideValues(body, bodyKeys, names)
 			hideValues(body.get("settings"), valueKeys, names)
 		}
+		if d := s.get("body").get("project").get("default_endpoint_settings"); d != nil {
+			hideDefaults(d, names)
+		}
 		if rec := s.get("record"); rec != nil {
 			hideValues(rec, map[string]string{managed.Type.Key: managed.Type.Name}, names)
 			hideValues(rec.get("applied"), valueKeys, names)
 		}
 	}
 	doc.set("redacted", &node{raw: []byte("true")})
+}
+
+// hideDefaults hides the sensitive values of a project's defaults, in the
+// service's shape: its fields are the API's, and pg_settings is keyed by
+// the plan's value name.
+func hideDefaults(d *node, names diff.Secrets) {
+	hideValues(d, bodyKeys, names)
+	hideValues(d, valueKeys, names)
 }
 
 // redactAttributes hides the before and after of each plan attribute that

@@ -97,14 +97,19 @@ func (h *human) render(p *diff.Plan) {
 			h.header(p)
 			h.unchanged(p)
 		}
+		h.drift(p) // only gone computes, which apply forgets
 		h.unmanaged(p)
 		h.warnings(p)
-		h.printf("%s\n", noChangesLine(p, h.o.Stats))
+		h.printf("%s\n", noChangesLine(p, h.o.Stats)+goneEnd(p))
+		if p.HasSteps() {
+			h.saved()
+		}
 		return
 	}
 	h.header(p)
 	h.drift(p)
 	h.changes(p)
+	h.defaults(p)
 	h.stateSteps(p)
 	if h.o.Verbose {
 		h.unchanged(p)
@@ -119,6 +124,11 @@ func (h *human) render(p *diff.Plan) {
 	if len(p.Targets) > 0 {
 		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))
 	}
+	h.saved()
+}
+
+// saved says where the plan was saved, if it was, and how to apply it.
+func (h *human) saved() {
 	if h.o.SavedTo != "" {
 		h.printf("Saved the plan to %s.", h.o.SavedTo)
 		if h.o.ApplyWith != "" {
@@ -147,9 +157,16 @@ func (h *human) drift(p *diff.Plan) {
 	for _, d := range p.Drift {
 		if d.Gone {
 			h.printf("%s %s  %s  %s\n", h.paint(ansiRed, "   -"), d.Address, d.EndpointID, "deleted outside neonform")
+			if note := goneNote(p, d); note != "" {
+				h.printf("      %s\n", note)
+			}
 			continue
 		}
-		h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.EndpointID)
+		if d.EndpointID == "" { // a project's compute defaults
+			h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, "project compute defaults")
+		} else {
+			h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.EndpointID)
+		}
 		h.attributes(d.Attributes, false)
 	}
 	h.printf("\n")
@@ -316,6 +333,23 @@ func (h *human) settings(attrs []diff.Attribute) {
 		_, after := a.Values()
 		h.printf("      %-*s  %s\n", nameW, a.Name, after)
 	}
+}
+
+// defaults prints the changes to projects' compute defaults: they apply to
+// the computes the service creates from then on, so they restart nothing.
+func (h *human) defaults(p *diff.Plan) {
+	if p.Summary.Defaults == 0 {
+		return
+	}
+	h.printf("Project compute defaults, for the computes created from now on (no compute restarts):\n")
+	for _, d := range p.Defaults {
+		if len(d.Attributes) == 0 {
+			continue
+		}
+		h.printf("%s %s  %s\n", h.paint(ansiYellow, "   ~"), d.Address, d.ProjectID)
+		h.attributes(d.Attributes, false)
+	}
+	h.printf("\n")
 }
 
 func (h *human) stateSteps(p *diff.Plan) {

@@ -42,6 +42,10 @@ func markdown(p *diff.Plan, limit int) string {
 	var b strings.Builder
 	if !p.HasChanges() {
 		b.WriteString(markdownNoChanges(p))
+		if p.HasSteps() {
+			fmt.Fprintf(&b, "\nApply forgets %s (deleted outside neonform) without asking.\n\n", GoneWords(p.Summary.ForgetGone))
+			writeSection(&b, driftSection(p), limit-b.Len()-reserve)
+		}
 		if c := costCallouts(p); c != "" {
 			b.WriteString("\n" + c)
 		}
@@ -219,6 +223,21 @@ func changeTable(p *diff.Plan) *section {
 		}
 		s.items = append(s.items, row+"\n")
 	}
+	for _, d := range p.Defaults {
+		if len(d.Attributes) == 0 {
+			continue
+		}
+		var parts []string
+		for _, a := range d.Attributes {
+			parts = append(parts, markdownAttribute(a))
+		}
+		row := fmt.Sprintf("| ~ | %s | defaults | none | %s |", cell(textsafe.MarkdownCode(d.Address)),
+			cell(clip(strings.Join(parts, ", ")+" (for computes created from now on)", maxCell)))
+		if costs {
+			row += " |"
+		}
+		s.items = append(s.items, row+"\n")
+	}
 	for _, st := range stateOnly(p) {
 		row := fmt.Sprintf("| | %s | state only | none | %s |", cell(textsafe.MarkdownCode(st.Address)), cell(textsafe.Markdown(st.Note)))
 		if costs {
@@ -308,6 +327,9 @@ func driftSection(p *diff.Plan) *section {
 	}
 	for _, d := range p.Drift {
 		what := "deleted outside neonform"
+		if note := goneNote(p, d); note != "" {
+			what += "; " + note
+		}
 		if !d.Gone {
 			var parts []string
 			for _, a := range d.Attributes {
@@ -315,7 +337,11 @@ func driftSection(p *diff.Plan) *section {
 			}
 			what = strings.Join(parts, ", ")
 		}
-		s.items = append(s.items, fmt.Sprintf("- %s (%s): %s\n", textsafe.MarkdownCode(d.Address), textsafe.Markdown(d.EndpointID), clip(what, 1000)))
+		id := d.EndpointID
+		if id == "" {
+			id = "project compute defaults"
+		}
+		s.items = append(s.items, fmt.Sprintf("- %s (%s): %s\n", textsafe.MarkdownCode(d.Address), textsafe.Markdown(id), clip(what, 1000)))
 	}
 	return s
 }

@@ -39,7 +39,8 @@ func TestHumanView(t *testing.T) {
 	out := humanOf(t, p, HumanOptions{SavedTo: "out dir/plan.json", ApplyWith: "neonform apply 'out dir/plan.json' infra", Stats: "2 API reads"})
 	for _, want := range []string{
 		"neonform plan: 2 projects, 5 computes (2 API reads)\n",
-		"Changed outside neonform since the last apply:\n   ~ shop.main.primary  ep-primary\n      max_cu            1 -> 2\n   - shop.main.vanished  ep-vanished  deleted outside neonform\n",
+		"Changed outside neonform since the last apply:\n   ~ shop.main.primary  ep-primary\n      max_cu            1 -> 2\n   - shop.main.vanished  ep-vanished  deleted outside neonform\n" +
+			"      forget shop.main.vanished: its endpoint ep-vanished was deleted outside neonform\n",
 		"   - shop.main.old      ep-old              delete\n      shop.main.old is no longer in the configuration: the endpoint ep-old and its host go away\n",
 		" -/+ shop.dev.app       ep-dev-app          replace: RECREATE, new host, update connection strings\n      type              read_only -> read_write  cannot change in place\n",
 		"      order: the new compute is created first, then the old one deleted\n",
@@ -49,14 +50,16 @@ func TestHumanView(t *testing.T) {
 		"   + shop.main.new      (new read replica)  create\n      size: 1 CU fixed, 4 GB RAM, 450 connections",
 		"   ~ shop.main.reports  ep-reports          update: restart, idle now, no connections to drop\n",
 		"   ~ web.main.primary   ep-web              update: restart, idle now, no connections to drop\n",
-		"neonform will also record in the state (no API call):\n      shop.main.vanished  forget shop.main.vanished: its endpoint ep-vanished was deleted outside neonform\n",
 		"Left alone (not in the configuration): ep-stray on shop.dev (read_only, named \"stray\")\n",
-		"Plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete; 1 change to the state alone.\n",
+		"Plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete; 1 gone compute to forget.\n",
 		"Saved the plan to out dir/plan.json. Apply exactly this plan with: neonform apply 'out dir/plan.json' infra\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("want\n%s\nin\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "neonform will also record in the state") {
+		t.Errorf("forgetting a gone compute is listed with the state-only changes to review, not with its drift:\n%s", out)
 	}
 	// Danger first: what drops something now (the worst first), then the
 	// idle restarts, then the rest.
@@ -114,7 +117,7 @@ func TestMarkdownView(t *testing.T) {
 	cfg, st, live := plantest.BusyScenario(false)
 	p := plantest.MustBuild(t, cfg, st, live)
 	out := markdownOf(t, p, 0)
-	if !strings.HasPrefix(out, "### neonform plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete; 1 change to the state alone\n\n"+
+	if !strings.HasPrefix(out, "### neonform plan: 1 to create, 3 to update (1 restart), 1 to replace, 1 to delete; 1 gone compute to forget\n\n"+
 		"> - **1 restart of an active compute** (drops connections): `shop.main.primary`\n"+
 		"> - **1 recreate** (new host, connection strings change): `shop.dev.app`\n"+
 		"> - **1 delete**: `shop.main.old`\n"+
@@ -128,7 +131,7 @@ func TestMarkdownView(t *testing.T) {
 		"| ~ | `shop.main.primary` | update | **restart** (active) | max_cu 2 -> 4, pg_settings.work_mem (unset) -> 64MB |\n",
 		"| ~ | `shop.main.reports` | update | restart (idle) | min_cu 1 -> 2, max_cu 1 -> 2 |\n",
 		"| + | `shop.main.new` | create | none | new read replica, 1 CU fixed |\n",
-		"| | `shop.main.vanished` | state only | none | forget shop.main.vanished: its endpoint ep-vanished was deleted outside neonform |\n",
+		"- `shop.main.vanished` (ep-vanished): deleted outside neonform; forget shop.main.vanished: its endpoint ep-vanished was deleted outside neonform\n",
 		"<details><summary>Changed outside neonform since the last apply (2)</summary>",
 		"<details><summary>Left alone: 1 endpoint not in the configuration</summary>",
 		"<details><summary>7 API calls, in order</summary>\n\n1. `POST /projects/dark-sun-46453911/endpoints` (shop.dev.app)\n" +

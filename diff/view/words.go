@@ -133,6 +133,12 @@ func summaryLine(s diff.Summary) string {
 	if s.StateOnly > 0 {
 		line += "; " + StateOnlyWords(s.StateOnly)
 	}
+	if s.Defaults > 0 {
+		line += "; " + DefaultsWords(s.Defaults) + " to change"
+	}
+	if s.ForgetGone > 0 {
+		line += "; " + GoneWords(s.ForgetGone) + " to forget"
+	}
 	return line
 }
 
@@ -153,17 +159,29 @@ func ShortSummary(p *diff.Plan) string {
 	if s.StateOnly > 0 {
 		parts = append(parts, StateOnlyWords(s.StateOnly))
 	}
+	if s.Defaults > 0 {
+		parts = append(parts, DefaultsWords(s.Defaults)+" to change")
+	}
+	if s.ForgetGone > 0 {
+		parts = append(parts, GoneWords(s.ForgetGone)+" to forget")
+	}
 	if len(parts) == 0 {
 		parts = append(parts, "no changes")
 	}
 	return strings.Join(parts, ", ") + "; " + english.Plural(len(p.Steps), "step", "steps") + "."
 }
 
-// stateOnly lists the steps that change the state alone.
+// stateOnly lists the steps that change the state alone, but for those
+// that forget a gone compute the drift shows (goneNote): a destroy plan
+// lists no drift.
 func stateOnly(p *diff.Plan) []diff.Step {
+	gone := map[string]bool{}
+	for _, d := range p.Drift {
+		gone[d.Address] = d.Gone
+	}
 	var out []diff.Step
 	for _, s := range p.Steps {
-		if s.Kind == diff.StepState {
+		if s.Kind == diff.StepState && !(s.Gone && gone[s.Address]) {
 			out = append(out, s)
 		}
 	}
@@ -221,4 +239,42 @@ func createdAttributes(c *diff.Change) []diff.Attribute {
 // summary says it, the plan's and apply's: "2 changes to the state alone".
 func StateOnlyWords(n int) string {
 	return english.Plural(n, "change", "changes") + " to the state alone"
+}
+
+// GoneWords counts the computes whose endpoint is gone and that apply
+// forgets without asking (diff.Step.Gone), as the plan's and apply's
+// summaries say it: "2 gone computes" (to forget, forgotten).
+func GoneWords(n int) string {
+	return english.Plural(n, "gone compute", "gone computes")
+}
+
+// DefaultsWords counts the projects whose compute defaults a plan changes,
+// as the plan's and apply's summaries say it: "1 project's compute
+// defaults" (to change, changed).
+func DefaultsWords(n int) string {
+	return english.Plural(n, "project's compute defaults", "projects' compute defaults")
+}
+
+// goneNote is what the plan says of forgetting a drifted compute whose
+// endpoint is gone: the note of its step, "" when it has none (a create
+// makes it again).
+func goneNote(p *diff.Plan, d diff.Drift) string {
+	if !d.Gone {
+		return ""
+	}
+	for _, s := range p.Steps {
+		if s.Gone && s.Address == d.Address {
+			return s.Note
+		}
+	}
+	return ""
+}
+
+// goneEnd ends the no-changes line of a plan whose only steps forget gone
+// computes: apply still has something to do, without asking.
+func goneEnd(p *diff.Plan) string {
+	if p.Summary.ForgetGone == 0 {
+		return ""
+	}
+	return " Apply forgets " + GoneWords(p.Summary.ForgetGone) + " (deleted outside neonform) without asking."
 }

@@ -11,7 +11,8 @@
 #   neonform apply             make it so (asks first)
 #
 # A preview branch created later is picked up by the next plan; one deleted
-# takes its compute with it, and the next plan forgets it.
+# takes its compute with it, and the next apply forgets it, which is no
+# change to review (plan -detailed-exitcode exits 0).
 
 neonform {
   api_url = "embedded"
@@ -19,6 +20,15 @@ neonform {
 
 project "shop" {
   id = "proud-river-81736402"
+
+  # What the service gives a compute it creates without values of its own,
+  # as when CI opens a preview branch with a compute: the rule's size, so a
+  # new preview starts right and its first plan restarts nothing.
+  defaults {
+    min_cu          = 0.25
+    max_cu          = 1
+    suspend_timeout = "5m"
+  }
 
   # The production branch: named, so no rule applies to it.
   branch "main" {

@@ -229,14 +229,16 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	if err := renderPlan(o.Stdout, p, "human", o.Color, false, "", configArgsOf(o.planInputs)); err != nil {
 		return err
 	}
-	if !p.plan.HasChanges() {
+	if !p.plan.HasSteps() {
 		o.events.noChanges(p.plan)
 		return nil
 	}
-	if o.Scope.Destroy && !o.AutoApprove && !askToDestroy(ctx, o.Stdin, o.Stdout) {
+	// Forgetting gone computes alone is no change to review (diff.Step.Gone):
+	// carried out without asking, so the next plan is empty.
+	if o.Scope.Destroy && p.plan.HasChanges() && !o.AutoApprove && !askToDestroy(ctx, o.Stdin, o.Stdout) {
 		return &exitError{code: 1, msg: "Destroy cancelled: nothing was changed."}
 	}
-	if !o.Scope.Destroy && !o.AutoApprove && !askToApply(ctx, o.Stdin, o.Stdout) {
+	if !o.Scope.Destroy && p.plan.HasChanges() && !o.AutoApprove && !askToApply(ctx, o.Stdin, o.Stdout) {
 		return &exitError{code: 1, msg: "Apply cancelled: nothing was changed."}
 	}
 	startApplying(ctx)
@@ -299,7 +301,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	// A plan without steps goes to apply all the same, which checks it
 	// before it says there is nothing to do: a file whose steps were taken
 	// out has none, but its changes and the state make some.
-	if plan.HasChanges() {
+	if plan.HasSteps() {
 		startApplying(ctx)
 		fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	}
@@ -361,7 +363,7 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 	if rep == nil {
 		return err // refused before the first step: nothing was changed
 	}
-	if err == nil && !plan.HasChanges() {
+	if err == nil && !plan.HasSteps() {
 		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
 		return nil
 	}

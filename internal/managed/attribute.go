@@ -35,6 +35,10 @@ type Attribute struct {
 	// for; config applies it, and generate and the views leave out what
 	// equals it.
 	Default Default
+	// ProjectDefault: a project's defaults block sets it too, for the
+	// computes the service creates from then on (the project's
+	// default_endpoint_settings has it).
+	ProjectDefault bool
 }
 
 // sizeArguments set both ends of a size: size = 2, or min_cu with max_cu.
@@ -50,16 +54,16 @@ var (
 	// Both ends of a size default to the size the service gives a compute
 	// created without one.
 	MinCU = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Key: "min_cu", Home: "compute", Headline: true,
-		Default: Is(float64(DefaultCU))}
+		Default: Is(float64(DefaultCU)), ProjectDefault: true}
 	MaxCU = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Key: "max_cu", Home: "compute", Headline: true,
-		Default: Is(float64(DefaultCU))}
+		Default: Is(float64(DefaultCU)), ProjectDefault: true}
 	// The service's default timeout: SuspendDefault, which is
 	// ServiceDefaultSuspend (EffectiveSuspend).
 	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Key: "suspend_timeout_seconds", Home: "compute",
-		Default: Is(SuspendDefault)}
+		Default: Is(SuspendDefault), ProjectDefault: true}
 	// No settings: an empty map, never nil (Settings).
 	PgSettings = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Key: "pg_settings", Home: "compute", Keyed: true,
-		Default: Is(map[string]string{})}
+		Default: Is(map[string]string{}), ProjectDefault: true}
 	Disabled = &Attribute{Name: "disabled", Arguments: []string{"disabled"}, API: "disabled", Key: "disabled", Home: "compute",
 		Default: Is(false)}
 	// A compute's endpoint is named after its block.
@@ -79,6 +83,21 @@ func Arguments() []string {
 	for _, s := range All {
 		for _, a := range s.Arguments {
 			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// ProjectDefaultArguments is every argument of a project's defaults block:
+// those of the attributes it sets (ProjectDefault), each once, in All's
+// order.
+func ProjectDefaultArguments() []string {
+	var out []string
+	for _, s := range All {
+		for _, a := range s.Arguments {
+			if s.ProjectDefault && !slices.Contains(out, a) {
 				out = append(out, a)
 			}
 		}
