@@ -184,13 +184,12 @@ func TestApplyEventsOfAWaitForOthersOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The endpoints list does not show the console's operation: the step's
-	// change is refused 423 until it is over, and the wait is said within
-	// the step.
-	if len(events) < 3 || shape(events[1]) != "step_started shop.main.primary update" || shape(events[2]) != "waiting" {
-		t.Fatalf("events %v: want the wait right after the first step started", events)
+	// The run's read of the first project's operations (to learn how long
+	// they take) finds the console's: apply waits before the first step.
+	if len(events) < 3 || shape(events[1]) != "waiting" || shape(events[2]) != "step_started shop.main.primary update" {
+		t.Fatalf("events %v: want the wait between the plan_summary and the first step", events)
 	}
-	if e := events[2]; e["project"] != "shop" || e["project_id"] != shop || e["operations"].(float64) < 1 ||
+	if e := events[1]; e["project"] != "shop" || e["project_id"] != shop || e["operations"].(float64) < 1 ||
 		!strings.HasPrefix(e["@message"].(string), "waiting for ") {
 		t.Errorf("waiting = %v", e)
 	}

@@ -90,3 +90,26 @@ func operationsRun(eps []api.Endpoint) bool {
 	}
 	return false
 }
+
+// learn reads, once a run, the operations of the first project that calls
+// the service: how long its operations took is what the client expects of
+// the run's (api.Client.ExpectedDuration), so that the first polls of every
+// project come when their operations should be over and the budget starts
+// with as many projects as it should, instead of guessing a second. One
+// request a run, where reading each project's operations before its first
+// change was one a project. A project found running operations is waited
+// for before its first change, as one whose endpoints show them is; a read
+// that fails teaches nothing and stops nothing.
+func (r *run) learn(ctx context.Context, order []string, byProject map[string][]int) {
+	for _, id := range order {
+		for _, i := range byProject[id] {
+			if r.plan.Steps[i].Kind == diff.StepState {
+				continue
+			}
+			if n, err := r.c.LearnOperations(ctx, id); err == nil && n > 0 {
+				r.busy[id] = true
+			}
+			return
+		}
+	}
+}

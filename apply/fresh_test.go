@@ -3,28 +3,32 @@ package apply
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/neonform/neonform/api"
-	"github.com/neonform/neonform/diff"
 )
 
-// onlyPrimary manages the project's primary alone, as the world made it:
-// applied, it adopts it and changes nothing in the service.
-const onlyPrimary = `
-project "shop" {
-  id = "dark-sun-46453911"
-  branch "main" {
-    compute "primary" {}
-  }
-}
-`
+// onlyPrimary manages the primaries of three projects alone, as the world
+// made them: applied, it adopts them and changes nothing in the service.
+var onlyPrimary = threeProjects(`compute "primary" {}`)
 
-// bigPrimary resizes the primary onlyPrimary adopted.
-var bigPrimary = strings.Replace(onlyPrimary, `compute "primary" {}`, `compute "primary" { size = 2 }`, 1)
+// bigPrimary resizes the primaries onlyPrimary adopted.
+var bigPrimary = threeProjects(`compute "primary" { size = 2 }`)
+
+var three = []string{shop, "hidden-river-50598307", "quiet-lake-61203874"}
+
+func threeProjects(computes string) string {
+	var b strings.Builder
+	for i, id := range three {
+		fmt.Fprintf(&b, "project \"p%d\" {\n  id = %q\n  branch \"main\" {\n    %s\n  }\n}\n", i, id, computes)
+	}
+	return b.String()
+}
 
 // sent records the requests of the world's client, in order, as "METHOD path".
 func (w *world) sent() func() []string {
@@ -53,46 +57,56 @@ func (w *world) planRead(projects ...string) map[string][]api.Endpoint {
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		for i := range sums {
-			out[id] = append(out[id], sums[i].Endpoint())
+		out[id] = api.SummaryEndpoints(sums)
+	}
+	return out
+}
+
+// readsBefore is, for each project, the requests about it that came before
+// its first change.
+func readsBefore(sent []string) map[string][]string {
+	out := map[string][]string{}
+	changed := map[string]bool{}
+	for _, r := range sent {
+		project := strings.Split(r, "/")[2]
+		switch {
+		case changed[project]:
+		case strings.HasPrefix(r, "GET "):
+			out[project] = append(out[project], r)
+		default:
+			changed[project] = true
 		}
 	}
 	return out
 }
 
-// beforeFirstChange is what requests came before the first one that
-// changes something.
-func beforeFirstChange(t *testing.T, sent []string) []string {
-	t.Helper()
-	for i, r := range sent {
-		if !strings.HasPrefix(r, "GET ") {
-			return sent[:i]
-		}
-	}
-	t.Fatalf("no change was sent: %v", sent)
-	return nil
-}
-
-// A resize of a project whose endpoints show nothing running costs its
+// A resize of projects whose endpoints show nothing running costs each its
 // mutation first: applied at once after its plan (PlanRead), nothing is read
-// before it; a plan applied later (a saved one) reads the project's
-// endpoints again, and that alone.
+// before it but, once a run, the first project's operations (to learn how
+// long operations take); a plan applied later (a saved one) reads each
+// project's endpoints again, and that alone.
 func TestFirstChangeOfAProjectComesFirst(t *testing.T) {
 	for _, fresh := range []bool{true, false} {
-		w := newWorld(t, worldOptions{projects: []string{shop}})
+		w := newWorld(t, worldOptions{projects: three})
 		w.mustApply(onlyPrimary)
 		p := w.plan(bigPrimary)
-		opts := Options{Client: w.c, State: w.state}
-		want := []string{"GET /projects/" + shop + "/endpoints"}
+		opts := Options{Client: w.c, State: w.state, Parallelism: 1}
+		want := map[string][]string{}
+		for _, id := range three {
+			if !fresh {
+				want[id] = append(want[id], "GET /projects/"+id+"/endpoints")
+			}
+		}
+		want[three[0]] = append(want[three[0]], "GET /projects/"+three[0]+"/operations")
 		if fresh {
-			opts.PlanRead, want = w.planRead(shop), nil
+			opts.PlanRead = w.planRead(three...)
 		}
 		sent := w.sent()
 		if _, err := Apply(context.Background(), p, opts); err != nil {
 			t.Fatal(err)
 		}
-		if got := beforeFirstChange(t, sent()); strings.Join(got, ", ") != strings.Join(want, ", ") {
-			t.Errorf("fresh %v: before the first change apply sent %v, want %v", fresh, got, want)
+		if got := readsBefore(sent()); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("fresh %v: before each project's first change apply sent %v, want %v", fresh, got, want)
 		}
 	}
 }
@@ -100,10 +114,10 @@ func TestFirstChangeOfAProjectComesFirst(t *testing.T) {
 // The plan's read is checked as a read made by apply would be: one that
 // differs from the plan refuses it, and nothing is sent.
 func TestAPlanReadThatDiffersIsStale(t *testing.T) {
-	w := newWorld(t, worldOptions{projects: []string{shop}})
+	w := newWorld(t, worldOptions{projects: three})
 	w.mustApply(onlyPrimary)
 	p := w.plan(bigPrimary)
-	read := w.planRead(shop)
+	read := w.planRead(three...)
 	read[shop][0].AutoscalingLimitMaxCU = 4
 	sent := w.sent()
 	_, err := Apply(context.Background(), p, Options{Client: w.c, State: w.state, PlanRead: read})
@@ -117,26 +131,30 @@ func TestAPlanReadThatDiffersIsStale(t *testing.T) {
 }
 
 // An adoption records the endpoint's host in the state; the plan's read has
-// none, so that project is read again for it (and only that one).
+// none, so a project where the plan adopts is read again for it.
 func TestAnAdoptionIsReadAgainForItsHost(t *testing.T) {
-	w := newWorld(t, worldOptions{projects: []string{shop}})
+	w := newWorld(t, worldOptions{projects: three})
 	p := w.plan(onlyPrimary)
-	if len(p.Steps) != 1 || p.Steps[0].Kind != diff.StepState {
-		t.Fatalf("want one adoption, got %+v", p.Steps)
+	if len(p.Steps) != 3 || p.APICalls() != 0 {
+		t.Fatalf("want three adoptions, got %+v", p.Steps)
 	}
-	read := w.planRead(shop)
+	read := w.planRead(three...)
 	sent := w.sent()
 	if _, err := Apply(context.Background(), p, Options{Client: w.c, State: w.state, PlanRead: read}); err != nil {
 		t.Fatal(err)
 	}
-	if got := sent(); len(got) != 1 || got[0] != "GET /projects/"+shop+"/endpoints" {
-		t.Errorf("apply sent %v, want the project's endpoints read once", got)
+	got := sent()
+	slices.Sort(got)
+	if want := []string{"GET /projects/" + three[0] + "/endpoints", "GET /projects/" + three[1] + "/endpoints", "GET /projects/" + three[2] + "/endpoints"}; !slices.Equal(got, want) {
+		t.Errorf("apply sent %v, want each project's endpoints read once", got)
 	}
 	st, err := w.state.Read(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := st.Computes["shop.main.primary"]; c == nil || c.Host == "" || c.Host != w.endpoints(shop)[0].Host {
-		t.Errorf("the adopted primary's state entry = %+v, want the service's host", c)
+	for i, id := range three {
+		if c := st.Computes[fmt.Sprintf("p%d.main.primary", i)]; c == nil || c.Host == "" || c.Host != w.endpoints(id)[0].Host {
+			t.Errorf("the adopted primary's state entry = %+v, want the service's host", c)
+		}
 	}
 }

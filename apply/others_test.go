@@ -62,6 +62,20 @@ func applyOnClock(t *testing.T, done <-chan error, clock *emulator.FakeClock) er
 	}
 }
 
+// booksFirst is oneReplicaNamed and a project whose primary it names, whose
+// steps come first (its id sorts first): the run reads books'
+// operations to learn how long operations take (run.learn), not shop's.
+var booksFirst = `
+project "books" {
+  id = "aged-fog-11112222"
+  branch "main" {
+    compute "primary" { name = "primary" }
+  }
+}
+` + oneReplicaNamed
+
+const books = "aged-fog-11112222"
+
 // An apply that meets operations it did not start (a compute woken in the
 // console: nothing in the endpoints list shows it) is refused 423 by the
 // service; the client waits until they are over, and apply says what it
@@ -71,9 +85,9 @@ func applyOnClock(t *testing.T, done <-chan error, clock *emulator.FakeClock) er
 // wait is as long as the test needs.
 func TestApplySaysItWaitsForOperationsItDidNotStart(t *testing.T) {
 	clock := emulator.NewFakeClock(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
-	w := newWorld(t, worldOptions{projects: []string{shop}, opDelay: time.Minute, clock: clock})
-	clock.Advance(time.Hour) // the project's own operations are over; its primary has scaled to zero
-	p := w.plan(oneReplicaNamed)
+	w := newWorld(t, worldOptions{projects: []string{books, shop}, opDelay: time.Minute, clock: clock})
+	clock.Advance(time.Hour) // the projects' own operations are over; their primaries have scaled to zero
+	p := w.plan(booksFirst)
 	primary := w.endpoints(shop)[0].ID
 	if _, err := w.c.StartEndpoint(context.Background(), shop, primary); err != nil { // someone wakes it: start_compute runs for a minute
 		t.Fatal(err)
@@ -111,7 +125,7 @@ func TestApplySaysItWaitsForOperationsItDidNotStart(t *testing.T) {
 // waits for.
 func TestApplyWaitsBeforeAProjectThatShowsOperationsRunning(t *testing.T) {
 	clock := emulator.NewFakeClock(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
-	w := newWorld(t, worldOptions{projects: []string{shop}, opDelay: time.Minute, clock: clock})
+	w := newWorld(t, worldOptions{projects: []string{books, shop}, opDelay: time.Minute, clock: clock})
 	clock.Advance(time.Hour)
 	branches, err := w.c.ListBranches(context.Background(), shop)
 	if err != nil {
@@ -127,7 +141,7 @@ func TestApplyWaitsBeforeAProjectThatShowsOperationsRunning(t *testing.T) {
 	if _, err := w.c.CreateEndpoint(context.Background(), shop, api.EndpointCreate{BranchID: dev, Type: api.EndpointTypeReadWrite}); err != nil {
 		t.Fatal(err)
 	}
-	p := w.plan(oneReplicaNamed)
+	p := w.plan(booksFirst)
 	w.emu.ResetStats()
 	out := &syncBuffer{}
 	done := make(chan error, 1)

@@ -112,6 +112,7 @@ func (r *run) execute(ctx context.Context) *Report {
 			r.left[s.ProjectID]++
 		}
 	}
+	r.learn(ctx, order, byProject)
 	r.prog.timeLeft = r.timeLeft
 	r.prog.begin()
 	// Projects take their turn in plan order, so that with -parallelism 1 an
