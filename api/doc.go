@@ -19,7 +19,9 @@
 // Operations: every mutation starts operations that the service runs one chain
 // per project at a time. WaitOperations polls them until they are terminal;
 // WaitProjectIdle waits until a project has none running (WatchProjectIdle also
-// says, at each poll, how many still run). A poll is one request a project,
+// says, at each poll, how many still run). A mutation refused with 423 waits
+// for the same before it is sent again, and WatchLocked lets its caller hear
+// of that wait as WatchProjectIdle's does. A poll is one request a project,
 // sent when its operations are expected to be over, as the client learned from
 // the finished ones it read (schedule.go).
 //

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,6 +86,32 @@ func TestLockedMutationIsRetriedOnceTheOperationsFinish(t *testing.T) {
 		if got := s.responses(want.route, want.status); got != want.n {
 			t.Errorf("%s %d: %d answers, want %d", want.route, want.status, got, want.n)
 		}
+	}
+}
+
+// A mutation that waits out a 423 tells a WatchLocked callback how many of
+// the project's operations run, then 0 when they are over: its caller can say
+// what the call waits for.
+func TestLockedMutationTellsWhatItWaitsFor(t *testing.T) {
+	clock := emulator.NewFakeClock(epoch)
+	s := newService(t, emulator.Options{Clock: clock, OpDelay: 2 * time.Second},
+		func(o *api.Options) { o.PollInterval = 500 * time.Millisecond }, nil)
+	c, ctx := s.client, context.Background()
+	fakeTime(c, clock)
+	created := newProject(t, c)
+	replica, err := c.CreateEndpoint(ctx, created.Project.ID, api.EndpointCreate{BranchID: created.Branch.ID, Type: api.EndpointTypeReadOnly})
+	must(t, err)
+
+	var told []int
+	watched := api.WatchLocked(ctx, func(n int) { told = append(told, n) })
+	// The replica's start_compute runs: the PATCH gets 423 first.
+	_, err = c.UpdateEndpoint(watched, created.Project.ID, replica.Endpoint.ID, api.EndpointUpdate{Name: new("reporting")})
+	must(t, err)
+	if got := s.responses("PATCH "+routeEndpoint, 423); got != 1 {
+		t.Fatalf("the PATCH got %d answers 423, want 1 (the test needs one)", got)
+	}
+	if len(told) < 2 || told[0] != 1 || told[len(told)-1] != 0 || slices.Contains(told[:len(told)-1], 0) {
+		t.Errorf("told %v: want 1 (the start_compute) at each look that found it running, then 0 once", told)
 	}
 }
 

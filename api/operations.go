@@ -142,6 +142,19 @@ func (c *Client) newestOperations(ctx context.Context, projectID string) ([]Oper
 	return page.Operations, nil
 }
 
+// LearnOperations reads the newest page of a project's operations, one
+// request, for what it tells of how long operations take (ExpectedDuration,
+// and so when polls come), and says how many of them still run.
+func (c *Client) LearnOperations(ctx context.Context, projectID string) (running int, err error) {
+	ops, err := c.newestOperations(ctx, projectID)
+	for _, op := range ops {
+		if !op.Status.Terminal() {
+			running++
+		}
+	}
+	return running, err
+}
+
 // WaitProjectIdle waits until no operation of the project is running (the
 // state in which the service accepts a mutation instead of answering 423).
 // Failed operations do not count: they are over. Each poll is one request:

@@ -96,7 +96,12 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 			// The lock lasts until the project's operations finish: wait for
 			// that instead of guessing, then retry soon.
 			if project := projectOf(path); project != "" {
-				if err := c.WaitProjectIdle(ctx, project); err == nil {
+				running := lockedWatch(ctx)
+				err := c.WatchProjectIdle(ctx, project, running)
+				if running != nil {
+					running(0)
+				}
+				if err == nil {
 					wait = backoff(0)
 				} else if ctx.Err() != nil {
 					return r.status, fmt.Errorf("%w (while waiting for project %s to be idle after: %v)", ctx.Err(), project, v.err)

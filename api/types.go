@@ -193,6 +193,15 @@ func (s *EndpointSummary) Endpoint() Endpoint {
 		Settings: EndpointSettings{PgSettings: s.Settings.PgSettings}, Disabled: s.Disabled, SuspendTimeoutSeconds: s.SuspendTimeoutSeconds}
 }
 
+// SummaryEndpoints are summaries as Endpoints (each its Endpoint).
+func SummaryEndpoints(sums []EndpointSummary) []Endpoint {
+	out := make([]Endpoint, len(sums))
+	for i := range sums {
+		out[i] = sums[i].Endpoint()
+	}
+	return out
+}
+
 // EndpointOperations is the answer of every call that changes an endpoint.
 type EndpointOperations struct {
 	Endpoint   Endpoint    `json:"endpoint"`

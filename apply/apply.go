@@ -56,6 +56,15 @@ type Options struct {
 	// StillEvery is how often a step that waits long says it is still
 	// waiting (without Live): 0 = 10s.
 	StillEvery time.Duration
+	// PlanRead, when set, is the live endpoints of the plan's projects by
+	// project id, as the plan was made from them moments ago in this same
+	// run, with nobody reviewing it in between (apply DIR -auto-approve,
+	// destroy -auto-approve): Apply checks the plan against them instead of
+	// reading those projects again. A changed project missing from it is read
+	// again, and so is one whose adoption needs a host it lacks (fresh.go).
+	// nil: every changed project is read again, since time passed (a saved
+	// plan, or one a person said yes to).
+	PlanRead map[string][]api.Endpoint
 }
 
 // Apply carries out p: it takes the state lock, refuses a plan that no longer
@@ -127,7 +136,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	verified.Steps = steps
 	// Only the projects the plan changes are read again: a project without
 	// steps is not touched, so what happened there since does not matter.
-	live, err := fetchLive(ctx, opts.Client, changedProjects(p, steps), opts.Parallelism)
+	live, err := liveNow(ctx, opts, st, changedProjects(p, steps), steps)
 	if err != nil {
 		return nil, err
 	}

@@ -25,9 +25,8 @@ import (
 const maxAutoParallelism = 64
 
 // guessRequestsPerStep is what a step is expected to cost before one ended:
-// a read of the project's operations before its first change, the mutation,
-// one poll.
-const guessRequestsPerStep = 3
+// the mutation, one poll.
+const guessRequestsPerStep = 2
 
 // headroom: a little more than enough projects, since steps and their
 // requests vary.

@@ -80,10 +80,10 @@ func TestTimeLeftFollowsTheStepsOfTheRun(t *testing.T) {
 func TestProjectsAtOnceFollowTheBudget(t *testing.T) {
 	paced := mustClient(t, 0) // 11.2 requests a second
 	b := newBudget(paced, 0)
-	// Nothing learned: an operation of a second (the client's guess), 3
-	// requests a step: ceil(1.25 * 11.2 * 1 / 3).
-	if got := b.parallel(); got != 5 {
-		t.Errorf("before any step: %d projects at once, want 5", got)
+	// Nothing learned: an operation of a second (the client's guess), 2
+	// requests a step (the mutation, a poll): ceil(1.25 * 11.2 * 1 / 2).
+	if got := b.parallel(); got != 7 {
+		t.Errorf("before any step: %d projects at once, want 7", got)
 	}
 	b.sent -= 6 // two steps of 3 requests, 4s each
 	b.stepEnded(4 * time.Second)

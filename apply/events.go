@@ -29,8 +29,8 @@ const (
 	EventPlanSummary EventType = "plan_summary"
 	// EventStepStarted: a step begins.
 	EventStepStarted EventType = "step_started"
-	// EventWaiting: before a project's first change, apply waits for
-	// operations started outside this run.
+	// EventWaiting: apply waits for operations started outside this run,
+	// before a project's first change or within a step refused 423.
 	EventWaiting EventType = "waiting"
 	// EventServiceWait: the service asked apply to wait longer than a few
 	// seconds (Retry-After, a 429 or 503, running operations).

@@ -184,6 +184,8 @@ func TestApplyEventsOfAWaitForOthersOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The run's read of the first project's operations (to learn how long
+	// they take) finds the console's: apply waits before the first step.
 	if len(events) < 3 || shape(events[1]) != "waiting" || shape(events[2]) != "step_started shop.main.primary update" {
 		t.Fatalf("events %v: want the wait between the plan_summary and the first step", events)
 	}

@@ -34,6 +34,10 @@ type run struct {
 	changes map[string]*diff.Change
 	// labels are the projects' labels by id, for the progress words.
 	labels map[string]string
+	// busy are the projects whose endpoints, as apply found them, show
+	// operations running (operationsRun): apply waits for those before
+	// their first change.
+	busy map[string]bool
 	// results by index in plan.Steps; each project writes only its own.
 	results []*StepResult
 
@@ -53,6 +57,7 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 		atStart: map[string]map[string]bool{},
 		hosts:   map[string]string{},
 		deletes: map[string]bool{},
+		busy:    map[string]bool{},
 		changes: map[string]*diff.Change{},
 		results: make([]*StepResult, len(p.Steps)),
 	}
@@ -63,6 +68,7 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 			r.hosts[ep.ID] = ep.Host
 		}
 		r.atStart[id] = ids
+		r.busy[id] = operationsRun(eps)
 	}
 	for _, s := range p.Steps {
 		if s.Kind == diff.StepDelete {
@@ -106,6 +112,7 @@ func (r *run) execute(ctx context.Context) *Report {
 			r.left[s.ProjectID]++
 		}
 	}
+	r.learn(ctx, order, byProject)
 	r.prog.timeLeft = r.timeLeft
 	r.prog.begin()
 	// Projects take their turn in plan order, so that with -parallelism 1 an
@@ -167,7 +174,22 @@ func (r *run) checkLock(ctx context.Context) error {
 // service runs one operation chain per project, and each step waits for the
 // operations of the one before. The first failure stops the project.
 func (r *run) project(ctx context.Context, steps []int) {
-	idle := false
+	id := r.plan.Steps[steps[0]].ProjectID
+	// Operations started outside this run (a console click, another tool, a
+	// compute scaling to zero) make the service refuse a change with 423
+	// while they run: the client waits them out, and the progress says so.
+	others := func(n int) {
+		if n == 0 {
+			r.prog.othersDone(id)
+			return
+		}
+		r.prog.othersRunning(id, r.labels[id], n)
+	}
+	ctx = api.WatchLocked(ctx, others)
+	// A project whose endpoints showed operations running is waited for
+	// before its first change, rather than answered 423 for certain; the
+	// rest are not read for it (a request a project, docs/apply.md).
+	idle := !r.busy[id]
 	for n, i := range steps {
 		s := &r.plan.Steps[i]
 		switch {
@@ -183,12 +205,7 @@ func (r *run) project(ctx context.Context, steps []int) {
 			return
 		}
 		if s.Kind != diff.StepState && !idle {
-			// Someone else's operations (a console click, another tool) would
-			// answer our first mutation with 423: wait them out instead, and
-			// say so while it lasts.
-			err := r.c.WatchProjectIdle(ctx, s.ProjectID, func(n int) {
-				r.prog.othersRunning(s.ProjectID, r.labels[s.ProjectID], n)
-			})
+			err := r.c.WatchProjectIdle(ctx, s.ProjectID, others)
 			r.prog.othersDone(s.ProjectID)
 			if err != nil {
 				if ctx.Err() != nil {

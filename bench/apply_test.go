@@ -49,9 +49,20 @@ var worlds = []world{
     compute "new" { type = "read_only" }`},
 }
 
+// How apply is handed the plan, as the CLI hands it.
+var modes = []struct {
+	name string
+	// fresh: the plan was made a moment ago in the same run (apply DIR
+	// -auto-approve, destroy -auto-approve), and apply checks it against the
+	// plan's own read of the endpoints (apply.Options.PlanRead); otherwise
+	// (apply PLANFILE, or after the question) apply reads them again.
+	fresh bool
+}{{"auto-approve", true}, {"planfile", false}}
+
 // BenchmarkApplyAtServiceTimings applies a plan to 10, 100 and 1,000
 // projects against an emulator with the service's timings and rate limits,
-// with apply's defaults (no -parallelism), and reports:
+// with apply's defaults (no -parallelism), handed over as apply -auto-approve
+// and as apply PLANFILE hand it (modes), and reports:
 //
 //   - wall-s: the apply's wall time;
 //   - floor-s: the least time any apply of the same steps could take: the
@@ -62,7 +73,10 @@ var worlds = []world{
 //   - req/step: every request of the apply (the reads before it, mutations,
 //     polls) per step that calls the service; the goal is 4 at most;
 //   - mutations, polls, reads (per step), and the 423 and 429 answers (the
-//     goal is none of either).
+//     goal is no 429, and no 423 but those operations outside the run cause).
+//
+// The plan's own reads (one a project) are made before the apply in both
+// modes, as the CLI makes them before it applies, and are not counted.
 //
 // The world is set up without the rate limit and without latency (its
 // operations take 2 s, so the projects' history says so), then the emulator
@@ -72,22 +86,24 @@ var worlds = []world{
 func BenchmarkApplyAtServiceTimings(b *testing.B) {
 	for _, w := range worlds {
 		for _, n := range []int{10, 100, 1000} {
-			b.Run(fmt.Sprintf("%s/projects=%d", w.name, n), func(b *testing.B) {
-				var m measured
-				for range b.N {
-					m = applyOnce(b, w, n)
-				}
-				b.ReportMetric(m.wall.Seconds(), "wall-s")
-				b.ReportMetric(m.floor.Seconds(), "floor-s")
-				b.ReportMetric(m.wall.Seconds()/m.floor.Seconds(), "wall/floor")
-				steps := float64(m.steps)
-				b.ReportMetric(float64(m.requests)/steps, "req/step")
-				b.ReportMetric(float64(m.mutations)/steps, "mutations/step")
-				b.ReportMetric(float64(m.polls)/steps, "polls/step")
-				b.ReportMetric(float64(m.reads)/steps, "reads/step")
-				b.ReportMetric(float64(m.locked), "423s")
-				b.ReportMetric(float64(m.tooMany), "429s")
-			})
+			for _, mode := range modes {
+				b.Run(fmt.Sprintf("%s/projects=%d/%s", w.name, n, mode.name), func(b *testing.B) {
+					var m measured
+					for range b.N {
+						m = applyOnce(b, w, n, mode.fresh)
+					}
+					b.ReportMetric(m.wall.Seconds(), "wall-s")
+					b.ReportMetric(m.floor.Seconds(), "floor-s")
+					b.ReportMetric(m.wall.Seconds()/m.floor.Seconds(), "wall/floor")
+					steps := float64(m.steps)
+					b.ReportMetric(float64(m.requests)/steps, "req/step")
+					b.ReportMetric(float64(m.mutations)/steps, "mutations/step")
+					b.ReportMetric(float64(m.polls)/steps, "polls/step")
+					b.ReportMetric(float64(m.reads)/steps, "reads/step")
+					b.ReportMetric(float64(m.locked), "423s")
+					b.ReportMetric(float64(m.tooMany), "429s")
+				})
+			}
 		}
 	}
 }
@@ -99,7 +115,7 @@ type measured struct {
 	locked, tooMany                   int64
 }
 
-func applyOnce(b *testing.B, w world, n int) measured {
+func applyOnce(b *testing.B, w world, n int, fresh bool) measured {
 	b.StopTimer()
 	ctx := context.Background()
 	emu, srv, stop := serve(b, emulator.Options{RatePerMinute: -1})
@@ -120,6 +136,10 @@ func applyOnce(b *testing.B, w world, n int) measured {
 		b.Fatal(err)
 	}
 	p := plan(b, setup, st, ids, w.after)
+	var read map[string][]api.Endpoint
+	if fresh {
+		read = planRead(b, setup, ids)
+	}
 	steps := p.APICalls()
 	opsBefore := countOps(b, setup, ids)
 
@@ -129,7 +149,7 @@ func applyOnce(b *testing.B, w world, n int) measured {
 	c := client(b, srv.URL, emu.APIKey(), 0)
 	b.StartTimer()
 	start := time.Now()
-	if _, err := apply.Apply(ctx, p, apply.Options{Client: c, State: st}); err != nil {
+	if _, err := apply.Apply(ctx, p, apply.Options{Client: c, State: st, PlanRead: read}); err != nil {
 		b.Fatal(err)
 	}
 	wall := time.Since(start)
@@ -207,6 +227,20 @@ func plan(b *testing.B, c *api.Client, st *state.Local, ids []string, computes s
 		b.Fatal(diags)
 	}
 	return p
+}
+
+// planRead is the projects' endpoints as a plan reads them (summaries, as
+// the CLI keeps them for apply.Options.PlanRead), just after the plan.
+func planRead(b *testing.B, c *api.Client, ids []string) map[string][]api.Endpoint {
+	out := make(map[string][]api.Endpoint, len(ids))
+	for _, id := range ids {
+		sums, err := c.ListEndpointSummaries(context.Background(), id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out[id] = api.SummaryEndpoints(sums)
+	}
+	return out
 }
 
 func countOps(b *testing.B, c *api.Client, ids []string) map[string]int {

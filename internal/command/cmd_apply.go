@@ -221,6 +221,10 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	}
 	in := o.planInputs
 	in.Lock = true
+	// Applied without a pause, under the lock the plan was made under, the
+	// plan's own read of the endpoints is current: apply checks the plan
+	// against it rather than reading again. After a question, time passed.
+	in.KeepRead = o.AutoApprove
 	p, err := makePlan(ctx, in, o.Env, o.Stderr)
 	if err != nil {
 		return err
@@ -243,7 +247,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	}
 	startApplying(ctx)
 	fmt.Fprintln(o.Stdout)
-	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, true)
+	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, true, p.read)
 }
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.
@@ -305,7 +309,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		startApplying(ctx)
 		fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	}
-	return carryOut(ctx, o, plan, conn.client, backend, false)
+	return carryOut(ctx, o, plan, conn.client, backend, false, nil)
 }
 
 // configChangedNote says which configuration files changed since the plan
@@ -338,8 +342,9 @@ func configChangedNote(plan *diff.Plan, cfg *config.Config, dir string) string {
 }
 
 // carryOut runs the plan and prints how it ended. locked: the caller holds
-// the state lock already.
-func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend, locked bool) error {
+// the state lock already. planRead: the endpoints the plan was made from a
+// moment ago (apply.Options.PlanRead), or nil to read them again.
+func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend, locked bool, planRead map[string][]api.Endpoint) error {
 	if o.events != nil {
 		// A long wait is said on standard error, as before the apply, and
 		// is an event too.
@@ -359,6 +364,7 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 		LockTimeout: o.LockTimeout,
 		LockWaiting: lockWaitNote(o.Stderr, o.LockTimeout),
 		Events:      o.events.sender(),
+		PlanRead:    planRead,
 	})
 	if rep == nil {
 		return err // refused before the first step: nothing was changed

@@ -87,3 +87,24 @@ func TestDestroyOnATerminalAsksAndTakesOnlyYes(t *testing.T) {
 		t.Errorf("after the destroy, state list says (exit %d):\n%s", code, list)
 	}
 }
+
+// After the question, time passed: apply reads the endpoints of the projects
+// it changes again, to refuse a plan that is no longer current. Without the
+// question (-auto-approve) it checks the plan against the read that made it
+// (internal/command/testdata/script/apply_requests.txtar).
+func TestApplyAfterTheQuestionReadsTheEndpointsAgain(t *testing.T) {
+	w := newCrashWorld(t, 0)
+	w.write(crashBefore)
+	if out, err := applyAsked(t, w, "yes\n"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	w.write(crashAfter)
+	w.emu.ResetStats()
+	if out, err := applyAsked(t, w, "yes\n"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// Two projects: each read to plan, and again to apply.
+	if n := w.emu.Stats().Requests["GET /projects/{project_id}/endpoints"]; n != 4 {
+		t.Errorf("the endpoints were read %d times, want 4: to plan, and again after the question", n)
+	}
+}

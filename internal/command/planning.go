@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/fetch"
@@ -49,6 +50,9 @@ type planInputs struct {
 	WaitTimeout time.Duration
 	// Scope: -target, -replace, -destroy (scope.go).
 	Scope diff.Scope
+	// KeepRead: keep what the plan reads of the endpoints of the projects it
+	// changes (planned.read), for an apply that follows at once.
+	KeepRead bool
 	// Secrets learns, once the configuration is read, which variables are
 	// sensitive, so that their -var values are never repeated in a
 	// suggestion. Shared by the copies of a planInputs; nil: nothing learnt.
@@ -63,6 +67,9 @@ type planned struct {
 	state   *state.State
 	plan    *diff.Plan
 	reads   int // API reads made to plan
+	// read is the endpoints the plan read of the projects it changes, when
+	// planInputs.KeepRead asked for them (apply.Options.PlanRead).
+	read map[string][]api.Endpoint
 	// unlock releases the state lock when planInputs.Lock took it.
 	unlock func() error
 }
@@ -146,7 +153,13 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	if out.conn, err = connect(cfg, env, stderr, in.WaitTimeout); err != nil {
 		return nil, err
 	}
-	counted := &countingReader{Reader: out.conn.client}
+	var reader fetch.Reader = out.conn.client
+	var kept *keptReads
+	if in.KeepRead {
+		kept = &keptReads{Reader: reader}
+		reader = kept
+	}
+	counted := &countingReader{Reader: reader}
 	progress := startReadProgress(stderr, in.LiveProgress)
 	live, diags := fetch.Live(ctx, counted, cfg, out.state, fetch.Options{
 		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update, Scope: in.Scope})
@@ -186,6 +199,9 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	}
 	out.plan = plan
 	out.reads = int(counted.calls.Load())
+	if kept != nil {
+		out.read = kept.forPlan(plan)
+	}
 	ok = true
 	return out, nil
 }
