@@ -28,9 +28,14 @@ const maxAutoParallelism = 64
 // the mutation, one poll.
 const guessRequestsPerStep = 2
 
-// headroom: a little more than enough projects, since steps and their
-// requests vary.
-const headroom = 1.25
+// headroom: twice enough projects. With just enough (a quarter more), where
+// the rate decides, polls and mutations shared the pace as they came, so the
+// last projects' mutations left near the end and their operations ran past
+// it: 1.26 times the least the limits allow at 100 projects. With twice as
+// many started, the mutations are out early and the polls fill the pace
+// (1.11 times; docs/PERFORMANCE.md, "Applying"); a project waiting for the
+// pace costs nothing meanwhile.
+const headroom = 2.0
 
 // budget is what the run learned of its steps: how long one takes and how
 // many requests it costs.

@@ -75,21 +75,21 @@ func TestTimeLeftFollowsTheStepsOfTheRun(t *testing.T) {
 }
 
 // Without -parallelism, a paced client runs as many projects at once as
-// its pace times a step's time, over a step's requests (and a quarter
-// more), keep busy; the cap is -parallelism.
+// its pace times a step's time, over a step's requests (twice that: the
+// headroom), keep busy; the cap is -parallelism.
 func TestProjectsAtOnceFollowTheBudget(t *testing.T) {
 	paced := mustClient(t, 0) // 11.2 requests a second
 	b := newBudget(paced, 0)
 	// Nothing learned: an operation of a second (the client's guess), 2
-	// requests a step (the mutation, a poll): ceil(1.25 * 11.2 * 1 / 2).
-	if got := b.parallel(); got != 7 {
-		t.Errorf("before any step: %d projects at once, want 7", got)
+	// requests a step (the mutation, a poll): ceil(2 * 11.2 * 1 / 2).
+	if got := b.parallel(); got != 12 {
+		t.Errorf("before any step: %d projects at once, want 12", got)
 	}
 	b.sent -= 6 // two steps of 3 requests, 4s each
 	b.stepEnded(4 * time.Second)
 	b.stepEnded(4 * time.Second)
-	if got := b.parallel(); got != 19 {
-		t.Errorf("steps of 4s and 3 requests: %d projects at once, want ceil(1.25 * 11.2 * 4 / 3) = 19", got)
+	if got := b.parallel(); got != 30 {
+		t.Errorf("steps of 4s and 3 requests: %d projects at once, want ceil(2 * 11.2 * 4 / 3) = 30", got)
 	}
 	b.limit = 7
 	if got := b.parallel(); got != 7 {
