@@ -50,7 +50,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the lock, not die between two API calls.
 	signal.Ignore(syscall.SIGPIPE)
 
-	ranIn = "" // set by -chdir (chdir.go), once the root's flags are read
 	app := newApp(stdin, stdout, stderr)
 	err := app.RunContext(ctx, interspersed(appShape(app), args))
 	if err == nil {

@@ -19,19 +19,13 @@ func chdirFlag() cli.Flag {
 	return &cli.StringFlag{Name: "chdir", Usage: "run the command in `DIR`, as Terraform's -chdir (before the command: neonform -chdir=infra plan)"}
 }
 
-// ranIn is the -chdir this run was given, "" for none: every command it
-// suggests carries it, so the suggestion works when pasted where it was run.
-var ranIn string
-
 // enterChdir is the app's Before: it moves into -chdir's directory.
 func enterChdir(c *cli.Context) error {
-	ranIn = c.String("chdir")
-	if ranIn == "" {
+	dir := c.String("chdir")
+	if dir == "" {
 		return nil
 	}
-	if err := os.Chdir(ranIn); err != nil {
-		dir := ranIn
-		ranIn = ""
+	if err := os.Chdir(dir); err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
@@ -42,10 +36,10 @@ func enterChdir(c *cli.Context) error {
 }
 
 // chdirWord is "-chdir=DIR" (quoted for a shell where needed) when this run
-// was given one, else "".
-func chdirWord() string {
-	if ranIn == "" {
+// was given one, else "": the suggestions it makes carry it.
+func (a configArgs) chdirWord() string {
+	if a.chdir == "" {
 		return ""
 	}
-	return shellquote.Word("-chdir=" + ranIn)
+	return shellquote.Word("-chdir=" + a.chdir)
 }

@@ -120,7 +120,7 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 	// Whatever is decided below, the run's suggestions point at its configuration.
 	defer func() { remember(c, o.planInputs) }()
 	o = applyOptions{
-		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
+		planInputs: planInputs{Dir: ".", Chdir: c.String("chdir"), Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
 			RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter), LockTimeout: lockTimeout, WaitTimeout: waitTimeout},
 		AutoApprove: c.Bool("auto-approve"),
 		JSON:        c.Bool("json"),

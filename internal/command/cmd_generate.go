@@ -107,7 +107,7 @@ Examples:
 				return fmt.Errorf("generate takes one directory, not %d arguments: neonform generate -project ID [DIR]", len(args))
 			}
 			o := generateOptions{
-				planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}},
+				planInputs: planInputs{Dir: ".", Chdir: c.String("chdir"), Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}},
 				ProjectIDs: c.StringSlice("project"), All: c.Bool("all"), Rule: ruleOf(c),
 				Env: environmentOf(c), Stdout: c.App.Writer, Stderr: c.App.ErrWriter}
 			if len(args) == 1 {

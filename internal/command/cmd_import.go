@@ -61,7 +61,7 @@ Examples:
 				return fmt.Errorf("import takes an address, an endpoint id and optionally a directory, as in: neonform import shop.main.reports ep-cool-darkness-a5b6c7d8")
 			}
 			o := importOptions{
-				planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}},
+				planInputs: planInputs{Dir: ".", Chdir: c.String("chdir"), Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}},
 				Address:    args[0], EndpointID: args[1],
 				Env: environmentOf(c), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 			}

@@ -69,7 +69,7 @@ func outputOptionsFrom(c *cli.Context) (outputOptions, error) {
 	args := c.Args().Slice()
 	o := outputOptions{stateOptions: stateOptions{
 		// Only the neonform block is read: it says where the state is.
-		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, SettingsOnly: true},
+		planInputs: planInputs{Dir: ".", Chdir: c.String("chdir"), Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, SettingsOnly: true},
 		JSON:       c.Bool("json"),
 		Env:        environmentOf(c), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 	}}

@@ -139,7 +139,7 @@ func planInputsFrom(c *cli.Context) (planInputs, error) {
 	if err := checkParallelism(c); err != nil {
 		return planInputs{}, err
 	}
-	in := planInputs{Dir: dir, Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
+	in := planInputs{Dir: dir, Chdir: c.String("chdir"), Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, Parallelism: c.Int("parallelism"),
 		RefreshBranches: c.Bool("refresh-branches"), LiveProgress: isTerminal(c.App.ErrWriter)}
 	remember(c, in)
 	var err error

@@ -13,6 +13,7 @@ import (
 
 type showOptions struct {
 	PlanFile string
+	Chdir    string // the run's -chdir, which its advice carries
 	Format   string
 	Verbose  bool
 	Stdout   io.Writer
@@ -49,6 +50,7 @@ neonform can read.`,
 			}
 			return runShow(showOptions{
 				PlanFile: c.Args().First(),
+				Chdir:    c.String("chdir"),
 				Format:   format,
 				Verbose:  c.Bool("verbose"),
 				Stdout:   c.App.Writer,
@@ -68,7 +70,7 @@ func runShow(o showOptions) error {
 		// plan is made from: its advice says DIR, not a guess that would plan
 		// the current directory when pasted.
 		text := err.Error()
-		if completed := (configArgs{dir: "DIR"}).complete(text); completed != text {
+		if completed := (configArgs{dir: "DIR", chdir: o.Chdir}).complete(text); completed != text {
 			return errors.New(completed + " (DIR: the configuration's directory)")
 		}
 		return err
@@ -80,7 +82,7 @@ func runShow(o showOptions) error {
 		return view.Markdown(o.Stdout, p, markdownLimit)
 	}
 	// Its advice (a partial plan's "neonform plan", a warning's) says DIR too.
-	cw := (configArgs{dir: "DIR"}).completing(o.Stdout)
+	cw := (configArgs{dir: "DIR", chdir: o.Chdir}).completing(o.Stdout)
 	if err := view.Human(cw, p, view.HumanOptions{Color: o.Color, Verbose: o.Verbose}); err != nil {
 		return err
 	}

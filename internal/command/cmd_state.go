@@ -219,7 +219,7 @@ func stateOptionsFrom(c *cli.Context, shape stateArgs) (stateOptions, error) {
 	o := stateOptions{
 		// Only the neonform block is read: it says where the state is. A
 		// configuration mid-edit, or variables without values, do not matter.
-		planInputs: planInputs{Dir: ".", Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, SettingsOnly: true},
+		planInputs: planInputs{Dir: ".", Chdir: c.String("chdir"), Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, SettingsOnly: true},
 		Args:       own,
 		JSON:       c.Bool("json"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"),
 		Env: environmentOf(c), Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter,

@@ -21,7 +21,11 @@ import (
 
 // planInputs are what plan and apply (with a directory) need to make a plan.
 type planInputs struct {
-	Dir         string
+	Dir string
+	// Chdir is the -chdir this run was given, "" for none: every command
+	// the run suggests carries it, so that it works when pasted where the
+	// run was started.
+	Chdir       string
 	Vars        []string
 	VarFiles    []string
 	Parallelism int

@@ -26,6 +26,7 @@ import (
 // this run.
 type configArgs struct {
 	dir      string // "" or "." for the current directory
+	chdir    string // the run's -chdir, "" for none
 	vars     []string
 	varFiles []string
 	secrets  *sensitiveVars
@@ -33,7 +34,7 @@ type configArgs struct {
 
 // configArgsOf is the configuration a planInputs reads.
 func configArgsOf(in planInputs) configArgs {
-	return configArgs{dir: in.Dir, vars: in.Vars, varFiles: in.VarFiles, secrets: in.Secrets}
+	return configArgs{dir: in.Dir, chdir: in.Chdir, vars: in.Vars, varFiles: in.VarFiles, secrets: in.Secrets}
 }
 
 // sensitiveVars is which variables are declared sensitive, once the
@@ -109,7 +110,7 @@ func (a configArgs) suffix() string {
 // every word quoted for a POSIX shell where it needs it.
 func (a configArgs) command(name string, args ...string) string {
 	words := []string{"neonform"}
-	if w := chdirWord(); w != "" {
+	if w := a.chdirWord(); w != "" {
 		words = append(words, w)
 	}
 	words = append(words, name)
@@ -137,7 +138,7 @@ var configArity = map[string]int{
 // With -chdir, every suggestion carries it too (neonform -chdir=infra state
 // rm ...): its paths are the directory's.
 func (a configArgs) complete(text string) string {
-	suffix, chdir := a.suffix(), chdirWord()
+	suffix, chdir := a.suffix(), a.chdirWord()
 	if suffix == "" && chdir == "" {
 		return text
 	}
@@ -169,7 +170,7 @@ func (a configArgs) complete(text string) string {
 // plan's output, whose warnings may advise a command. Lines are written as
 // they end, so a large plan is not held twice.
 func (a configArgs) completing(w io.Writer) *completingWriter {
-	return &completingWriter{w: w, args: a, pass: a.suffix() == "" && chdirWord() == ""}
+	return &completingWriter{w: w, args: a, pass: a.suffix() == "" && a.chdirWord() == ""}
 }
 
 type completingWriter struct {
