@@ -21,6 +21,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -51,6 +52,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	signal.Ignore(syscall.SIGPIPE)
 
 	app := newApp(stdin, stdout, stderr)
+	app.Metadata[argsKey] = args
 	err := app.RunContext(ctx, interspersed(appShape(app), args))
 	if err == nil {
 		if app.Metadata["failed"] == true {
@@ -230,6 +232,32 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	return errors.New(unknownFlag(c, name, flag, names) + help)
 }
 
+// argsKey is the app's metadata holding the run's words as given, for
+// advice that repeats a value the parser dropped with its flag.
+const argsKey = "args"
+
+// valueGiven is the value given to flag -name (or --name) among the run's
+// words: "-name=value" or "-name value"; false when there is none.
+func valueGiven(c *cli.Context, name string) (string, bool) {
+	args, _ := c.App.Metadata[argsKey].([]string)
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		bare := strings.TrimLeft(a, "-")
+		if bare == a {
+			continue
+		}
+		if value, ok := strings.CutPrefix(bare, name+"="); ok {
+			return value, true
+		}
+		if bare == name && i+1 < len(args) {
+			return args[i+1], true
+		}
+	}
+	return "", false
+}
+
 // unknownFlag says that command has no flag, and what was probably meant:
 // the root's flag, which goes before the command's name; the nearest flag
 // of the command; or, when a file of that name is there, how to pass it as
@@ -241,8 +269,11 @@ func unknownFlag(c *cli.Context, command, flag string, names []string) string {
 	if i := slices.IndexFunc(c.App.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), bare) }); i >= 0 && isCommand(c) {
 		given := "-" + bare
 		if df, ok := c.App.Flags[i].(cli.DocGenerationFlag); ok && df.TakesValue() {
-			placeholder, _ := placeholderOf(df.GetUsage())
-			given += "=" + placeholder
+			value, ok := valueGiven(c, bare)
+			if !ok {
+				value, _ = placeholderOf(df.GetUsage())
+			}
+			given = shellquote.Word(given + "=" + value)
 		}
 		return msg + fmt.Sprintf(" %s goes before the command's name: neonform %s %s", given, given, strings.TrimPrefix(command, "neonform "))
 	}
