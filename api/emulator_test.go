@@ -130,7 +130,7 @@ func TestEveryCallAgainstTheEmulator(t *testing.T) {
 	if got, _ := c.GetEndpoint(ctx, pid, id); got == nil || got.Settings.PgSettings["work_mem"] != "64MB" {
 		t.Errorf("after setting work_mem: %+v", got)
 	}
-	cleared, err := c.UpdateEndpoint(ctx, pid, id, api.EndpointUpdate{Settings: &api.SettingsRequest{}})
+	cleared, err := c.UpdateEndpoint(ctx, pid, id, api.EndpointUpdate{Settings: &api.SettingsRequest{PgSettings: map[string]string{}}})
 	must(t, err)
 	must(t, c.WaitOperations(ctx, pid, cleared.Operations))
 	if got, _ := c.GetEndpoint(ctx, pid, id); got == nil || len(got.Settings.PgSettings) != 0 {

@@ -1,10 +1,6 @@
 package api
 
-import (
-	"encoding/json"
-	"github.com/neonform/neonform/internal/managed"
-	"time"
-)
+import "time"
 
 // Wire types of the service API v2, named as the OpenAPI description names them
 // (api/testdata/neon-openapi-v2-computes.json). Optional fields are pointers or
@@ -77,18 +73,13 @@ type EndpointSettings struct {
 
 // SettingsRequest is the settings object of a create or an update. Its
 // PgSettings replace the compute's Postgres settings whole, so they are always
-// sent: an empty (or nil) map clears them, as "pg_settings": {}. (The service
-// answers 400 "settings must not be nil" to a create whose settings lack
-// pg_settings, which is why this is not EndpointSettings.)
+// sent: an empty map clears them, as "pg_settings": {}. (The service answers
+// 400 "settings must not be nil" to a create whose settings lack pg_settings,
+// which is why this is not EndpointSettings.) The client sends what it is
+// given: whoever builds one says "none" as an empty map, never nil, which
+// would go out as null (diff's attribute table, with managed.Settings).
 type SettingsRequest struct {
 	PgSettings map[string]string `json:"pg_settings"`
-}
-
-// MarshalJSON sends nil settings as {}: "none", never null.
-func (s SettingsRequest) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		PgSettings map[string]string `json:"pg_settings"`
-	}{managed.Settings(s.PgSettings)})
 }
 
 // Endpoint is the compute endpoint record (components.schemas.Endpoint).

@@ -3,21 +3,15 @@ package apply
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"time"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
-	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/state"
 )
 
-// Defaults of Options.
-const (
-	DefaultInterruptGrace = 30 * time.Second
-	DefaultStillEvery     = 10 * time.Second
-)
+// DefaultInterruptGrace is Options.InterruptGrace's default.
+const DefaultInterruptGrace = 30 * time.Second
 
 // Options say how to carry out a plan.
 type Options struct {
@@ -34,12 +28,10 @@ type Options struct {
 	// run, up to 64 (budget.go). It is also how many are read at once
 	// before the first change: 0 = api.DefaultParallelReads.
 	Parallelism int
-	// Progress gets one line when a step starts and one when it ends; nil
-	// prints nothing.
-	Progress io.Writer
-	// Live: Progress is a terminal, so a status line of the steps in flight
-	// is kept at its bottom and redrawn.
-	Live bool
+	// Hooks are told what the apply does, as it does it (hook.go): the
+	// views render them, for people and for apply -json. None: apply says
+	// nothing.
+	Hooks []Hook
 	// Who holds the lock, for others' error messages; "" = the OS user.
 	Who string
 	// LockTimeout is how long to wait for a state lock another run holds
@@ -50,12 +42,6 @@ type Options struct {
 	// InterruptGrace is how long a call in flight may take to finish once
 	// ctx is cancelled: 0 = 30s.
 	InterruptGrace time.Duration
-	// Events, when set, gets every event of the apply (events.go), from
-	// the plan_summary to the apply_finished, from several goroutines.
-	Events func(Event)
-	// StillEvery is how often a step that waits long says it is still
-	// waiting (without Live): 0 = 10s.
-	StillEvery time.Duration
 	// PlanRead, when set, is the live endpoints of the plan's projects by
 	// project id, as the plan was made from them moments ago in this same
 	// run, with nobody reviewing it in between (apply DIR -auto-approve,
@@ -77,27 +63,20 @@ type Options struct {
 // the plan is stale, the live endpoints cannot be read) means nothing was
 // changed, and the Report is nil.
 //
-// Options.Events gets a plan_summary before the first step and, however
-// Apply returns, an apply_finished last.
+// Options.Hooks are told PlanChecked before the first step and, however
+// Apply returns, Finished last.
 func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err error) {
 	start := time.Now()
 	if opts.Client == nil || opts.State == nil {
 		return nil, errors.New("apply: Options.Client and Options.State are required")
 	}
-	if opts.Events != nil {
-		defer func() { opts.Events(FinishedEvent(rep, err)) }()
-	}
+	tell := hooks(opts.Hooks)
+	defer func() { tell.Finished(rep, err) }()
 	if opts.Parallelism < 0 {
 		opts.Parallelism = 0
 	}
 	if opts.InterruptGrace <= 0 {
 		opts.InterruptGrace = DefaultInterruptGrace
-	}
-	if opts.StillEvery <= 0 {
-		opts.StillEvery = DefaultStillEvery
-	}
-	if opts.Progress == nil {
-		opts.Progress = io.Discard
 	}
 	if p == nil {
 		return nil, damaged(&diff.Plan{}, errors.New("there is no plan"))
@@ -109,7 +88,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		}
 		defer func() {
 			if err := unlock(); err != nil {
-				fmt.Fprintf(opts.Progress, "Warning: %v\n", err)
+				tell.Warning(err)
 			}
 		}()
 	}
@@ -129,7 +108,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	if len(steps) == 0 {
 		// Only now: a file whose steps were taken out has none, but its
 		// changes and the state make some, and Verify refused it.
-		opts.emit(PlanSummaryEvent(p, "The plan has no changes: nothing to do."))
+		tell.PlanChecked(p)
 		return &Report{Elapsed: time.Since(start)}, nil
 	}
 	verified := *p
@@ -151,7 +130,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	}
 
 	r := newRun(&verified, st, live, opts)
-	opts.emit(PlanSummaryEvent(&verified, "Applying the plan: "+view.ShortSummary(&verified)))
+	tell.PlanChecked(&verified)
 	rep = r.execute(ctx)
 	rep.Elapsed = time.Since(start)
 	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff"
 )
 
 // An apply of many projects at the service's limits receives no 429: its
@@ -40,7 +41,7 @@ func TestApplyAtTheServiceLimitsGetsNo429(t *testing.T) {
 		t.Fatal(err)
 	}
 	var inFlight steps
-	if _, err := Apply(context.Background(), p, Options{Client: paced, State: w.state, Events: inFlight.count}); err != nil {
+	if _, err := Apply(context.Background(), p, Options{Client: paced, State: w.state, Hooks: []Hook{&inFlight}}); err != nil {
 		t.Fatal(err)
 	}
 	stats := w.emu.Stats()
@@ -62,7 +63,7 @@ func TestParallelismCapsTheProjectsAtOnce(t *testing.T) {
 	w := newWorld(t, worldOptions{projects: ids, opDelay: 5 * time.Millisecond})
 	p := w.plan(everyPrimaryOfSize(ids, 2))
 	var inFlight steps
-	if _, err := Apply(context.Background(), p, Options{Client: w.c, State: w.state, Parallelism: 3, Events: inFlight.count}); err != nil {
+	if _, err := Apply(context.Background(), p, Options{Client: w.c, State: w.state, Parallelism: 3, Hooks: []Hook{&inFlight}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := inFlight.most(); got > 3 || got < 2 {
@@ -78,22 +79,24 @@ func everyPrimaryOfSize(ids []string, size int) string {
 	return src.String()
 }
 
-// steps counts the steps in flight from an apply's events.
+// steps counts the steps in flight from what an apply tells its hooks.
 type steps struct {
+	nopHook
 	mu       sync.Mutex
 	now, max int
 }
 
-func (s *steps) count(e Event) {
+func (s *steps) StepStarted(*diff.Step, *diff.Change, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch e.Type {
-	case EventStepStarted:
-		s.now++
-		s.max = max(s.max, s.now)
-	case EventStepDone, EventStepFailed:
-		s.now--
-	}
+	s.now++
+	s.max = max(s.max, s.now)
+}
+
+func (s *steps) StepEnded(*StepResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now--
 }
 
 func (s *steps) most() int {

@@ -36,7 +36,8 @@
 //     succeeded is recorded as done: the service finishes its operations.
 //
 // What it must not do: read the configuration (each step carries what to
-// record in state), print anywhere but Options.Progress, change anything
+// record in state), print or word anything (it tells Options.Hooks what it
+// does, as facts, and the views word them: internal/command/views), change anything
 // before the plan has been checked against the stored state and the live
 // endpoints, or repeat a create whose outcome it does not know without first
 // looking for what it may have made.

@@ -1,49 +1,11 @@
 package apply
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/neonform/neonform/api"
-	"github.com/neonform/neonform/diff"
 )
-
-// On a terminal the status line says how long the rest is expected to take,
-// once the run has learned enough to say.
-func TestLiveStatusLineSaysTheTimeLeft(t *testing.T) {
-	var out bytes.Buffer
-	p := newProgress(&out, true, time.Hour, 3)
-	known := false
-	p.timeLeft = func() (time.Duration, bool) { return 95 * time.Second, known }
-	p.start(slowStep, &diff.Change{}, false)
-	known = true
-	p.tick()
-	p.finish()
-	s := out.String()
-	if !strings.Contains(s, "...\n[0/3 done] shop.main.primary updating ") {
-		t.Errorf("before anything is learned, the status line says no time left:\n%q", s)
-	}
-	if !strings.Contains(s, "\r\x1b[K[0/3 done, about 1m40s left] shop.main.primary updating ") {
-		t.Errorf("the status line does not say the time left:\n%q", s)
-	}
-}
-
-func TestTimeLeftIsSaidRounded(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		400 * time.Millisecond:   "1s",
-		42400 * time.Millisecond: "42s",
-		95 * time.Second:         "1m40s",
-		120 * time.Second:        "2m",
-		754 * time.Second:        "13m",
-		3725 * time.Second:       "1h2m",
-	} {
-		if got := formatLeft(d); got != want {
-			t.Errorf("%s is said %q, want %q", d, got, want)
-		}
-	}
-}
 
 // The time left is the longest of: the longest project's steps one after
 // another, all steps as many projects at once as run, and their requests at

@@ -1,11 +1,11 @@
 package apply
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,36 +14,26 @@ import (
 	"github.com/neonform/neonform/diff"
 )
 
-// recordEvents applies p with Events going through JSONEvents, as apply
-// -json writes them, and reads the lines back: each one JSON object with a
-// type and a timestamp.
-func recordEvents(t *testing.T, w *world, p *diff.Plan, opts Options) ([]map[string]any, *Report, error) {
+// recordEvents applies p with a logHook and returns its lines: what Apply
+// told its hooks, in order (the views word them: internal/command/views).
+func recordEvents(t *testing.T, w *world, p *diff.Plan, opts Options) ([]string, *Report, error) {
 	t.Helper()
 	var out bytes.Buffer
-	opts.Client, opts.State, opts.Events = w.c, w.state, JSONEvents(&out)
+	opts.Client, opts.State, opts.Hooks = w.c, w.state, []Hook{&logHook{b: &out}}
 	rep, err := Apply(context.Background(), p, opts)
-	var events []map[string]any
-	sc := bufio.NewScanner(&out)
-	for sc.Scan() {
-		var e map[string]any
-		if jerr := json.Unmarshal(sc.Bytes(), &e); jerr != nil {
-			t.Fatalf("line %q is not a JSON object: %v", sc.Text(), jerr)
-		}
-		if _, terr := time.Parse(time.RFC3339Nano, e["@timestamp"].(string)); terr != nil || e["type"] == "" || e["@message"] == "" {
-			t.Errorf("event %s lacks a type, a timestamp or a message", sc.Text())
-		}
-		events = append(events, e)
-	}
-	return events, rep, err
+	return strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"), rep, err
 }
 
-// shape is an event's type and step, the order an apply must tell them in.
-func shape(e map[string]any) string {
-	s := e["type"].(string)
-	if a, ok := e["address"].(string); ok {
-		s += " " + a + " " + e["action"].(string)
+// shape is a line's call and step, the order an apply must tell them in.
+func shape(line string) string {
+	f := strings.Fields(line)
+	switch f[0] {
+	case "started", "ended":
+		return f[0] + " " + f[1] + " " + f[2]
+	case "others":
+		return "others"
 	}
-	return s
+	return f[0]
 }
 
 func TestApplyEventsOfACreateAnUpdateAndADelete(t *testing.T) {
@@ -53,18 +43,18 @@ func TestApplyEventsOfACreateAnUpdateAndADelete(t *testing.T) {
 	next = strings.Replace(next, `compute "reports" {`, `compute "analytics" {`, 1) // reports goes, analytics comes
 	p := w.plan(next)
 
-	events, rep, err := recordEvents(t, w, p, Options{Parallelism: 1})
+	events, _, err := recordEvents(t, w, p, Options{Parallelism: 1})
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}
-	want := []string{"plan_summary"}
+	want := []string{"checked", "begin"}
 	for _, s := range p.Steps {
 		if s.Kind == diff.StepState {
 			t.Fatalf("unexpected state-only step %+v", s)
 		}
-		want = append(want, "step_started "+s.Address+" "+s.Kind.String(), "state_saved", "step_done "+s.Address+" "+s.Kind.String())
+		want = append(want, "started "+s.Address+" "+s.Kind.String(), "saved", "ended "+s.Address+" "+s.Kind.String())
 	}
-	want = append(want, "apply_finished")
+	want = append(want, "finished")
 	var got []string
 	for _, e := range events {
 		got = append(got, shape(e))
@@ -79,43 +69,25 @@ func TestApplyEventsOfACreateAnUpdateAndADelete(t *testing.T) {
 	if !kinds["create"] || !kinds["update"] || !kinds["delete"] {
 		t.Fatalf("the plan's steps %v are not a create, an update and a delete", kinds)
 	}
-
-	sum := events[0]
-	if sum["steps"] != float64(3) || sum["summary"].(map[string]any)["create"] != float64(1) || sum["summary"].(map[string]any)["delete"] != float64(1) {
-		t.Errorf("plan_summary = %v", sum)
+	if events[0] != "checked 3 steps" {
+		t.Errorf("PlanChecked: %s", events[0])
 	}
-	serial := 0.0
+	var serial int64
 	for _, e := range events {
-		switch e["type"] {
-		case "state_saved":
-			if e["serial"].(float64) <= serial {
-				t.Errorf("serials do not grow: %v after %v", e["serial"], serial)
+		var n int64
+		if _, err := fmt.Sscanf(e, "saved %d", &n); err == nil {
+			if n <= serial {
+				t.Errorf("serials do not grow: %d after %d", n, serial)
 			}
-			serial = e["serial"].(float64)
-		case "step_done":
-			if e["endpoint_id"] == "" || e["elapsed_seconds"] == nil || e["project"] != "shop" || e["project_id"] != shop {
-				t.Errorf("step_done lacks its endpoint, project or time: %v", e)
-			}
-		case "step_started":
-			if e["action"] == "update" && e["disruption"] != "restart" {
-				t.Errorf("the resize's step_started = %v, want disruption restart", e)
-			}
+			serial = n
 		}
 	}
 	st, _ := w.state.Read(context.Background())
-	if int64(serial) != st.Serial {
-		t.Errorf("the last state_saved says serial %v, the state is at %d", serial, st.Serial)
+	if serial != st.Serial {
+		t.Errorf("the last StateSaved says serial %d, the state is at %d", serial, st.Serial)
 	}
-	for _, e := range events {
-		if e["type"] == "step_done" && e["action"] == "create" && e["endpoint_id"] != st.Computes["shop.main.analytics"].EndpointID {
-			t.Errorf("the create's step_done names %v, the state %s", e["endpoint_id"], st.Computes["shop.main.analytics"].EndpointID)
-		}
-	}
-	fin := events[len(events)-1]
-	counts := fin["counts"].(map[string]any)
-	if fin["status"] != "complete" || counts["created"] != float64(1) || counts["updated"] != float64(1) || counts["deleted"] != float64(1) ||
-		counts["steps_done"] != float64(len(rep.Done)) || fin["@message"] != firstLine(rep.Summary()) {
-		t.Errorf("apply_finished = %v", fin)
+	if want := "ended shop.main.analytics create " + st.Computes["shop.main.analytics"].EndpointID; !slices.Contains(events, want) {
+		t.Errorf("the create's end does not name the endpoint the state records: want %q in\n%s", want, strings.Join(events, "\n"))
 	}
 }
 
@@ -123,7 +95,7 @@ func TestApplyEventsOfAFailedStep(t *testing.T) {
 	w := newWorld(t, worldOptions{projects: []string{shop}})
 	w.refuse("PATCH", "/projects/"+shop+"/", 400, "no, says the test")
 	// The primary's name is new: an update, which the service refuses.
-	events, _, err := recordEvents(t, w, w.plan(oneReplicaNamed), Options{})
+	events, rep, err := recordEvents(t, w, w.plan(oneReplicaNamed), Options{})
 	var inc *IncompleteError
 	if !errors.As(err, &inc) {
 		t.Fatalf("want an IncompleteError, got %v", err)
@@ -132,19 +104,16 @@ func TestApplyEventsOfAFailedStep(t *testing.T) {
 	for _, e := range events {
 		got = append(got, shape(e))
 	}
-	want := "plan_summary\nstep_started shop.main.primary update\nstep_failed shop.main.primary update\napply_finished"
+	want := "checked\nbegin\nstarted shop.main.primary update\nended shop.main.primary update\nfinished"
 	if strings.Join(got, "\n") != want {
 		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
 	}
-	failed := events[2]
-	if !strings.Contains(failed["error"].(string), "no, says the test") || !strings.Contains(failed["@message"].(string), "update failed") {
-		t.Errorf("step_failed = %v", failed)
+	if !strings.Contains(events[3], "failed: ") || !strings.Contains(events[3], "no, says the test") {
+		t.Errorf("the step's end = %s", events[3])
 	}
-	fin := events[3]
-	skipped, _ := fin["not_attempted"].([]any)
-	if fin["status"] != "incomplete" || fin["counts"].(map[string]any)["steps_failed"] != float64(1) || len(skipped) != 1 ||
-		skipped[0].(map[string]any)["address"] != "shop.main.reports" || !strings.Contains(skipped[0].(map[string]any)["reason"].(string), "failed before it") {
-		t.Errorf("apply_finished = %v", fin)
+	if len(rep.Failed) != 1 || len(rep.NotAttempted) != 1 || rep.NotAttempted[0].Step.Address != "shop.main.reports" ||
+		!strings.Contains(rep.NotAttempted[0].Err.Error(), "failed before it") {
+		t.Errorf("report = %+v", rep)
 	}
 }
 
@@ -157,12 +126,11 @@ func TestApplyEventsOfARefusedApply(t *testing.T) {
 	}
 	defer unlock()
 	events, rep, err := recordEvents(t, w, p, Options{})
-	if rep != nil || err == nil {
+	if rep != nil || err == nil || !strings.Contains(err.Error(), "someone-else") {
 		t.Fatalf("Apply of a locked state = %v, %v", rep, err)
 	}
-	if len(events) != 1 || events[0]["type"] != "apply_finished" || events[0]["status"] != "error" ||
-		!strings.Contains(events[0]["error"].(string), "someone-else") || !strings.HasPrefix(events[0]["@message"].(string), "Nothing was changed: state is locked") {
-		t.Errorf("events = %v, want one apply_finished saying nothing was changed and why", events)
+	if strings.Join(events, "\n") != "finished" {
+		t.Errorf("events = %v, want Finished alone", events)
 	}
 }
 
@@ -186,11 +154,12 @@ func TestApplyEventsOfAWaitForOthersOperations(t *testing.T) {
 	}
 	// The run's read of the first project's operations (to learn how long
 	// they take) finds the console's: apply waits before the first step.
-	if len(events) < 3 || shape(events[1]) != "waiting" || shape(events[2]) != "step_started shop.main.primary update" {
-		t.Fatalf("events %v: want the wait between the plan_summary and the first step", events)
+	if len(events) < 4 || shape(events[2]) != "others" || !strings.HasPrefix(events[2], "others "+shop+" ") ||
+		shape(events[len(events)-1]) != "finished" || !slices.Contains(events, "others done "+shop) {
+		t.Fatalf("events %v: want the wait between the begin and the first step", events)
 	}
-	if e := events[1]; e["project"] != "shop" || e["project_id"] != shop || e["operations"].(float64) < 1 ||
-		!strings.HasPrefix(e["@message"].(string), "waiting for ") {
-		t.Errorf("waiting = %v", e)
+	started := slices.IndexFunc(events, func(e string) bool { return strings.HasPrefix(e, "started shop.main.primary update") })
+	if done := slices.Index(events, "others done "+shop); started < 0 || done > started {
+		t.Errorf("the wait is not over before the first step starts:\n%s", strings.Join(events, "\n"))
 	}
 }

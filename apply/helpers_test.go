@@ -223,12 +223,13 @@ func (w *world) tryPlan(src string) (*diff.Plan, error) {
 	return p, nil
 }
 
-// apply applies p with the world's client and state; progress goes to out.
+// apply applies p with the world's client and state; what it tells its
+// hooks goes to out, a line of facts a call (logHook).
 func (w *world) apply(ctx context.Context, p *diff.Plan, out *bytes.Buffer) (*Report, error) {
 	if out == nil {
 		out = &bytes.Buffer{}
 	}
-	return Apply(ctx, p, Options{Client: w.c, State: w.state, Progress: out, Parallelism: 4})
+	return Apply(ctx, p, Options{Client: w.c, State: w.state, Hooks: []Hook{&logHook{b: out}}, Parallelism: 4})
 }
 
 // mustApply plans src, applies it, and fails the test unless every step was done.

@@ -163,7 +163,7 @@ func (mw *modelWalk) step(ctx context.Context, n int) {
 	mw.w.emu.ResetStats()
 	calls := mw.recordCalls()
 	var out bytes.Buffer
-	_, err := Apply(ctx, saved, Options{Client: mw.w.c, State: mw.w.state, Progress: &out, Parallelism: 2})
+	_, err := Apply(ctx, saved, Options{Client: mw.w.c, State: mw.w.state, Hooks: []Hook{&logHook{b: &out}}, Parallelism: 2})
 	mw.w.setTamper(nil)
 	if err != nil {
 		mw.failf("apply of the saved plan failed: %v", err)
@@ -189,7 +189,7 @@ func (mw *modelWalk) faultStep(ctx context.Context, n int) {
 	mw.w.lostAnswers(rand.New(rand.NewPCG(mw.seed, uint64(n))))
 	var out bytes.Buffer
 	// One project at a time, so that a seed draws the same faults again.
-	_, err := Apply(ctx, saved, Options{Client: mw.w.c, State: mw.w.state, Progress: &out, Parallelism: 1})
+	_, err := Apply(ctx, saved, Options{Client: mw.w.c, State: mw.w.state, Hooks: []Hook{&logHook{b: &out}}, Parallelism: 1})
 	mw.w.setTamper(nil)
 	mw.w.emu.SetFaults(emulator.Faults{})
 	rec := &mw.history[n]
@@ -214,7 +214,7 @@ func (mw *modelWalk) faultStep(ctx context.Context, n int) {
 			mw.stop(n, p, out.String())
 		}
 		out.WriteString("\n--- the apply after it, without faults:\n")
-		if _, err := Apply(ctx, again, Options{Client: mw.w.c, State: mw.w.state, Progress: &out, Parallelism: 1}); err != nil {
+		if _, err := Apply(ctx, again, Options{Client: mw.w.c, State: mw.w.state, Hooks: []Hook{&logHook{b: &out}}, Parallelism: 1}); err != nil {
 			mw.failf("the apply after an apply that failed under faults failed: %v", err)
 			mw.stop(n, p, out.String())
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,28 +11,10 @@ import (
 	"github.com/neonform/neonform/emulator"
 )
 
-// syncBuffer is a bytes.Buffer that an apply writes to while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitFor waits until out says want; an apply that ends (done) without
 // saying it fails the test, and so does one still silent after a minute
 // (it waits on a fake clock only the test moves, so it would hang).
-func waitFor(t *testing.T, out *syncBuffer, done <-chan error, want string) {
+func waitFor(t *testing.T, out *logHook, done <-chan error, want string) {
 	t.Helper()
 	giveUp := time.After(time.Minute)
 	for !strings.Contains(out.String(), want) {
@@ -78,9 +59,10 @@ const books = "aged-fog-11112222"
 
 // An apply that meets operations it did not start (a compute woken in the
 // console: nothing in the endpoints list shows it) is refused 423 by the
-// service; the client waits until they are over, and apply says what it
-// waits for, at once and then every StillEvery in a log, and when the wait
-// is over: it is never silent while it waits. The operation runs on the
+// service; the client waits until they are over, and apply tells its hooks
+// what it waits for when the wait starts and when it is over, before the
+// step that waited ends (the views say it, and keep saying it while it
+// lasts: internal/command/views). The operation runs on the
 // emulator's fake clock, so it lasts until the test moves the clock: the
 // wait is as long as the test needs.
 func TestApplySaysItWaitsForOperationsItDidNotStart(t *testing.T) {
@@ -93,15 +75,14 @@ func TestApplySaysItWaitsForOperationsItDidNotStart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out := &syncBuffer{}
+	out := &logHook{b: &bytes.Buffer{}}
 	done := make(chan error, 1)
 	go func() {
-		_, err := Apply(context.Background(), p, Options{Client: w.c, State: w.state, Progress: out, StillEvery: 5 * time.Millisecond})
+		_, err := Apply(context.Background(), p, Options{Client: w.c, State: w.state, Hooks: []Hook{out}})
 		done <- err
 	}()
-	waitFor(t, out, done, "waiting for 1 operation on project shop started outside this run...\n")
-	waitFor(t, out, done, "waiting for 1 operation on project shop started outside this run: ")
-	if strings.Contains(out.String(), "shop.main.reports: created") {
+	waitFor(t, out, done, "others "+shop+" 1\n")
+	if strings.Contains(out.String(), "ended shop.main.reports") {
 		t.Fatalf("a step ended while the project's operations ran:\n%s", out.String())
 	}
 	// The wait ends; apply's own steps then run on the same clock.
@@ -109,8 +90,8 @@ func TestApplySaysItWaitsForOperationsItDidNotStart(t *testing.T) {
 		t.Fatalf("apply: %v\n%s", err, out.String())
 	}
 	s := out.String()
-	over := strings.Index(s, "the operations on project shop started outside this run are over after ")
-	created := strings.Index(s, "shop.main.reports: created")
+	over := strings.Index(s, "others done "+shop+"\n")
+	created := strings.Index(s, "ended shop.main.reports create")
 	if over < 0 || created < over {
 		t.Errorf("the end of the wait is not said before the step that waited ends:\n%s", s)
 	}
@@ -143,14 +124,14 @@ func TestApplyWaitsBeforeAProjectThatShowsOperationsRunning(t *testing.T) {
 	}
 	p := w.plan(booksFirst)
 	w.emu.ResetStats()
-	out := &syncBuffer{}
+	out := &logHook{b: &bytes.Buffer{}}
 	done := make(chan error, 1)
 	go func() {
-		_, err := Apply(context.Background(), p, Options{Client: w.c, State: w.state, Progress: out})
+		_, err := Apply(context.Background(), p, Options{Client: w.c, State: w.state, Hooks: []Hook{out}})
 		done <- err
 	}()
-	waitFor(t, out, done, "waiting for 1 operation on project shop started outside this run...\n")
-	if strings.Contains(out.String(), "shop.main.reports") {
+	waitFor(t, out, done, "others "+shop+" 1\n")
+	if strings.Contains(out.String(), "started shop.main.reports") {
 		t.Fatalf("a step started while the project's operations ran:\n%s", out.String())
 	}
 	if err := applyOnClock(t, done, clock); err != nil {
@@ -158,25 +139,5 @@ func TestApplyWaitsBeforeAProjectThatShowsOperationsRunning(t *testing.T) {
 	}
 	if n := w.emu.Stats().Statuses["423"]; n != 0 {
 		t.Errorf("apply provoked %d answers 423 instead of waiting for the operations its read showed", n)
-	}
-}
-
-// On a terminal the wait is in the status line, with how long it has lasted.
-func TestLiveStatusLineShowsTheWaitForOthers(t *testing.T) {
-	var out bytes.Buffer
-	p := newProgress(&out, true, time.Hour, 2)
-	p.othersRunning("dark-sun-46453911", "shop", 2)
-	p.tick()
-	p.othersDone("dark-sun-46453911")
-	p.finish()
-	s := out.String()
-	for _, want := range []string{
-		"waiting for 2 operations on project shop started outside this run...\n",
-		"\r\x1b[K[0/2 done] waiting for 2 operations on project shop started outside this run: ",
-		"\r\x1b[Kthe operations on project shop started outside this run are over after ",
-	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("output lacks %q:\n%q", want, s)
-		}
 	}
 }

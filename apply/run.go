@@ -18,7 +18,8 @@ type run struct {
 	c    *api.Client
 	opts Options
 	rec  *recorder
-	prog *progress
+	// hooks are told what the run does (Options.Hooks).
+	hooks hooks
 	// budget decides how many projects run at once, from what the run
 	// learns of its steps.
 	budget *budget
@@ -30,10 +31,8 @@ type run struct {
 	hosts map[string]string
 	// deletes are the endpoints this plan deletes.
 	deletes map[string]bool
-	// changes by address, for the counts and the progress words.
+	// changes by address, for the counts and the hooks.
 	changes map[string]*diff.Change
-	// labels are the projects' labels by id, for the progress words.
-	labels map[string]string
 	// busy are the projects whose endpoints, as apply found them, show
 	// operations running (operationsRun): apply waits for those before
 	// their first change.
@@ -78,20 +77,10 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 	for i := range p.Changes {
 		r.changes[p.Changes[i].Address] = &p.Changes[i]
 	}
-	r.labels = make(map[string]string, len(p.Projects))
-	for _, pr := range p.Projects {
-		r.labels[pr.ID] = pr.Label
-		if pr.Label == "" {
-			r.labels[pr.ID] = pr.ID
-		}
-	}
 	r.budget = newBudget(opts.Client, opts.Parallelism)
 	r.rec = newRecorder(context.Background(), opts.State, st)
-	r.prog = newProgress(opts.Progress, opts.Live, opts.StillEvery, len(p.Steps))
-	r.prog.events, r.prog.labels = opts.Events, r.labels
-	r.rec.saved = func(serial int64) {
-		r.prog.emit(Event{Type: EventStateSaved, Message: fmt.Sprintf("saved the state (%s) at serial %d", opts.State.Describe(), serial), Serial: serial})
-	}
+	r.hooks = opts.Hooks
+	r.rec.saved = func(serial int64) { r.hooks.StateSaved(opts.State.Describe(), serial) }
 	return r
 }
 
@@ -113,8 +102,7 @@ func (r *run) execute(ctx context.Context) *Report {
 		}
 	}
 	r.learn(ctx, order, byProject)
-	r.prog.timeLeft = r.timeLeft
-	r.prog.begin()
+	r.hooks.Begin(r.timeLeft)
 	// Projects take their turn in plan order, so that with -parallelism 1 an
 	// apply is one deterministic sequence.
 	var wg sync.WaitGroup
@@ -124,7 +112,6 @@ func (r *run) execute(ctx context.Context) *Report {
 				r.skip(byProject[rest], errInterrupted)
 			}
 			wg.Wait()
-			r.prog.finish()
 			return r.report(true)
 		}
 		wg.Add(1)
@@ -135,7 +122,6 @@ func (r *run) execute(ctx context.Context) *Report {
 		}()
 	}
 	wg.Wait()
-	r.prog.finish()
 	return r.report(ctx.Err() != nil)
 }
 
@@ -177,13 +163,13 @@ func (r *run) project(ctx context.Context, steps []int) {
 	id := r.plan.Steps[steps[0]].ProjectID
 	// Operations started outside this run (a console click, another tool, a
 	// compute scaling to zero) make the service refuse a change with 423
-	// while they run: the client waits them out, and the progress says so.
+	// while they run: the client waits them out, and the hooks are told.
 	others := func(n int) {
 		if n == 0 {
-			r.prog.othersDone(id)
+			r.hooks.OthersDone(id)
 			return
 		}
-		r.prog.othersRunning(id, r.labels[id], n)
+		r.hooks.OthersRunning(id, n)
 	}
 	ctx = api.WatchLocked(ctx, others)
 	// A project whose endpoints showed operations running is waited for
@@ -206,7 +192,7 @@ func (r *run) project(ctx context.Context, steps []int) {
 		}
 		if s.Kind != diff.StepState && !idle {
 			err := r.c.WatchProjectIdle(ctx, s.ProjectID, others)
-			r.prog.othersDone(s.ProjectID)
+			r.hooks.OthersDone(s.ProjectID)
 			if err != nil {
 				if ctx.Err() != nil {
 					r.skip(steps[n:], errInterrupted)
@@ -214,7 +200,7 @@ func (r *run) project(ctx context.Context, steps []int) {
 				}
 				r.results[i] = &StepResult{Step: *s, EndpointID: s.EndpointID,
 					Err: fmt.Errorf("waiting for the project's running operations to finish before changing it: %w", err)}
-				r.prog.failedBeforeStart(r.results[i])
+				r.hooks.StepFailedBeforeStart(r.results[i])
 				r.ended(s)
 				r.skip(steps[n+1:], stoppedBy(s))
 				return

@@ -21,10 +21,10 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	idleNow, err := r.checkStillIdle(ctx, s, ch)
 	if err != nil {
 		res.Err, res.Elapsed = err, time.Since(start)
-		r.prog.failedBeforeStart(res)
+		r.hooks.StepFailedBeforeStart(res)
 		return res
 	}
-	r.prog.start(s, ch, idleNow)
+	r.hooks.StepStarted(s, ch, idleNow)
 	switch s.Kind {
 	case diff.StepState:
 		res.Err = r.rec.record(recordStep(s, "", r.hosts[s.EndpointID], r.deletes))
@@ -42,7 +42,7 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	}
 	res.Err = hideSensitive(res.Err, s)
 	res.Elapsed = time.Since(start)
-	r.prog.end(res)
+	r.hooks.StepEnded(res)
 	return res
 }
 
@@ -98,10 +98,10 @@ func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
 				return true, nil // something was made: never create a second
 			}
 			found = ep
-			r.prog.note(s, fmt.Sprintf("the answer to the create was lost, but it made %s (named %s): using it, not creating another", ep.ID, s.QuotedName()))
+			r.hooks.StepNote(s, Note{Kind: NoteCreateFound, EndpointID: ep.ID})
 			return true, nil
 		}
-		r.prog.note(s, fmt.Sprintf("the answer to the create was lost and it made nothing (no new endpoint named %s): sending it again", s.QuotedName()))
+		r.hooks.StepNote(s, Note{Kind: NoteCreateResent})
 		return false, nil
 	})
 	if refused != nil {
@@ -172,10 +172,10 @@ func (r *run) update(ctx context.Context, s *diff.Step, res *StepResult) {
 		}
 		if diff.InPlace(ep, want) {
 			res.Unchanged = true
-			r.prog.note(s, "the answer to the update was lost, but the change is in place: not sending it again")
+			r.hooks.StepNote(s, Note{Kind: NoteUpdateInPlace})
 			return true, nil
 		}
-		r.prog.note(s, "the answer to the update was lost and the change is not in place: sending it again")
+		r.hooks.StepNote(s, Note{Kind: NoteUpdateResent})
 		return false, nil
 	})
 	if err != nil {
@@ -202,7 +202,7 @@ func (r *run) defaults(ctx context.Context, s *diff.Step, res *StepResult) {
 		_, ops, err = r.c.UpdateProjectDefaults(call, s.ProjectID, *s.Defaults)
 		return nil, err
 	}, func() (bool, error) {
-		r.prog.note(s, "the answer to the change of the project's defaults was lost: sending it again (it sets the same values)")
+		r.hooks.StepNote(s, Note{Kind: NoteDefaultsResent})
 		return false, nil
 	})
 	if err != nil {
@@ -221,7 +221,7 @@ func (r *run) delete(ctx context.Context, s *diff.Step, res *StepResult) {
 	out, lost, err := r.send(call, s, func() (*api.EndpointOperations, error) {
 		return r.c.DeleteEndpoint(call, s.ProjectID, s.EndpointID)
 	}, func() (bool, error) {
-		r.prog.note(s, "the answer to the delete was lost: sending it again (deleting twice is harmless)")
+		r.hooks.StepNote(s, Note{Kind: NoteDeleteResent})
 		return false, nil
 	})
 	gone := err == nil && out == nil || api.IsNotFound(err) // 204, 404

@@ -334,7 +334,7 @@ func (s *settings) toCreate(e *api.EndpointCreate, v *Values) {
 }
 
 func (s *settings) toUpdate(u *api.EndpointUpdate, v *Values) bool {
-	u.Settings = &api.SettingsRequest{PgSettings: maps.Clone(v.PgSettings)}
+	u.Settings = &api.SettingsRequest{PgSettings: managed.Settings(maps.Clone(v.PgSettings))}
 	return true
 }
 

@@ -16,7 +16,8 @@ import (
 // values of its attributes are the service's (suspend_timeout in seconds).
 // Format 3: a change's reasons are objects (a kind, its facts and their
 // words), not sentences.
-const FormatVersion = 3
+// Format 4: a reason is its kind and facts only; the words are the views'.
+const FormatVersion = 4
 
 // Plan is everything apply needs to carry out a change safely, and everything
 // a reviewer needs to judge it. It knows nothing of how it is printed.

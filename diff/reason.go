@@ -36,10 +36,6 @@ type Reason struct {
 	// MovedIn: the compute arriving on a branch with downtime moves there
 	// from another branch (it is not created).
 	MovedIn bool `json:"moved_in,omitempty"`
-	// Text is the reason in words, for readers of a plan file: diff/planfile
-	// sets it as it writes the file, from the kind and facts, and refuses a
-	// file whose text is not theirs. The model neither sets nor reads it.
-	Text string `json:"text"`
 }
 
 // Branch is a branch as a reason names it: its id, and its label as the

@@ -64,10 +64,9 @@ func sameReason(a, b Reason, withState bool) bool {
 	return compared(a, withState) == compared(b, withState)
 }
 
-// compared is r as Verify compares it: without its words, its branches'
-// labels and, without the state, the holder of a downtime's endpoint.
+// compared is r as Verify compares it: without its branches' labels and,
+// without the state, the holder of a downtime's endpoint.
 func compared(r Reason, withState bool) Reason {
-	r.Text = ""
 	if r.Branch != nil {
 		r.Branch = &Branch{ID: r.Branch.ID}
 	}

@@ -11,7 +11,7 @@ import (
 
 // A body over the limit is 413 with the service's error body, whether its
 // Content-Length says so or it turns out longer while read (a chunked body); nothing is
-// created (issue 9).
+// created: a request the service would refuse changes nothing.
 func TestBodyOverTheLimitIs413(t *testing.T) {
 	s := newService(t, Options{})
 	big := `{"project":{"name":"` + strings.Repeat("x", maxBody) + `"}}`

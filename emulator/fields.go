@@ -9,7 +9,8 @@ import (
 )
 
 // The emulator refuses a request field it does not model with a 400 that names it,
-// rather than answer 200 and drop it (issue 11): a client that sends expires_at or
+// rather than answer 200 and drop it, since a stand-in that takes more than it honours
+// hides a client's mistakes: a client that sends expires_at or
 // project settings learns at once that the emulator would not honour them. What it
 // models is exactly what its body types decode, so those types are the list:
 // unknownField walks a decoded JSON value beside the Go type it is decoded into.

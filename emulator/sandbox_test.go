@@ -11,7 +11,8 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// What the service's CLI needs for its everyday commands (issue 11, item 7): the
+// What the service's CLI needs for its everyday commands, so that it can be pointed
+// at the emulator as at the service: the
 // user and their organizations, and a branch's roles, databases and connection URIs.
 
 // projectCreatedAnswer is the answer of POST /projects with its typed roles, databases

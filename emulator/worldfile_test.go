@@ -242,7 +242,7 @@ func TestConcurrentChangesAreAllSaved(t *testing.T) {
 
 // Temporary files of -data writes are removed on start (a process killed between
 // writing and renaming one leaves it behind), and a failed write removes its own; other
-// files are left alone (issue 9).
+// files are left alone: the data directory may hold the user's own.
 func TestTemporaryFilesOfWritesDoNotStay(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "world.json")

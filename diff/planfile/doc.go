@@ -8,7 +8,7 @@
 // tests alone).
 //
 // It imports the model and nothing imports it back: diff.Build makes a plan
-// and leaves encoding to its caller. It imports diff/view for one thing: the
-// words of each reason, which the file records beside its kind and facts
-// (reasons.go).
+// and leaves encoding to its caller. It imports no view: a reason is recorded
+// as its kind and facts, and every view words it (diff/view.ReasonWords), so
+// rewording a reason is no change of the format.
 package planfile

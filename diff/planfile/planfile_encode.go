@@ -19,7 +19,6 @@ import (
 // indented), each grown by doubling; this holds one element.
 func writePlanJSON(w io.Writer, p *diff.Plan) error {
 	diff.Normalize(p)
-	wordReasons(p)
 	e := newElementEncoder(w)
 	if err := e.object(reflect.ValueOf(p).Elem()); err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)

@@ -24,7 +24,6 @@ func TestPlanFileIsMarshalIndent(t *testing.T) {
 		t.Fatal(diags.String())
 	}
 	p.Warnings = []string{"a <warning> & more"} // escaped as Marshal escapes it
-	wordReasons(p)                              // as the file records them, and the plan does not
 	want, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		t.Fatal(err)

@@ -14,14 +14,20 @@ import (
 // PLANFILE, neonform show). It must never panic; an error names the file;
 // and a plan that reads is one apply can rely on: written again and read
 // back, it is written the same, byte for byte. Seeds: testdata/planfiles
-// (real plans, a truncated one, a state file).
+// (real plans, a truncated one) and a state file, the state package's own
+// fixture (stateSeed).
 //
 //	go test ./diff/planfile/ -run '^$' -fuzz FuzzReadPlanFile -fuzztime 1m
+//
+// stateSeed is a state file: what a plan file is most often mistaken for.
+const stateSeed = "../../state/testdata/states/two_computes.json"
+
 func FuzzReadPlanFile(f *testing.F) {
 	seeds, err := filepath.Glob("testdata/planfiles/*.json")
 	if err != nil || len(seeds) == 0 {
 		f.Fatalf("no seeds in testdata/planfiles: %v", err)
 	}
+	seeds = append(seeds, stateSeed)
 	for _, p := range seeds {
 		b, err := os.ReadFile(p)
 		if err != nil {

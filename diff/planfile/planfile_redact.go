@@ -107,7 +107,7 @@ func redact(doc *node, p *diff.Plan) {
 		hideValues(ch, map[string]string{managed.Type.Key: managed.Type.Name}, names)
 		redactAttributes(ch.get("attributes"), names)
 		for _, r := range ch.get("reasons").items {
-			// The replica adopted by its name: the text hides it already.
+			// The name of a replica adopted by it, hidden as the change hides its name.
 			hideValues(r, map[string]string{managed.Name.Key: managed.Name.Name}, names)
 		}
 	}

@@ -47,7 +47,7 @@ func TestSchemaKnowsEveryReasonKind(t *testing.T) {
 	for _, kind := range diff.ReasonKinds() {
 		p.Changes[0].Reasons = []diff.Reason{{Kind: kind, Attribute: "max_cu", EndpointID: "ep-x", Type: "read_only", Name: "c",
 			Address: "shop.main.c", From: "shop.main.c[deposed:ep-x]", Branch: &diff.Branch{ID: "br-1", Label: "shop.main"},
-			ToBranch: &diff.Branch{ID: "br-2"}, MovedIn: true, Text: "words"}}
+			ToBranch: &diff.Branch{ID: "br-2"}, MovedIn: true}}
 		b, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +56,7 @@ func TestSchemaKnowsEveryReasonKind(t *testing.T) {
 			t.Errorf("the schema refuses a reason of kind %s: %v", kind, err)
 		}
 	}
-	p.Changes[0].Reasons = []diff.Reason{{Kind: "because", Text: "words"}}
+	p.Changes[0].Reasons = []diff.Reason{{Kind: "because"}}
 	b, _ := json.Marshal(p)
 	if err := check(b); err == nil || !strings.Contains(err.Error(), "/changes/0/reasons/0/kind") {
 		t.Errorf("the schema takes a kind the model lacks: %v", err)

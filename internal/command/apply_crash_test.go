@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -104,10 +105,16 @@ type crashWorld struct {
 	// slowMutations, when set, delays the answer to every POST, PATCH and
 	// DELETE: a call in flight that an interrupt must not wait for.
 	slowMutations atomic.Int64
-	closing       chan struct{}
-	url           string
-	dir           string
-	c             *api.Client
+	// holdFrom, when set, holds the answer to the holdFrom-th mutation and
+	// every later one until release is closed: a step in flight for as long
+	// as a test needs, however slow the machine.
+	holdFrom  atomic.Int64
+	mutations atomic.Int64
+	release   chan struct{}
+	closing   chan struct{}
+	url       string
+	dir       string
+	c         *api.Client
 }
 
 func newCrashWorld(t *testing.T, opDelay time.Duration) *crashWorld {
@@ -123,8 +130,17 @@ func newCrashWorld(t *testing.T, opDelay time.Duration) *crashWorld {
 			t.Fatal(err)
 		}
 	}
-	w := &crashWorld{t: t, emu: emu, dir: t.TempDir(), closing: make(chan struct{})}
+	w := &crashWorld{t: t, emu: emu, dir: t.TempDir(), release: make(chan struct{}), closing: make(chan struct{})}
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			if from := w.holdFrom.Load(); from > 0 && w.mutations.Add(1) >= from {
+				select {
+				case <-w.release:
+				case <-r.Context().Done():
+				case <-w.closing:
+				}
+			}
+		}
 		if d := time.Duration(w.slowMutations.Load()); d > 0 && r.Method != http.MethodGet {
 			select {
 			case <-time.After(d):
@@ -164,13 +180,31 @@ func (w *crashWorld) neonform(args ...string) (int, string) {
 	return code, out.String()
 }
 
+// lockedBuffer collects a child's output while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // start runs neonform as a child process, with its standard output on a pipe.
-func (w *crashWorld) start(args ...string) (*exec.Cmd, *bufio.Scanner, *bytes.Buffer) {
+func (w *crashWorld) start(args ...string) (*exec.Cmd, *bufio.Scanner, *lockedBuffer) {
 	w.t.Helper()
 	cmd := exec.Command("neonform", args...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		w.t.Fatal(err)
@@ -178,7 +212,7 @@ func (w *crashWorld) start(args ...string) (*exec.Cmd, *bufio.Scanner, *bytes.Bu
 	if err := cmd.Start(); err != nil {
 		w.t.Fatalf("starting neonform: %v (TestMain puts it on PATH)", err)
 	}
-	return cmd, bufio.NewScanner(stdout), &stderr
+	return cmd, bufio.NewScanner(stdout), stderr
 }
 
 // waitForStepStart reads lines until the n-th step has started ("...").
@@ -304,7 +338,10 @@ func TestApplyKilledAtARandomStepConverges(t *testing.T) {
 // TestApplyInterruptFinishesTheStepInFlight: one SIGINT, SIGTERM (CI
 // cancelling a job) or SIGHUP (the terminal closed) stops new steps, the step
 // in flight is recorded, the lock is released, apply exits 1 saying what is
-// left, and a rerun finishes the job.
+// left, and a rerun finishes the job. The second step's call is held until
+// apply has said it received the signal, so the signal always lands while
+// that step is in flight, however loaded the machine: the test waits on what
+// apply says, never on time.
 func TestApplyInterruptFinishesTheStepInFlight(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
@@ -314,12 +351,21 @@ func TestApplyInterruptFinishesTheStepInFlight(t *testing.T) {
 				t.Fatalf("first apply: %s", out)
 			}
 			w.write(crashAfter)
+			w.mutations.Store(0)
+			w.holdFrom.Store(2)
 			cmd, sc, stderr := w.start("apply", "-auto-approve", "-parallelism", "1", w.dir)
 			var seen strings.Builder
 			if !waitForStepStart(sc, 2, &seen) {
 				t.Fatalf("apply ended early:\n%s%s", seen.String(), stderr.String())
 			}
 			cmd.Process.Signal(sig)
+			received := "Received " + sig.String() + ": no new step starts"
+			for giveUp := time.Now().Add(time.Minute); !strings.Contains(stderr.String(), received); time.Sleep(time.Millisecond) {
+				if time.Now().After(giveUp) {
+					t.Fatalf("apply has not said %q after a minute:\n%s%s", received, seen.String(), stderr.String())
+				}
+			}
+			close(w.release) // the step in flight gets its answer
 			for sc.Scan() {
 				seen.WriteString(sc.Text() + "\n")
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/diff/view"
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
@@ -38,10 +39,10 @@ type applyOptions struct {
 	// Live: standard output is a terminal, for the live status line.
 	Live  bool
 	Color bool
-	// JSON: -json, events on standard output (apply_json.go); events is
-	// their stream once runApply set it up.
-	JSON   bool
-	events *applyEvents
+	// JSON: -json, events on standard output (apply_json.go); view is
+	// where the run shows itself, once runApply chose it.
+	JSON bool
+	view *views.Apply
 }
 
 func applyCommand() *cli.Command {
@@ -190,20 +191,17 @@ func runApply(ctx context.Context, o applyOptions) error {
 	// A closed standard output (apply ... | head) must not stop an apply
 	// halfway: what is left to print goes to standard error (interrupt.go).
 	o.Stdout = &fallbackWriter{w: o.Stdout, fallback: o.Stderr}
-	if o.JSON {
-		var err error
-		if o, err = jsonApply(o); err != nil {
-			return err
-		}
-	}
 	var err error
+	if o.view, err = applyView(o); err != nil {
+		return err
+	}
 	if o.PlanFile != "" {
 		err = applyPlanFile(ctx, o)
 	} else {
 		err = applyDir(ctx, o)
 	}
 	err = afterInterrupt(ctx, err)
-	o.events.end(err)
+	endEvents(o.view.JSON, err)
 	return err
 }
 
@@ -230,23 +228,23 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		return err
 	}
 	defer p.Close(o.Stderr)
-	if err := renderPlan(o.Stdout, p, "human", o.Color, false, "", configArgsOf(o.planInputs)); err != nil {
+	if err := renderPlan(o.view.People, p, "human", o.Color, false, "", configArgsOf(o.planInputs)); err != nil {
 		return err
 	}
 	if !p.plan.HasSteps() {
-		o.events.noChanges(p.plan)
+		noChanges(o.view.JSON, p.plan)
 		return nil
 	}
 	// Forgetting gone computes alone is no change to review (diff.Step.Gone):
 	// carried out without asking, so the next plan is empty.
-	if o.Scope.Destroy && p.plan.HasChanges() && !o.AutoApprove && !askToDestroy(ctx, o.Stdin, o.Stdout) {
+	if o.Scope.Destroy && p.plan.HasChanges() && !o.AutoApprove && !askToDestroy(ctx, o.Stdin, o.view.People) {
 		return &exitError{code: 1, msg: "Destroy cancelled: nothing was changed."}
 	}
-	if !o.Scope.Destroy && p.plan.HasChanges() && !o.AutoApprove && !askToApply(ctx, o.Stdin, o.Stdout) {
+	if !o.Scope.Destroy && p.plan.HasChanges() && !o.AutoApprove && !askToApply(ctx, o.Stdin, o.view.People) {
 		return &exitError{code: 1, msg: "Apply cancelled: nothing was changed."}
 	}
 	startApplying(ctx)
-	fmt.Fprintln(o.Stdout)
+	fmt.Fprintln(o.view.People)
 	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, true, p.read)
 }
 
@@ -282,7 +280,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	if madeWith != "" {
 		// Another configuration's state and service: most likely a mistake,
 		// which apply's checks will refuse; said first, with the way out.
-		fmt.Fprintln(o.Stdout, textsafe.Terminal(fmt.Sprintf("Note: apply reads the configuration in %s. %s", displayPath(o.Dir), madeWith)))
+		fmt.Fprintln(o.view.People, textsafe.Terminal(fmt.Sprintf("Note: apply reads the configuration in %s. %s", displayPath(o.Dir), madeWith)))
 	}
 	backend, err := openState(ctx, cfg, o.Env)
 	if err != nil {
@@ -300,14 +298,14 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 			o.PlanFile, api.ShownURL(plan.APIURL), displayPath(o.Dir), api.ShownURL(conn.apiURL))
 	}
 	if note := configChangedNote(plan, cfg, o.Dir); note != "" {
-		fmt.Fprintln(o.Stdout, textsafe.Terminal(note)) // it names the files: shown escaped (internal/textsafe)
+		fmt.Fprintln(o.view.People, textsafe.Terminal(note)) // it names the files: shown escaped (internal/textsafe)
 	}
 	// A plan without steps goes to apply all the same, which checks it
 	// before it says there is nothing to do: a file whose steps were taken
 	// out has none, but its changes and the state make some.
 	if plan.HasSteps() {
 		startApplying(ctx)
-		fmt.Fprintf(o.Stdout, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
+		fmt.Fprintf(o.view.People, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	}
 	return carryOut(ctx, o, plan, conn.client, backend, false, nil)
 }
@@ -345,13 +343,13 @@ func configChangedNote(plan *diff.Plan, cfg *config.Config, dir string) string {
 // the state lock already. planRead: the endpoints the plan was made from a
 // moment ago (apply.Options.PlanRead), or nil to read them again.
 func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend, locked bool, planRead map[string][]api.Endpoint) error {
-	if o.events != nil {
+	if events := o.view.JSON; events != nil {
 		// A long wait is said on standard error, as before the apply, and
 		// is an event too.
 		note := waitNote(o.Stderr)
 		client.OnWait(func(w api.Wait) {
 			note(w)
-			o.events.send(apply.ServiceWaitEvent(w))
+			events.ServiceWait(w)
 		})
 	}
 	rep, err := apply.Apply(ctx, plan, apply.Options{
@@ -359,26 +357,24 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 		State:       backend,
 		Locked:      locked,
 		Parallelism: o.Parallelism,
-		Progress:    o.Stdout,
-		Live:        o.Live,
+		Hooks:       o.view.Hooks(),
 		LockTimeout: o.LockTimeout,
 		LockWaiting: lockWaitNote(o.Stderr, o.LockTimeout),
-		Events:      o.events.sender(),
 		PlanRead:    planRead,
 	})
 	if rep == nil {
 		return err // refused before the first step: nothing was changed
 	}
 	if err == nil && !plan.HasSteps() {
-		fmt.Fprintf(o.Stdout, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
+		fmt.Fprintf(o.view.People, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
 		return nil
 	}
-	summary := configArgsOf(o.planInputs).complete(rep.Summary())
+	summary := configArgsOf(o.planInputs).complete(views.Summary(rep))
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "\n%s\n", summary)
 		return &exitError{code: 1}
 	}
-	fmt.Fprintf(o.Stdout, "\n%s\n", summary)
+	fmt.Fprintf(o.view.People, "\n%s\n", summary)
 	return nil
 }
 

@@ -152,7 +152,7 @@ func failOn(t *testing.T, err error) {
 }
 
 // An emulator that cannot take its address leaves the data file as it found it: it
-// listens before it loads, fills in and writes the world (issue 9).
+// listens before it loads, fills in and writes the world: a failed start changes nothing.
 func TestEmulatorThatCannotListenLeavesTheWorldFile(t *testing.T) {
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	failOn(t, err)

@@ -106,7 +106,7 @@ func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout t
 	key := env.get("NEON_API_KEY")
 	base := apiURL
 	if apiURL == config.EmbeddedAPIURL {
-		sb, err := startSandbox(sandboxDir(cfg))
+		sb, err := startSandbox(sandboxDir(cfg), notes)
 		if err != nil {
 			return nil, err
 		}

@@ -199,7 +199,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	// apply refuses later.
 	if err := diff.CheckMade(plan); err != nil {
 		return nil, fmt.Errorf("neonform made a plan it cannot apply: %v. Nothing was saved or changed. "+
-			"This is a bug in neonform: please report it, with the configuration if you can.", err)
+			"This is a bug in neonform: please report it, with the configuration if you can", err)
 	}
 	out.plan = plan
 	out.reads = int(counted.calls.Load())

@@ -37,7 +37,9 @@ func sandboxDir(cfg *config.Config) string {
 	return filepath.Join(filepath.Dir(statePath(cfg)), ".neonform")
 }
 
-func startSandbox(dir string) (*sandbox, error) {
+// startSandbox serves the sandbox kept in dir; should it stop serving, it
+// says so on notes, the run's standard error.
+func startSandbox(dir string, notes io.Writer) (*sandbox, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("embedded sandbox: %w", err)
 	}
@@ -54,7 +56,7 @@ func startSandbox(dir string) (*sandbox, error) {
 	s := &sandbox{emu: emu, srv: &http.Server{Handler: emu.Handler()}, url: "http://" + ln.Addr().String() + "/api/v2"}
 	go func() {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintf(os.Stderr, "embedded sandbox stopped: %v\n", err)
+			fmt.Fprintf(notes, "embedded sandbox stopped: %v\n", err)
 		}
 	}()
 	return s, nil

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"io"
 	"sync"
 	"testing"
 )
@@ -13,7 +14,7 @@ import (
 // rename its file failed with 500 "rename ... no such file or directory".
 func TestSandboxesSharingADirectoryKeepEachOthersWrites(t *testing.T) {
 	dir := t.TempDir()
-	writer, err := startSandbox(dir)
+	writer, err := startSandbox(dir, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func TestSandboxesSharingADirectoryKeepEachOthersWrites(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range 30 {
-			other, err := startSandbox(dir)
+			other, err := startSandbox(dir, io.Discard)
 			if err != nil {
 				t.Errorf("sandbox %d: %v", i, err)
 				return

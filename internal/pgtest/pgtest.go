@@ -56,7 +56,7 @@ func Server() (string, error) {
 	if testPostgres.err != nil {
 		return "", fmt.Errorf("no Postgres server for the Postgres backend tests: %v\n"+
 			"Provide one: set %s=postgres://USER:PASSWORD@HOST:PORT/DATABASE (a database where the tests may create tables and schemas), "+
-			"or install the PostgreSQL server (Debian/Ubuntu: apt-get install -y postgresql) so that initdb and pg_ctl are under /usr/lib/postgresql/*/bin or on PATH.",
+			"or install the PostgreSQL server (Debian/Ubuntu: apt-get install -y postgresql) so that initdb and pg_ctl are under /usr/lib/postgresql/*/bin or on PATH",
 			testPostgres.err, DSNEnv)
 	}
 	return testPostgres.dsn, nil

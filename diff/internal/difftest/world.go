@@ -94,8 +94,6 @@ func NoRestart(c *config.Compute) {
 	c.Ranges.Set("lifecycle.allow_restart", At())
 }
 
-func WithType(t config.ComputeType) Opt { return func(c *config.Compute) { c.Type = t } }
-
 type EpOpt func(*api.Endpoint)
 
 // Endpoint is a live endpoint as the service lists it: 1 CU fixed, default

@@ -1,4 +1,4 @@
-package apply
+package views
 
 import (
 	"fmt"
@@ -44,7 +44,6 @@ func (p *progress) othersRunning(id, label string, n int) {
 	w := &othersWait{project: label, running: n, since: time.Now(), still: p.stillEvery}
 	p.others[id] = w
 	p.line(w.waiting() + "...")
-	p.emit(Event{Type: EventWaiting, Message: w.waiting() + "...", ProjectID: id, Project: label, Operations: n})
 }
 
 // othersDone ends the wait for project id, if there was one.

@@ -1,4 +1,4 @@
-package apply
+package views
 
 import (
 	"fmt"
@@ -10,9 +10,23 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/textsafe"
 )
+
+// DefaultStillEvery is how often, in a log, a step that waits long says it
+// is still waiting.
+const DefaultStillEvery = 10 * time.Second
+
+// NewApplyUI is the apply.Hook that shows an apply to people on w; live: w
+// is a terminal. stillEvery: 0 = DefaultStillEvery.
+func NewApplyUI(w io.Writer, live bool, stillEvery time.Duration) apply.Hook {
+	if stillEvery <= 0 {
+		stillEvery = DefaultStillEvery
+	}
+	return newProgress(w, live, stillEvery, 0)
+}
 
 // progress prints what the apply does: one line when a step starts and one
 // when it ends, each naming the compute, so that lines of projects running in
@@ -32,9 +46,7 @@ type progress struct {
 	stop       chan struct{}
 	stopOnce   sync.Once
 	done       sync.WaitGroup
-	// events, when set, gets each line's event too (events.go); labels
-	// name the projects in them.
-	events func(Event)
+	// labels name the projects by id, as the configuration does.
 	labels map[string]string
 	// timeLeft, when set, is how long the rest of the apply is expected
 	// to take, once the run learned enough to say (eta.go).
@@ -92,47 +104,36 @@ func (p *progress) start(s *diff.Step, ch *diff.Change, idleNow bool) {
 		return // done at once: its end line says it all
 	}
 	p.running[s.ID] = &inFlight{step: s, since: time.Now(), still: p.stillEvery}
-	text := fmt.Sprintf("%s: %s...", s.Address, startWords(s, ch, idleNow))
-	p.line(text)
-	e := p.stepEvent(EventStepStarted, s, text)
-	if ch != nil && ch.Disruption != diff.None {
-		e.Disruption = ch.Disruption.String()
-	}
-	p.emit(e)
+	p.line(startLine(s, ch, idleNow))
 }
 
-func (p *progress) end(res *StepResult) {
+func (p *progress) end(res *apply.StepResult) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.running, res.Step.ID)
 	p.ended++
-	text := fmt.Sprintf("%s: %s", res.Step.Address, endWords(res))
-	p.line(text)
-	p.emit(p.endEvent(res, text))
+	p.line(endLine(res))
 }
 
 // failedBeforeStart reports a step that failed while waiting to begin.
-func (p *progress) failedBeforeStart(res *StepResult) {
+func (p *progress) failedBeforeStart(res *apply.StepResult) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ended++
-	text := fmt.Sprintf("%s: %s failed: %v", res.Step.Address, noun(res.Step.Kind), res.Err)
-	p.line(text)
-	p.emit(p.endEvent(res, text))
+	p.line(failedBeforeStartLine(res))
 }
 
 // note says something that happened during a step.
-func (p *progress) note(s *diff.Step, what string) {
+func (p *progress) note(s *diff.Step, n apply.Note) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	text := fmt.Sprintf("%s: %s", s.Address, what)
-	p.line(text)
-	p.emit(p.stepEvent(EventStepNote, s, text))
+	p.line(noteLine(s, n))
 }
 
 // line prints one permanent line, keeping the status line below it. The
 // line quotes names, ids and the service's errors, so it is shown escaped
-// (internal/textsafe); its event keeps the text as it is, for the encoder.
+// (internal/textsafe); apply -json's event keeps the text as it is, for the
+// encoder (hook_json.go).
 func (p *progress) line(text string) {
 	p.clearStatus()
 	fmt.Fprintln(p.w, textsafe.Terminal(text))
@@ -268,7 +269,7 @@ func disruptionWords(ch *diff.Change, idleNow bool) string {
 }
 
 // endWords is how a step ended: "created ep-x after 1.2s".
-func endWords(res *StepResult) string {
+func endWords(res *apply.StepResult) string {
 	s, took := &res.Step, formatElapsed(res.Elapsed)
 	if res.Err != nil {
 		msg := fmt.Sprintf("%s failed after %s: %v", noun(s.Kind), took, res.Err)
@@ -345,3 +346,93 @@ func verbing(k diff.StepKind) string {
 	}
 	return "recording"
 }
+
+// startLine, endLine, failedBeforeStartLine and noteLine are the lines
+// people read about a step, which apply -json's events carry too.
+func startLine(s *diff.Step, ch *diff.Change, idleNow bool) string {
+	return fmt.Sprintf("%s: %s...", s.Address, startWords(s, ch, idleNow))
+}
+
+func endLine(res *apply.StepResult) string {
+	return fmt.Sprintf("%s: %s", res.Step.Address, endWords(res))
+}
+
+func failedBeforeStartLine(res *apply.StepResult) string {
+	return fmt.Sprintf("%s: %s failed: %v", res.Step.Address, noun(res.Step.Kind), res.Err)
+}
+
+func noteLine(s *diff.Step, n apply.Note) string {
+	return fmt.Sprintf("%s: %s", s.Address, noteWords(s, n))
+}
+
+// noteWords says what happened during step s.
+func noteWords(s *diff.Step, n apply.Note) string {
+	switch n.Kind {
+	case apply.NoteCreateFound:
+		return fmt.Sprintf("the answer to the create was lost, but it made %s (named %s): using it, not creating another", n.EndpointID, s.QuotedName())
+	case apply.NoteCreateResent:
+		return fmt.Sprintf("the answer to the create was lost and it made nothing (no new endpoint named %s): sending it again", s.QuotedName())
+	case apply.NoteUpdateInPlace:
+		return "the answer to the update was lost, but the change is in place: not sending it again"
+	case apply.NoteUpdateResent:
+		return "the answer to the update was lost and the change is not in place: sending it again"
+	case apply.NoteDefaultsResent:
+		return "the answer to the change of the project's defaults was lost: sending it again (it sets the same values)"
+	case apply.NoteDeleteResent:
+		return "the answer to the delete was lost: sending it again (deleting twice is harmless)"
+	}
+	return fmt.Sprintf("note %d", n.Kind)
+}
+
+// labelsOf are the projects' labels by id, or their ids when they have none.
+func labelsOf(p *diff.Plan) map[string]string {
+	labels := make(map[string]string, len(p.Projects))
+	for _, pr := range p.Projects {
+		labels[pr.ID] = pr.Label
+		if pr.Label == "" {
+			labels[pr.ID] = pr.ID
+		}
+	}
+	return labels
+}
+
+// The apply.Hook of progress.
+
+func (p *progress) PlanChecked(plan *diff.Plan) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total, p.labels = len(plan.Steps), labelsOf(plan)
+}
+
+func (p *progress) Begin(timeLeft func() (time.Duration, bool)) {
+	p.mu.Lock()
+	p.timeLeft = timeLeft
+	p.mu.Unlock()
+	p.begin()
+}
+
+func (p *progress) StepStarted(s *diff.Step, ch *diff.Change, idleNow bool) { p.start(s, ch, idleNow) }
+func (p *progress) StepNote(s *diff.Step, n apply.Note)                     { p.note(s, n) }
+func (p *progress) StepEnded(res *apply.StepResult)                         { p.end(res) }
+func (p *progress) StepFailedBeforeStart(res *apply.StepResult)             { p.failedBeforeStart(res) }
+func (p *progress) OthersDone(projectID string)                             { p.othersDone(projectID) }
+func (p *progress) StateSaved(string, int64)                                {}
+
+func (p *progress) OthersRunning(projectID string, n int) {
+	p.mu.Lock()
+	label := p.labels[projectID]
+	p.mu.Unlock()
+	p.othersRunning(projectID, label, n)
+}
+
+// Warning is said on a line of its own.
+func (p *progress) Warning(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearStatus()
+	fmt.Fprintf(p.w, "Warning: %v\n", err)
+	p.drawStatus()
+}
+
+// Finished stops the ticker and clears the status line: the report follows.
+func (p *progress) Finished(*apply.Report, error) { p.finish() }

@@ -1,4 +1,4 @@
-package apply
+package views
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/textsafe/textsafetest"
 	"github.com/neonform/neonform/state"
@@ -34,13 +35,13 @@ func TestProgressAndReportShowServiceTextEscaped(t *testing.T) {
 		p.start(create, nil, false)
 		time.Sleep(time.Millisecond) // past StillEvery: a log says "still"
 		p.tick()
-		p.note(update, "the service says "+bad)
-		p.end(&StepResult{Step: *update, Err: refused})
-		p.end(&StepResult{Step: *create, Err: failedOp, EndpointID: bad, Recorded: true})
+		p.note(create, apply.Note{Kind: apply.NoteCreateFound, EndpointID: bad})
+		p.end(&apply.StepResult{Step: *update, Err: refused})
+		p.end(&apply.StepResult{Step: *create, Err: failedOp, EndpointID: bad, Recorded: true})
 		p.othersDone("p-1")
 		p.start(moved, nil, false)
-		p.end(&StepResult{Step: *moved})
-		p.failedBeforeStart(&StepResult{Step: *update, Err: refused})
+		p.end(&apply.StepResult{Step: *moved})
+		p.failedBeforeStart(&apply.StepResult{Step: *update, Err: refused})
 		p.finish()
 		view := "progress in a log"
 		if live {
@@ -56,11 +57,11 @@ func TestProgressAndReportShowServiceTextEscaped(t *testing.T) {
 		}
 		textsafetest.Terminal(t, view, out.String())
 	}
-	rep := &Report{
-		Done:         []StepResult{{Step: *moved, EndpointID: bad, StillRunning: true}},
-		Failed:       []StepResult{{Step: *update, Err: refused}, {Step: *create, Err: failedOp}},
-		NotAttempted: []StepResult{{Step: *create, Err: errInterrupted, skipped: true}},
-		LockLost:     &LockLostError{Err: errors.New("the lock is now " + bad)},
+	rep := &apply.Report{
+		Done:         []apply.StepResult{{Step: *moved, EndpointID: bad, StillRunning: true}},
+		Failed:       []apply.StepResult{{Step: *update, Err: refused}, {Step: *create, Err: failedOp}},
+		NotAttempted: []apply.StepResult{{Step: *create, Err: errors.New("not attempted: " + bad)}},
+		LockLost:     &apply.LockLostError{Err: errors.New("the lock is now " + bad)},
 	}
-	textsafetest.Terminal(t, "report", rep.Summary())
+	textsafetest.Terminal(t, "report", Summary(rep))
 }

@@ -1,24 +1,27 @@
-package apply
+package views
 
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/internal/diag"
 )
 
-// An apply tells what it does twice: in prose to people (progress.go) and,
-// when Options.Events is set, as events for programs: `apply -json` writes
-// them one JSON object a line (JSONEvents), so a deployment tool can follow
-// an apply without parsing prose. docs/plan-format.md ("Apply events")
-// documents every type and field; within a format version, fields and types
-// are only added.
+// An apply is shown twice: in prose to people (hook_ui.go) and, with apply
+// -json, as events for programs, one JSON object a line (ApplyJSON), so a
+// deployment tool can follow an apply without parsing prose. Both are
+// apply.Hooks. docs/plan-format.md ("Apply events") documents every type and
+// field; within a format version, fields and types are only added.
 
 // EventType is what an event says happened.
 type EventType string
@@ -121,9 +124,9 @@ type EventSkipped struct {
 	Reason  string `json:"reason"`
 }
 
-// JSONEvents returns an Options.Events that writes each event to w as one
+// jsonEvents returns a writer of events that writes each one to w as one
 // line of JSON. It is safe for concurrent use: lines do not interleave.
-func JSONEvents(w io.Writer) func(Event) {
+func jsonEvents(w io.Writer) func(Event) {
 	var mu sync.Mutex
 	return func(e Event) {
 		if e.Time.IsZero() {
@@ -140,21 +143,21 @@ func JSONEvents(w io.Writer) func(Event) {
 	}
 }
 
-// PlanSummaryEvent is the plan_summary of p.
-func PlanSummaryEvent(p *diff.Plan, message string) Event {
+// planSummaryEvent is the plan_summary of p.
+func planSummaryEvent(p *diff.Plan, message string) Event {
 	s := p.Summary
 	n := len(p.Steps)
 	return Event{Type: EventPlanSummary, Message: message, Summary: &s, Steps: &n}
 }
 
-// ServiceWaitEvent is the service_wait of a wait the client begins.
-func ServiceWaitEvent(w api.Wait) Event {
+// serviceWaitEvent is the service_wait of a wait the client begins.
+func serviceWaitEvent(w api.Wait) Event {
 	return Event{Type: EventServiceWait, Message: w.String() + "...", WaitingFor: w.What, WaitSeconds: seconds(w.For)}
 }
 
-// FinishedEvent is the apply_finished of an apply that ran (rep) or was
+// finishedEvent is the apply_finished of an apply that ran (rep) or was
 // refused before its first step (rep nil, err its reason).
-func FinishedEvent(rep *Report, err error) Event {
+func finishedEvent(rep *apply.Report, err error) Event {
 	if rep == nil {
 		e := Event{Type: EventApplyFinished, Status: StatusError, Counts: &EventCounts{}, Message: "Nothing was changed."}
 		if err != nil {
@@ -168,7 +171,7 @@ func FinishedEvent(rep *Report, err error) Event {
 		return e
 	}
 	c := rep.Counts
-	e := Event{Type: EventApplyFinished, Status: StatusComplete, Message: firstLine(rep.Summary()), Elapsed: seconds(rep.Elapsed),
+	e := Event{Type: EventApplyFinished, Status: StatusComplete, Message: firstLine(Summary(rep)), Elapsed: seconds(rep.Elapsed),
 		Counts: &EventCounts{Created: c.Created, Updated: c.Updated, Replaced: c.Replaced, Deleted: c.Deleted, Restarted: c.Restarted,
 			Suspended: c.Suspended, StateOnly: c.StateOnly, ForgotGone: c.ForgotGone, Defaults: c.Defaults, StepsDone: len(rep.Done), StepsFailed: len(rep.Failed), NotAttempted: len(rep.NotAttempted)}}
 	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 || rep.Interrupted {
@@ -203,33 +206,125 @@ func seconds(d time.Duration) *float64 {
 	return &s
 }
 
+// ApplyJSON is the apply.Hook of apply -json: every event, one JSON object a
+// line (jsonEvents), from the plan_summary to the apply_finished.
+type ApplyJSON struct {
+	write    func(Event)
+	finished atomic.Bool
+	// complete makes the commands an end's message suggests name the run's
+	// configuration, as the same text for people does.
+	complete func(string) string
+	// planFile is the plan file applied, named by diagnostics about its
+	// computes; "" when apply plans itself.
+	planFile string
+
+	mu      sync.Mutex
+	labels  map[string]string // the projects' labels by id
+	waiting map[string]bool   // projects whose wait for others' operations was told
+}
+
+// NewApplyJSON writes the events of an apply of planFile ("" when apply
+// plans itself) to w; complete words the commands an end suggests for the
+// run's configuration.
+func NewApplyJSON(w io.Writer, complete func(string) string, planFile string) *ApplyJSON {
+	return &ApplyJSON{write: jsonEvents(w), complete: complete, planFile: planFile, waiting: map[string]bool{}}
+}
+
+// Ended reports whether the apply_finished was written.
+func (j *ApplyJSON) Ended() bool { return j.finished.Load() }
+
+// send writes e, noting when the stream is finished.
+func (j *ApplyJSON) send(e Event) {
+	if e.Type == EventApplyFinished {
+		j.finished.Store(true)
+		e.Message, e.Error = j.complete(e.Message), j.complete(e.Error)
+		for i := range e.Diagnostics {
+			if e.Diagnostics[i].Address != "" && e.Diagnostics[i].PlanFile == "" {
+				e.Diagnostics[i].PlanFile = j.planFile
+			}
+			e.Diagnostics[i].Detail = j.complete(e.Diagnostics[i].Detail)
+		}
+	}
+	j.write(e)
+}
+
+// ServiceWait is the service_wait of a wait the client begins.
+func (j *ApplyJSON) ServiceWait(w api.Wait) { j.send(serviceWaitEvent(w)) }
+
+func (j *ApplyJSON) PlanChecked(p *diff.Plan) {
+	j.mu.Lock()
+	j.labels = labelsOf(p)
+	j.mu.Unlock()
+	if len(p.Steps) == 0 {
+		j.send(planSummaryEvent(p, "The plan has no changes: nothing to do."))
+		return
+	}
+	j.send(planSummaryEvent(p, "Applying the plan: "+view.ShortSummary(p)))
+}
+
+func (j *ApplyJSON) Begin(func() (time.Duration, bool)) {}
+
+func (j *ApplyJSON) StepStarted(s *diff.Step, ch *diff.Change, idleNow bool) {
+	e := j.stepEvent(EventStepStarted, s, startLine(s, ch, idleNow))
+	if ch != nil && ch.Disruption != diff.None {
+		e.Disruption = ch.Disruption.String()
+	}
+	j.send(e)
+}
+
+func (j *ApplyJSON) StepNote(s *diff.Step, n apply.Note) {
+	j.send(j.stepEvent(EventStepNote, s, noteLine(s, n)))
+}
+
+func (j *ApplyJSON) StepEnded(res *apply.StepResult) { j.send(j.endEvent(res, endLine(res))) }
+
+func (j *ApplyJSON) StepFailedBeforeStart(res *apply.StepResult) {
+	j.send(j.endEvent(res, failedBeforeStartLine(res)))
+}
+
+// OthersRunning tells a wait once, when it starts.
+func (j *ApplyJSON) OthersRunning(projectID string, n int) {
+	j.mu.Lock()
+	told, label := j.waiting[projectID], j.labels[projectID]
+	j.waiting[projectID] = true
+	j.mu.Unlock()
+	if told {
+		return
+	}
+	w := othersWait{project: label, running: n}
+	j.send(Event{Type: EventWaiting, Message: w.waiting() + "...", ProjectID: projectID, Project: label, Operations: n})
+}
+
+func (j *ApplyJSON) OthersDone(projectID string) {
+	j.mu.Lock()
+	delete(j.waiting, projectID)
+	j.mu.Unlock()
+}
+
+func (j *ApplyJSON) StateSaved(where string, serial int64) {
+	j.send(Event{Type: EventStateSaved, Message: fmt.Sprintf("saved the state (%s) at serial %d", where, serial), Serial: serial})
+}
+
+func (j *ApplyJSON) Warning(error) {}
+
+func (j *ApplyJSON) Finished(rep *apply.Report, err error) { j.send(finishedEvent(rep, err)) }
+
 // stepEvent is an event about step s.
-func (p *progress) stepEvent(t EventType, s *diff.Step, message string) Event {
+func (j *ApplyJSON) stepEvent(t EventType, s *diff.Step, message string) Event {
+	j.mu.Lock()
+	project := j.labels[s.ProjectID]
+	j.mu.Unlock()
 	return Event{Type: t, Message: message, Step: s.ID, Address: s.Address, Action: s.Kind.String(), EndpointID: s.EndpointID,
-		ProjectID: s.ProjectID, Project: p.labels[s.ProjectID]}
+		ProjectID: s.ProjectID, Project: project}
 }
 
 // endEvent is the step_done or step_failed of res.
-func (p *progress) endEvent(res *StepResult, message string) Event {
-	e := p.stepEvent(EventStepDone, &res.Step, message)
+func (j *ApplyJSON) endEvent(res *apply.StepResult, message string) Event {
+	e := j.stepEvent(EventStepDone, &res.Step, message)
 	e.EndpointID = res.EndpointID
 	e.Elapsed = seconds(res.Elapsed)
 	if res.Err != nil {
 		e.Type, e.Error = EventStepFailed, res.Err.Error()
 	}
 	return e
-}
-
-// emit sends e to Options.Events, if set.
-func (p *progress) emit(e Event) {
-	if p.events != nil {
-		p.events(e)
-	}
-}
-
-// emit sends e to Events, if set.
-func (o Options) emit(e Event) {
-	if o.Events != nil {
-		o.Events(e)
-	}
 }

@@ -1,0 +1,9 @@
+// Package views shows an apply, as Terraform's internal/command/views does:
+// apply reports what it does to its hooks as facts (apply.Hook), and this
+// package words them, for people (hook_ui.go: a line when a step starts and
+// one when it ends, a status line on a terminal, "still" lines in a log), for
+// programs (hook_json.go: apply -json's events, one JSON object a line) and
+// at the end (report.go: what was done, what failed, what is left). Apply
+// chooses where each goes once a run starts (apply.go). Text from the service
+// or a file is shown escaped (internal/textsafe).
+package views
