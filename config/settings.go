@@ -16,6 +16,7 @@ import (
 func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 	s := Settings{APIURL: DefaultAPIURL, AccountTier: sizing.Paid, StatePath: DefaultStatePath}
 	defer func() {
+		s.Variables = l.settingsVariables(blocks)
 		l.cfg.Settings = s
 		l.checkBudgetPrice(s.Budget)
 	}()

@@ -51,7 +51,7 @@ func jsonApply(o applyOptions) (applyOptions, error) {
 		a := configArgsOf(o.planInputs)
 		return o, fmt.Errorf("apply -json cannot ask for confirmation: its standard output is for events. Nothing was changed.\n"+
 			"Add -auto-approve, or apply a plan that was reviewed:\n  %s\n  %s",
-			a.command("plan", "-out", "plan.json"), a.command("apply", "-json", "plan.json"))
+			a.command("plan", "-out", "plan.json"), a.applySaved("plan.json", "-json"))
 	}
 	o.events = &applyEvents{write: apply.JSONEvents(o.Stdout), complete: configArgsOf(o.planInputs).complete, planFile: o.PlanFile}
 	o.Stdout, o.Live = o.Stderr, false
