@@ -322,11 +322,11 @@ func unknownFlag(c *cli.Context, command, flag string, names []string) string {
 // why: the nearest of neonform's names would mislead (-refresh is not
 // -refresh-branches).
 var terraformOnly = map[string]string{
-	"refresh":      "A plan always reads the live endpoints (Terraform's refresh): there is nothing to turn off.",
-	"refresh-only": "A plan shows changes made outside neonform under drift, with its other changes.",
-	"state":        "The configuration's neonform block says where the state is (docs/state.md).",
-	"state-out":    "The configuration's neonform block says where the state is (docs/state.md).",
-	"backup":       "A local state's backup is always kept next to it (docs/state.md).",
+	"refresh":          "A plan always reads the live endpoints (Terraform's refresh): there is nothing to turn off.",
+	"refresh-only":     "A plan shows changes made outside neonform under drift, with its other changes.",
+	"state":            "The configuration's neonform block says where the state is (docs/state.md).",
+	"state-out":        "The configuration's neonform block says where the state is (docs/state.md).",
+	"backup":           "A local state's backup is always kept next to it (docs/state.md).",
 	"compact-warnings": "neonform prints each warning once, in full, with its file and line: there is nothing to compact.",
 	"generate-config-out": "To write the configuration of endpoints that already exist, and record them in the state, " +
 		"use neonform generate -project PROJECT_ID (docs/generate.md).",

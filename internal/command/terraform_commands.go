@@ -32,7 +32,7 @@ var terraformCommands = map[string]terraformCommand{
 		"or by NEONFORM_STATE_NAME with a Postgres state (docs/state.md)"},
 	"console": {advice: "neonform has no console: neonform validate prints what each compute evaluates to, " +
 		"and neonform output [ADDRESS] what the state records"},
-	"graph": {advice: "neonform has no graph: a plan lists its steps in the order apply carries them out. Run: neonform plan"},
+	"graph":     {advice: "neonform has no graph: a plan lists its steps in the order apply carries them out. Run: neonform plan"},
 	"providers": {advice: "neonform has no providers: it speaks the service's API itself. neonform version names its version"},
 	"login": {advice: "neonform has no login: set the environment variable NEON_API_KEY to an API key " +
 		"(the service's console, Account settings, API keys); it is never printed, logged or saved"},
