@@ -6,13 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
+
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/neonform/neonform/internal/apiurl"
 )
 
 // DefaultBaseURL is the service's public API.
@@ -187,35 +189,18 @@ func orDefault(d, def time.Duration) time.Duration {
 }
 
 // parseBaseURL accepts https:// anywhere and http:// only to loopback, since
-// plain HTTP would send the key in clear text.
+// plain HTTP would send the key in clear text (apiurl.Check).
 func parseBaseURL(raw string) (*url.URL, error) {
 	if raw == "" {
 		raw = DefaultBaseURL
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("api: the API URL %q is not an http(s) URL; use e.g. %s", ShownURL(raw), DefaultBaseURL)
+	if p := apiurl.Check("the API URL", raw); p != nil {
+		return nil, fmt.Errorf("api: %s %s: %s", p.Summary, ShownURL(raw), p.Detail)
 	}
-	if u.User != nil {
-		return nil, errors.New("api: the API URL must not carry a user or password; the key goes in NEON_API_KEY")
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("api: the API URL %q must not have a query or fragment (not shown here: it may hold a secret); the key goes in NEON_API_KEY", ShownURL(raw))
-	}
-	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		return nil, fmt.Errorf("api: refusing plain http:// to %s: the API key would travel unencrypted; use https:// (http:// is allowed only to localhost)", u.Hostname())
-	}
+	u, _ := url.Parse(raw) // parsed by Check
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // BaseURL is the API root this client sends requests to.

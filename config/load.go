@@ -76,14 +76,39 @@ func loadDir(dir string, opts Options) (*Config, hcl.Diagnostics) {
 		if opts.KnownDir != "" {
 			example = shellquote.Word(opts.KnownDir)
 		}
+		detail := fmt.Sprintf("neonform reads the *.hcl files of %s and found none. Run it in the directory that holds your configuration, or pass that directory, as in: neonform validate %s.",
+			displayDir(dir), example)
+		if tf := terraformFiles(entries); len(tf) > 0 {
+			detail = fmt.Sprintf("neonform reads the *.hcl files of %s and found none; it does not read Terraform's files (%s). "+
+				"Its configuration is *.hcl files with project, branch and compute blocks (docs/configuration.md); "+
+				"to write them from the computes a project has: neonform generate -project PROJECT_ID.",
+				displayDir(dir), strings.Join(tf, ", "))
+		}
 		return &Config{Dir: dir, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
-			Detail: fmt.Sprintf("neonform reads the *.hcl files of %s and found none. Run it in the directory that holds your configuration, or pass that directory, as in: neonform validate %s.",
-				displayDir(dir), example),
+			Detail:   detail,
 		}}
 	}
 	return loadSources(dir, files, opts, b)
+}
+
+// terraformFiles are the names of Terraform's configuration files among
+// entries (at most three, then "..."): a directory of them is the likely
+// mistake of a team coming from Terraform.
+func terraformFiles(entries []os.DirEntry) []string {
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if !strings.HasSuffix(n, ".tf") && !strings.HasSuffix(n, ".tf.json") {
+			continue
+		}
+		if len(names) == 3 {
+			return append(names, "...")
+		}
+		names = append(names, n)
+	}
+	return names
 }
 
 // configFileName is a *.hcl file that is not hidden or an editor's backup.

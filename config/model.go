@@ -44,7 +44,10 @@ type Settings struct {
 	// (price_per_cu_hour); 0 when not written: the plan's price applies (Price).
 	PricePerCUHour float64
 	// Budget is the account's budget block; nil when there is none (cost.go).
-	Budget    *Budget
+	Budget *Budget
+	// Variables are the variables the block uses, directly or through
+	// locals, sorted (settings_vars.go).
+	Variables []string
 	DeclRange hcl.Range
 }
 
@@ -69,7 +72,10 @@ type Project struct {
 	// one. Its Address is "<project>.defaults".
 	Defaults *Compute
 	// Budget is the project's budget block; nil when there is none (cost.go).
-	Budget    *Budget
+	Budget *Budget
+	// Variables are the variables the block uses, directly or through
+	// locals, sorted (settings_vars.go).
+	Variables []string
 	DeclRange hcl.Range
 }
 

@@ -1,13 +1,12 @@
 package config
 
 import (
-	"fmt"
-	"net"
-	"net/url"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/neonform/neonform/internal/apiurl"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -16,6 +15,7 @@ import (
 func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 	s := Settings{APIURL: DefaultAPIURL, AccountTier: sizing.Paid, StatePath: DefaultStatePath}
 	defer func() {
+		s.Variables = l.settingsVariables(blocks)
 		l.cfg.Settings = s
 		l.checkBudgetPrice(s.Budget)
 	}()
@@ -35,6 +35,8 @@ func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 		if v, state := l.stringAttr(a, `a URL such as "https://console.neon.tech/api/v2", or "embedded"`); state == valid {
 			if summary, detail := CheckAPIURL("api_url", v); summary != "" {
 				l.errorf(a.Expr.Range(), summary, "%s", detail)
+				// The line may hold a password or a token: named, not quoted.
+				l.diags[len(l.diags)-1].Extra = diag.Unquoted{}
 			} else {
 				s.APIURL = v
 			}
@@ -86,27 +88,12 @@ func CheckAPIURL(name, s string) (summary, detail string) {
 	if s == EmbeddedAPIURL {
 		return "", ""
 	}
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" || u.Opaque != "" {
-		return "Invalid API URL", fmt.Sprintf("%s must be an https:// URL such as %q, or \"embedded\" for the built-in emulator.", name, DefaultAPIURL) +
-			didYouMean(s, []string{EmbeddedAPIURL})
-	}
-	switch u.Scheme {
-	case "https":
+	p := apiurl.Check(name, s)
+	if p == nil {
 		return "", ""
-	case "http":
-		if loopback(u.Hostname()) {
-			return "", ""
-		}
-		return "Insecure API URL", fmt.Sprintf("%s uses plain http:// to %s, which is not this machine, so the API key would travel unencrypted. Use https://, or \"embedded\" for the built-in emulator.", name, u.Hostname())
 	}
-	return "Invalid API URL", fmt.Sprintf("%s must use https:// (or http:// to this machine), not %s://; for example %q.", name, u.Scheme, DefaultAPIURL)
-}
-
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
+	if p.Summary == "Invalid API URL" {
+		return p.Summary, p.Detail + " Or \"embedded\" for the built-in emulator." + didYouMean(s, []string{EmbeddedAPIURL})
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return p.Summary, p.Detail
 }

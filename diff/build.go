@@ -377,6 +377,13 @@ func (pp *projectPlan) planRemovals() {
 		refusal := fmt.Sprintf("%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
 			"To delete it: put its compute block back with prevent_destroy = false, apply, then remove the block. "+
 			"To stop managing it and leave it running: `neonform state rm %s`.", e.addr, ep.ID, shellquote.Word(e.origin))
+		if moved := pp.relabelled(e); moved != "" {
+			// A project block given another label: the moved block keeps
+			// everything, where deleting or forgetting loses the compute.
+			refusal = fmt.Sprintf("%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
+				"If the project block was renamed, say so with this block, which keeps every compute and endpoint as it is:\n\n%s\n\n"+
+				"To stop managing it and leave it running instead: `neonform state rm %s`.", e.addr, ep.ID, moved, shellquote.Word(e.origin))
+		}
 		protected := e.c.PreventDestroy
 		switch c := pp.pl.inConfig[e.base]; {
 		case pp.superseded[e]:
@@ -404,6 +411,20 @@ func (pp *projectPlan) planRemovals() {
 		ch.Sensitive, ch.SensitiveFrom = slices.Clone(e.c.Sensitive), state.CloneSensitiveFrom(e.c.SensitiveFrom)
 		ch.Reasons = append(ch.Reasons, why)
 	}
+}
+
+// relabelled is the moved block for a state entry whose project label the
+// configuration no longer has, while this project block (the same project
+// id) has another: a project block renamed. "" otherwise.
+func (pp *projectPlan) relabelled(e *stateEntry) string {
+	if e.deposed {
+		return "" // an interrupted replacement's old endpoint: not the compute
+	}
+	label, _, _, err := config.ParseAddress(e.origin)
+	if err != nil || label == pp.p.Label || slices.ContainsFunc(pp.pl.cfg.Projects, func(p *config.Project) bool { return p.Label == label }) {
+		return ""
+	}
+	return config.MovedBlock(label, pp.p.Label)
 }
 
 // planUnclaimed deals with the live endpoints nothing claims: deleted on an

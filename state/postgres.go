@@ -118,7 +118,7 @@ func (p *Postgres) connLocked(ctx context.Context) (*pgx.Conn, error) {
 	}
 	conn, err := pgx.ConnectConfig(ctx, p.cfg.Copy())
 	if err != nil {
-		return nil, fmt.Errorf("connecting to the Postgres state backend: %w", err)
+		return nil, p.connectError(err)
 	}
 	p.conn = conn
 	return conn, nil

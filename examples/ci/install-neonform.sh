@@ -58,7 +58,11 @@ if curl -fsSL --retry 3 -o "$work/checksums.txt" "$releases/$version/checksums.t
   install -m 0755 "$work/neonform" "$dir/neonform"
 else
   echo "no release archive of neonform $version at $releases/$version: building it with go install" >&2
-  GOBIN="$dir" go install "github.com/neonform/neonform@${version}"
+  if ! GOBIN="$dir" go install "github.com/neonform/neonform@${version}"; then
+    echo "neonform $version is not published: no release archive at $releases/$version, and go install found no such version. Nothing installed." >&2
+    echo "See which versions exist with: go list -m -versions github.com/neonform/neonform (or the releases page), and set NEONFORM_VERSION to one of them." >&2
+    exit 1
+  fi
 fi
 
 if [ -n "${GITHUB_PATH:-}" ]; then

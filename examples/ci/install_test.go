@@ -126,6 +126,7 @@ func install(t *testing.T, releasesURL string, env ...string) installRun {
 	}
 	goLog := filepath.Join(tmp, "go.log")
 	fakeGo := "#!/bin/sh\necho \"GOBIN=$GOBIN $*\" > '" + goLog + "'\n" +
+		"if [ -n \"$FAKE_GO_UNPUBLISHED\" ]; then echo \"go: github.com/neonform/neonform@$NEONFORM_VERSION: unknown revision\" >&2; exit 1; fi\n" +
 		"printf '#!/bin/sh\\necho neonform from go install\\n' > \"$GOBIN/neonform\"\nchmod +x \"$GOBIN/neonform\"\n"
 	if err := os.WriteFile(filepath.Join(fakeBin, "go"), []byte(fakeGo), 0o755); err != nil {
 		t.Fatal(err)
@@ -217,6 +218,21 @@ func TestInstallFallsBackToGoInstall(t *testing.T) {
 	}
 	if !strings.Contains(run.out, "neonform from go install") || run.path != run.dir {
 		t.Errorf("the go-installed neonform did not run, or its directory is not on the PATH (%q):\n%s", run.path, run.out)
+	}
+}
+
+// A version that is published nowhere (no release archive, no module
+// version) fails saying so, and how to see which versions exist.
+func TestInstallSaysWhenAVersionIsNotPublished(t *testing.T) {
+	empty := &release{files: map[string][]byte{}}
+	run := install(t, empty.serve(t), "NEONFORM_VERSION="+fakeVersion, "FAKE_GO_UNPUBLISHED=1")
+	if run.err == nil || run.installed() || run.path != "" {
+		t.Fatalf("an unpublished version installed (PATH %q):\n%s", run.path, run.out)
+	}
+	for _, want := range []string{"neonform " + fakeVersion + " is not published", "Nothing installed", "go list -m -versions github.com/neonform/neonform"} {
+		if !strings.Contains(run.out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, run.out)
+		}
 	}
 }
 

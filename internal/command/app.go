@@ -111,14 +111,38 @@ Environment:
 		// Errors are printed once, by run, with the right exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       commands(),
-		Flags:          []cli.Flag{chdirFlag(), noColorFlag(), debugFlag()},
+		Flags:          []cli.Flag{chdirFlag(), noColorFlag(), debugFlag(), versionFlag()},
 		Before:         enterChdir,
 		OnUsageError:   usageError,
+		// urfave/cli's own -version prints another format than the version
+		// command: ours prints the same line.
+		HideVersion: true,
+	}
+	// Without a command: -version, or the help and exit 1, since a script
+	// whose command word came out empty did nothing.
+	app.Action = func(c *cli.Context) error {
+		switch {
+		case c.Bool("version"):
+			return printVersion(c.App.Writer)
+		case c.NArg() > 0:
+			app.CommandNotFound(c, c.Args().First())
+			return nil
+		}
+		if err := cli.ShowAppHelp(c); err != nil {
+			return err
+		}
+		return &exitError{code: 1, msg: "Error: no command given: name one of the commands above, such as neonform plan."}
 	}
 	// An unknown command (or state subcommand): a suggestion and a short usage
 	// line, not the whole help. The root's metadata makes the exit code 1,
 	// for a subcommand's too (urfave/cli runs those as apps of their own).
 	app.CommandNotFound = func(c *cli.Context, name string) {
+		if !isCommand(c) {
+			if done, ok := answerTerraformCommand(name, c.App.Writer, c.App.ErrWriter); ok {
+				app.Metadata["failed"] = !done
+				return
+			}
+		}
 		fmt.Fprintln(c.App.ErrWriter, unknownCommand(c, name))
 		app.Metadata["failed"] = true
 	}
@@ -193,6 +217,10 @@ func valuedFlags(flags []cli.Flag) map[string]bool {
 		}
 	}
 	return valued
+}
+
+func versionFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version, as neonform version does"}
 }
 
 func noColorFlag() cli.Flag {
@@ -279,6 +307,8 @@ func unknownFlag(c *cli.Context, command, flag string, names []string) string {
 	}
 	if why, ok := terraformOnly[bare]; ok {
 		msg += " " + why
+	} else if owner := otherCommandsFlag(c, bare); owner != "" {
+		msg += " " + owner
 	} else if near := closest(bare, names); near != "" {
 		msg += fmt.Sprintf(" Did you mean -%s?", near)
 	}
@@ -292,11 +322,14 @@ func unknownFlag(c *cli.Context, command, flag string, names []string) string {
 // why: the nearest of neonform's names would mislead (-refresh is not
 // -refresh-branches).
 var terraformOnly = map[string]string{
-	"refresh":      "A plan always reads the live endpoints (Terraform's refresh): there is nothing to turn off.",
-	"refresh-only": "A plan shows changes made outside neonform under drift, with its other changes.",
-	"state":        "The configuration's neonform block says where the state is (docs/state.md).",
-	"state-out":    "The configuration's neonform block says where the state is (docs/state.md).",
-	"backup":       "A local state's backup is always kept next to it (docs/state.md).",
+	"refresh":          "A plan always reads the live endpoints (Terraform's refresh): there is nothing to turn off.",
+	"refresh-only":     "A plan shows changes made outside neonform under drift, with its other changes.",
+	"state":            "The configuration's neonform block says where the state is (docs/state.md).",
+	"state-out":        "The configuration's neonform block says where the state is (docs/state.md).",
+	"backup":           "A local state's backup is always kept next to it (docs/state.md).",
+	"compact-warnings": "neonform prints each warning once, in full, with its file and line: there is nothing to compact.",
+	"generate-config-out": "To write the configuration of endpoints that already exist, and record them in the state, " +
+		"use neonform generate -project PROJECT_ID (docs/generate.md).",
 }
 
 // usageHelp is what follows a mistake in a command's flags or arguments:

@@ -29,7 +29,7 @@ func applyView(o applyOptions) (*views.Apply, error) {
 		a := configArgsOf(o.planInputs)
 		return nil, fmt.Errorf("apply -json cannot ask for confirmation: its standard output is for events. Nothing was changed.\n"+
 			"Add -auto-approve, or apply a plan that was reviewed:\n  %s\n  %s",
-			a.command("plan", "-out", "plan.json"), a.command("apply", "-json", "plan.json"))
+			a.command("plan", "-out", "plan.json"), a.applySaved("plan.json", "-json"))
 	}
 	events := views.NewApplyJSON(o.Stdout, configArgsOf(o.planInputs).complete, o.PlanFile)
 	return views.NewApply(o.Stdout, o.Stderr, false, events), nil

@@ -154,7 +154,7 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 		if fi, err := os.Stat(args[1]); err == nil && !fi.IsDir() {
 			in := o.planInputs
 			in.Dir = args[0]
-			hint = fmt.Sprintf("; to apply the saved plan %s, pass it first: `%s`", args[1], configArgsOf(in).command("apply", args[1]))
+			hint = fmt.Sprintf("; to apply the saved plan %s, pass it first: `%s`", args[1], configArgsOf(in).applySaved(args[1]))
 		}
 		return o, fmt.Errorf("apply takes one directory (got %s and %s)%s", args[0], args[1], hint)
 	case info.IsDir():
@@ -215,7 +215,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		}
 		return fmt.Errorf("%s cannot ask for confirmation: %s. Nothing was changed.\n"+
 			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
-			command, o.NoAsk, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.command("apply", "plan.json"))
+			command, o.NoAsk, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.applySaved("plan.json"))
 	}
 	in := o.planInputs
 	in.Lock = true
@@ -266,7 +266,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 	if madeIn != "" {
 		at := o.planInputs
 		at.Dir = madeIn
-		madeWith = fmt.Sprintf("The plan was made from the configuration in %s: `%s`", displayPath(madeIn), configArgsOf(at).command("apply", o.PlanFile))
+		madeWith = fmt.Sprintf("The plan was made from the configuration in %s: `%s`", displayPath(madeIn), configArgsOf(at).applySaved(o.PlanFile))
 	}
 	cfg, err := loadConfig(in, o.Env, o.Stderr)
 	if err != nil {
@@ -276,6 +276,9 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 			msg += " " + madeWith
 		}
 		return &exitError{code: 1, msg: msg}
+	}
+	if err := refuseVarsForSavedPlan(o.PlanFile, o.Vars, cfg.Settings.Variables, configArgsOf(o.planInputs)); err != nil {
+		return err
 	}
 	if madeWith != "" {
 		// Another configuration's state and service: most likely a mistake,

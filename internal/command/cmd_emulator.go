@@ -11,12 +11,12 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/internal/apiurl"
 )
 
 // defaultEmulatorAddr is a fixed port on loopback, so the URL a newcomer copies
@@ -279,7 +279,7 @@ func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {
 	if err != nil {
 		return emulator.Options{}, fmt.Errorf("-addr %q is not HOST:PORT, e.g. 127.0.0.1:5454 (or port 0 for a free one)", o.Addr)
 	}
-	if !o.AllowRemote && !isLoopbackHost(host) {
+	if !o.AllowRemote && !apiurl.Loopback(host) {
 		where := host
 		if where == "" {
 			where = "every interface"
@@ -302,17 +302,6 @@ func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {
 
 // remoteAdvice ends the refusal of an address beyond loopback (docs/emulator.md).
 const remoteAdvice = "the API key would cross the network in clear text (plain http). Use 127.0.0.1 (the default) or [::1], or add -allow-remote if other machines are meant to reach it"
-
-// isLoopbackHost reports whether the host of -addr is this machine only: localhost or
-// a loopback address. Other names are not looked up (that could ask a DNS server);
-// they count as reachable from elsewhere, as "" and 0.0.0.0 (every interface) do.
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
 
 // printIntro writes the base URL first (scripts read that line), then the key if
 // it was generated (only then: a key given with -api-key is already known), then

@@ -193,7 +193,7 @@ func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, sav
 	applyWith := ""
 	if savedTo != "" {
 		savedTo = filepath.ToSlash(savedTo)
-		applyWith = args.command("apply", savedTo)
+		applyWith = args.forSavedPlan(p.settingsVars).command("apply", savedTo)
 	}
 	cw := args.completing(w)
 	if err := view.Human(cw, p.plan, view.HumanOptions{

@@ -96,17 +96,19 @@ Examples:
    neonform state show -json shop.main.primary | jq -r .host`, flags: []cli.Flag{jsonFlag()}, run: runStateShow},
 		{name: "rm", usage: "stop managing computes, leaving their endpoints running", args: addressesArgs,
 			description: `Removes each ADDR from the state, all or none: if one is not in the state,
-nothing is removed. The endpoints keep running; neonform forgets them. If a
+nothing is removed. An ADDR that names a project or a branch (shop, shop.main)
+removes every compute under it, as state mv moves them. The endpoints keep running; neonform forgets them. If a
 compute block stays in the configuration, the next plan adopts its endpoint
 again when it can (a branch's read_write endpoint, a read replica of the
 same name) or creates a new one; remove the block too to let it go.
 
-The last argument is DIR when it is not a compute address (an address is
-<project>.<branch>.<compute>); write a directory named like one as ./NAME.
+The last argument is DIR when it is a directory and not a compute address
+(<project>.<branch>.<compute>); write a directory named like one as ./NAME.
 With -dry-run, prints what it would remove and writes nothing.
 
 Examples:
    neonform state rm shop.main.reports
+   neonform state rm -dry-run shop.main
    neonform state rm -dry-run shop.main.reports 'shop.main.replicas["eu"]' infra/`,
 			flags: []cli.Flag{dryRunFlag(), lockTimeoutFlag()}, run: runStateRm},
 		{name: "mv", usage: "give state entries a new address, keeping their endpoints", args: fixedArgs("FROM TO"),

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 
 	"github.com/urfave/cli/v2"
@@ -27,14 +28,19 @@ Examples:
 			if c.NArg() > 0 {
 				return fmt.Errorf("version takes no arguments (got %s)", c.Args().First())
 			}
-			platform := runtime.GOOS + "_" + runtime.GOARCH
 			if c.Bool("json") {
-				return writeJSON(c.App.Writer, versionInfo{Version: version, GoVersion: runtime.Version(), Platform: platform})
+				return writeJSON(c.App.Writer, versionInfo{Version: version, GoVersion: runtime.Version(), Platform: runtime.GOOS + "_" + runtime.GOARCH})
 			}
-			_, err := fmt.Fprintf(c.App.Writer, "neonform %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			return err
+			return printVersion(c.App.Writer)
 		},
 	}
+}
+
+// printVersion is the version as `neonform version` and `neonform -version`
+// both print it: one format, whichever a script calls.
+func printVersion(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "neonform %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return err
 }
 
 // versionInfo is what version -json prints; its keys are Terraform's where

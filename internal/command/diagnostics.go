@@ -74,7 +74,7 @@ func writeDiagnostics(w io.Writer, diags diag.Diagnostics, files map[string]*hcl
 				where += ", in " + in
 			}
 			fmt.Fprintf(w, "\n  on %s:\n", where)
-			if line, marker, ok := sourceLine(src.bytes, r); ok {
+			if line, marker, ok := sourceLine(src.bytes, r); ok && d.Quotable() {
 				num := fmt.Sprint(r.Start.Line)
 				pad := strings.Repeat(" ", len(num))
 				fmt.Fprintf(w, "  %s | %s\n", num, line)

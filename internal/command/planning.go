@@ -76,6 +76,9 @@ type planned struct {
 	read map[string][]api.Endpoint
 	// unlock releases the state lock when planInputs.Lock took it.
 	unlock func() error
+	// settingsVars are the variables the neonform block uses: all that
+	// applying the saved plan needs (config.Settings.Variables).
+	settingsVars []string
 }
 
 // Close releases the state lock, if it was taken, and what the plan held
@@ -133,7 +136,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	}
 	// The configuration is not kept: with thousands of projects it is the
 	// most memory a plan holds, and nothing after Build needs it.
-	out := &planned{}
+	out := &planned{settingsVars: cfg.Settings.Variables}
 	ok := false
 	defer func() {
 		if !ok {

@@ -46,18 +46,24 @@ func fixedArgs(names string) stateArgs {
 	}}
 }
 
-// addressesArgs is state rm's: one or more compute addresses, and DIR.
+// addressesArgs is state rm's: one or more addresses (of computes, or a
+// project or branch for every compute under it), and DIR: the last
+// argument, when it is a directory and not a compute address.
 var addressesArgs = stateArgs{usage: "ADDR... [DIR]", split: func(args []string) ([]string, string, error) {
 	if len(args) == 0 {
-		return nil, "", errors.New("takes one or more compute addresses, and optionally DIR (got none)")
+		return nil, "", errors.New("takes one or more addresses, and optionally DIR (got none)")
 	}
 	last := args[len(args)-1]
 	if _, _, _, err := config.ParseAddress(last); err == nil || len(args) == 1 {
 		return args, "", nil // a lone argument is an address, checked as one
-	} else if !isDir(last) {
-		return nil, "", fmt.Errorf("takes compute addresses and then optionally DIR, and %v; nor is it a directory", err)
 	}
-	return args[:len(args)-1], last, nil
+	if isDir(last) {
+		return args[:len(args)-1], last, nil
+	}
+	if _, err := config.ParsePartialAddress(last); err != nil {
+		return nil, "", fmt.Errorf("takes addresses and then optionally DIR, and %v; nor is it a directory", err)
+	}
+	return args, "", nil
 }}
 
 // listArgs is state list's: an optional address prefix, and DIR.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/textsafe"
@@ -85,11 +86,17 @@ func runStateRm(ctx context.Context, o stateOptions) error {
 		}
 	}
 	var bad diag.Diagnostics
+	prefixes := map[string]bool{} // a project or a branch: every compute under it, as state mv takes them
 	for _, a := range addrs {
 		if _, _, _, err := config.ParseAddress(a); err != nil {
-			if _, _, deposed := state.Deposed(a); !deposed {
-				bad = append(bad, diag.AtAddress(a, "Invalid address", err.Error()+unquotedKeyHint(a)))
+			if _, _, deposed := state.Deposed(a); deposed {
+				continue
 			}
+			if _, perr := config.ParsePartialAddress(a); perr == nil {
+				prefixes[a] = true
+				continue
+			}
+			bad = append(bad, diag.AtAddress(a, "Invalid address", err.Error()+unquotedKeyHint(a)))
 		}
 	}
 	if len(bad) > 0 {
@@ -99,9 +106,14 @@ func runStateRm(ctx context.Context, o stateOptions) error {
 		var done []entryMove
 		var missing diag.Diagnostics
 		for _, a := range addrs {
-			if c := st.Computes[a]; c != nil {
-				done = append(done, entryMove{from: a, entry: c})
-			} else {
+			switch under := computesUnder(st, a); {
+			case st.Computes[a] != nil:
+				done = appendMove(done, entryMove{from: a, entry: st.Computes[a]})
+			case prefixes[a] && len(under) > 0:
+				for _, addr := range under {
+					done = appendMove(done, entryMove{from: addr, entry: st.Computes[addr]})
+				}
+			default:
 				missing = append(missing, notInState(a, st))
 			}
 		}
@@ -134,6 +146,27 @@ func runStateRm(ctx context.Context, o stateOptions) error {
 			english.Plural(len(done), "compute", "computes"), before, after)
 	}
 	return nil
+}
+
+// computesUnder are the state's addresses under prefix (a project or a
+// branch), sorted.
+func computesUnder(st *state.State, prefix string) []string {
+	var under []string
+	for _, addr := range st.Addresses() {
+		if addr != prefix && diff.Covers(prefix, addr) {
+			under = append(under, addr)
+		}
+	}
+	return under
+}
+
+// appendMove adds m unless an address given before already took its entry
+// (shop and shop.main.primary both given).
+func appendMove(done []entryMove, m entryMove) []entryMove {
+	if slices.ContainsFunc(done, func(d entryMove) bool { return d.from == m.from }) {
+		return done
+	}
+	return append(done, m)
 }
 
 func runStateMv(ctx context.Context, o stateOptions) error {

@@ -45,6 +45,17 @@ type Diagnostic struct {
 	Extra       any
 }
 
+// Unquoted is the Extra of a diagnostic whose place must not be quoted:
+// the text there is a secret (a password in a URL), so a view names the
+// file, line and column and shows none of the line.
+type Unquoted struct{}
+
+// Quotable reports whether a view may quote d's source line.
+func (d Diagnostic) Quotable() bool {
+	_, hide := d.Extra.(Unquoted)
+	return !hide
+}
+
 // Diagnostics are the problems of one run, in the order they were found.
 type Diagnostics []Diagnostic
 

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Every command a reader would paste from README.md and docs/*.md runs as
+// written: the lines of each sh, bash, shell or console block, and the
+// README's tour (its "$ go run ." lines). Each block runs on its own, with
+// bash -e -o pipefail, in a directory laid out as the docs assume: the
+// examples, infra/ (examples/multi-branch), prod.vars, and plan.json made
+// from them, against the embedded sandbox (NEON_API_URL=embedded). `go run .`
+// is neonform built from this checkout. A block that cannot run here says
+// why in the comment just above it:
+//
+//	<!-- not pasted in tests: needs docker -->
+//
+// and `go test ./...` is this suite itself, which CI runs.
+func TestShellBlocksPasteAsWritten(t *testing.T) {
+	for _, tool := range []string{"bash", "jq"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("the documented commands need %s (.ci/run installs it): %v", tool, err)
+		}
+	}
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "neonform"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, file := range append([]string{"README.md"}, files...) {
+		text, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range shellBlocks(string(text), file == "README.md") {
+			if b.skip != "" || len(b.commands) == 0 {
+				continue
+			}
+			ran++
+			out, err := pasteBlock(t, bin, b.commands)
+			if err != nil || strings.Contains(out, "command not found") {
+				t.Errorf("%s:%d: pasted as written, the block fails (%v):\n%s\n--- output:\n%s",
+					file, b.line, err, strings.Join(b.commands, "\n"), out)
+			}
+		}
+	}
+	if ran < 8 {
+		t.Errorf("pasted %d blocks; README.md and docs/ have more: is the extraction broken?", ran)
+	}
+}
+
+// pasteBlock runs commands, as a reader would paste them, in a fresh
+// directory laid out as the docs assume.
+func pasteBlock(t *testing.T, bin string, commands []string) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "examples"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for from, to := range map[string]string{
+		"examples/quickstart":             "examples/quickstart",
+		"examples/multi-branch":           "infra",
+		"examples/multi-branch/prod.vars": "prod.vars",
+	} {
+		if out, err := exec.Command("cp", "-r", from, filepath.Join(dir, to)).CombinedOutput(); err != nil {
+			t.Fatalf("cp %s: %v\n%s", from, err, out)
+		}
+	}
+	home := filepath.Join(dir, "home")
+	env := append(os.Environ(), "HOME="+home, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"NEON_API_URL=embedded", "NEON_API_KEY=", "NO_COLOR=1", "NEONFORM_LOG=")
+	// A saved plan, for the blocks that show or apply plan.json.
+	plan := exec.Command(filepath.Join(bin, "neonform"), "plan", "-out", "plan.json", "-var-file", "prod.vars", "infra/")
+	plan.Dir, plan.Env = dir, env
+	if out, err := plan.CombinedOutput(); err != nil {
+		t.Fatalf("making plan.json: %v\n%s", err, out)
+	}
+	script := "set -eo pipefail\n" + strings.Join(commands, "\n") + "\n"
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// pastedBlock is one block's commands, where it starts, and why it is not
+// pasted in tests ("" when it is).
+type pastedBlock struct {
+	line     int
+	commands []string
+	skip     string
+}
+
+var (
+	fenceLang  = regexp.MustCompile("^```([a-z]*)")
+	skipMarker = regexp.MustCompile(`^<!-- not pasted in tests: (.+) -->$`)
+)
+
+// shellBlocks finds the blocks of a Markdown text a reader would paste: the
+// commands of sh, bash, shell and console blocks (a line ending in a
+// backslash goes on), and, with tour, the "$ go run ." lines of untagged
+// blocks, the README's walk-through. `go run .` becomes neonform.
+func shellBlocks(text string, tour bool) []pastedBlock {
+	var blocks []pastedBlock
+	var cur *pastedBlock
+	lang, prev := "", ""
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if m := fenceLang.FindStringSubmatch(line); m != nil {
+			if cur != nil {
+				blocks = append(blocks, *cur)
+				cur = nil
+				continue
+			}
+			lang = m[1]
+			cur = &pastedBlock{line: n}
+			if s := skipMarker.FindStringSubmatch(strings.TrimSpace(prev)); s != nil {
+				cur.skip = s[1]
+			}
+			continue
+		}
+		prev = line
+		if cur == nil {
+			continue
+		}
+		var command string
+		switch {
+		case lang == "sh" || lang == "bash" || lang == "shell":
+			command = line
+		case lang == "console" && strings.HasPrefix(line, "$ "):
+			command = strings.TrimPrefix(line, "$ ")
+		case lang == "" && tour && strings.HasPrefix(line, "$ go run . "):
+			command = strings.TrimPrefix(line, "$ ")
+		default:
+			continue
+		}
+		command = strings.TrimSpace(stripComment(command))
+		if command == "" || command == "go test ./..." { // the suite itself, which CI runs
+			continue
+		}
+		command = strings.Replace(command, "go run . ", "neonform ", 1)
+		if k := len(cur.commands); k > 0 && strings.HasSuffix(cur.commands[k-1], `\`) {
+			cur.commands[k-1] += "\n" + command
+			continue
+		}
+		cur.commands = append(cur.commands, command)
+	}
+	return blocks
+}
+
+// stripComment drops a trailing "# ..." comment written after two spaces or
+// more, as the docs align them; a # inside a word or quotes stays.
+func stripComment(line string) string {
+	if strings.HasPrefix(strings.TrimSpace(line), "#") {
+		return ""
+	}
+	if i := strings.Index(line, "   #"); i >= 0 {
+		return line[:i]
+	}
+	if i := strings.Index(line, "  # "); i >= 0 {
+		return line[:i]
+	}
+	return line
+}
+
+// The extraction must find what a reader would paste and nothing else, or
+// the test above passes for nothing.
+func TestShellBlocksFindsWhatAReaderPastes(t *testing.T) {
+	text := "Intro\n\n```sh\nneonform plan -out plan.json infra/   # job 1\n# a comment\nneonform apply \\\n  plan.json\n```\n\n" +
+		"<!-- not pasted in tests: needs docker -->\n```sh\ndocker run x\n```\n\n" +
+		"```\n$ go run . plan examples/quickstart\nneonform plan: output\n$ curl x\n```\n\n" +
+		"```hcl\nproject \"x\" {}\n```\n\n```console\n$ neonform version\nneonform devel\n```\n"
+	blocks := shellBlocks(text, true)
+	var got []string
+	for _, b := range blocks {
+		got = append(got, strings.Join(b.commands, " | ")+" skip="+b.skip)
+	}
+	want := []string{
+		"neonform plan -out plan.json infra/ | neonform apply \\\nplan.json skip=",
+		"docker run x skip=needs docker",
+		"neonform plan examples/quickstart skip=",
+		" skip=",
+		"neonform version skip=",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("shellBlocks found:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
