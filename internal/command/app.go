@@ -140,6 +140,7 @@ func commands() []*cli.Command {
 		generateCommand(),
 		emulatorCommand(),
 		versionCommand(),
+		lspCommand(),
 		completionCommand(), completeCommand(),
 	}
 	var each func([]*cli.Command)
