@@ -63,16 +63,16 @@ func startServer(t *testing.T, environ ...string) *client {
 	})
 	t.Cleanup(func() { c.conn.Close() })
 	var result protocol.InitializeResult
-	c.call(protocol.MethodInitialize, protocol.InitializeParams{ProcessID: int32(os.Getpid())}, &result)
+	c.Call(protocol.MethodInitialize, protocol.InitializeParams{ProcessID: int32(os.Getpid())}, &result)
 	if result.ServerInfo == nil || result.ServerInfo.Name != "neonform" {
 		t.Fatalf("initialize answered %+v", result)
 	}
-	c.notify(protocol.MethodInitialized, protocol.InitializedParams{})
+	c.Notify(protocol.MethodInitialized, protocol.InitializedParams{})
 	return c
 }
 
-// call sends a request and decodes its answer into result.
-func (c *client) call(method string, params, result any) {
+// Call sends a request and decodes its answer into result.
+func (c *client) Call(method string, params, result any) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -81,42 +81,42 @@ func (c *client) call(method string, params, result any) {
 	}
 }
 
-func (c *client) notify(method string, params any) {
+func (c *client) Notify(method string, params any) {
 	c.t.Helper()
 	if err := c.conn.Notify(context.Background(), method, params); err != nil {
 		c.t.Fatalf("%s: %v", method, err)
 	}
 }
 
-// open opens a file with its text on disk and waits for its diagnostics.
-func (c *client) open(path string) []protocol.Diagnostic {
+// Open opens a file with its text on disk and waits for its diagnostics.
+func (c *client) Open(path string) []protocol.Diagnostic {
 	c.t.Helper()
 	text, err := os.ReadFile(path)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	return c.openText(path, string(text))
+	return c.OpenText(path, string(text))
 }
 
-// openText opens a file with the text given, as an editor's unsaved buffer.
-func (c *client) openText(path, text string) []protocol.Diagnostic {
+// OpenText opens a file with the text given, as an editor's unsaved buffer.
+func (c *client) OpenText(path, text string) []protocol.Diagnostic {
 	c.t.Helper()
-	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
+	c.Notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
 		TextDocument: protocol.TextDocumentItem{URI: uriOf(path), LanguageID: "hcl", Version: 1, Text: text}})
-	return c.waitFor(path, 1)
+	return c.WaitFor(path, 1)
 }
 
-// change replaces the file's whole text, as version, and waits for its diagnostics.
-func (c *client) change(path string, version int32, text string) []protocol.Diagnostic {
+// Change replaces the file's whole text, as version, and waits for its diagnostics.
+func (c *client) Change(path string, version int32, text string) []protocol.Diagnostic {
 	c.t.Helper()
-	c.notify(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+	c.Notify(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
 		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uriOf(path)}, Version: version},
 		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}}})
-	return c.waitFor(path, version)
+	return c.WaitFor(path, version)
 }
 
-// waitFor waits until the file's diagnostics of that version are published.
-func (c *client) waitFor(path string, version int32) []protocol.Diagnostic {
+// WaitFor waits until the file's diagnostics of that version are published.
+func (c *client) WaitFor(path string, version int32) []protocol.Diagnostic {
 	c.t.Helper()
 	path, _ = filepath.Abs(path)
 	timeout := time.After(time.Minute)
@@ -135,11 +135,11 @@ func (c *client) waitFor(path string, version int32) []protocol.Diagnostic {
 	}
 }
 
-// stop shuts the server down and checks that Serve returns nil.
-func (c *client) stop() {
+// Stop shuts the server down and checks that Serve returns nil.
+func (c *client) Stop() {
 	c.t.Helper()
-	c.call(protocol.MethodShutdown, nil, nil)
-	c.notify(protocol.MethodExit, nil)
+	c.Call(protocol.MethodShutdown, nil, nil)
+	c.Notify(protocol.MethodExit, nil)
 	select {
 	case err := <-c.served:
 		if err != nil {

@@ -27,11 +27,11 @@ func TestDiagnosticsAsYouType(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"main.hcl": quickstart})
 	path := filepath.Join(dir, "main.hcl")
 	c := startServer(t)
-	if d := c.open(path); len(d) != 0 {
+	if d := c.Open(path); len(d) != 0 {
 		t.Fatalf("diagnostics of a valid file: %+v", d)
 	}
 	bad := strings.Replace(quickstart, "max_cu = 2", "max_cu = 2.7", 1)
-	d := c.change(path, 2, bad)
+	d := c.Change(path, 2, bad)
 	if len(d) != 1 {
 		t.Fatalf("diagnostics after max_cu = 2.7: %+v", d)
 	}
@@ -39,8 +39,8 @@ func TestDiagnosticsAsYouType(t *testing.T) {
 	if d[0].Range != want || d[0].Severity != protocol.DiagnosticSeverityError || !strings.Contains(d[0].Message, "2.7") {
 		t.Errorf("diagnostic = %+v, want an error at %+v", d[0], want)
 	}
-	if d := c.change(path, 3, quickstart); len(d) != 0 {
+	if d := c.Change(path, 3, quickstart); len(d) != 0 {
 		t.Errorf("diagnostics after the fix: %+v", d)
 	}
-	c.stop()
+	c.Stop()
 }
