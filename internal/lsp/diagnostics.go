@@ -17,8 +17,11 @@ import (
 // check found.
 type directory struct {
 	path  string
-	cfg   *config.Config
 	diags diag.Diagnostics
+	// cfg is what the newest check that read past the syntax decoded: while
+	// a line is half written the file does not parse, and hover and
+	// completion go on with what it said before.
+	cfg *config.Config
 	// texts are the files the check read, by path: the editor's text of
 	// an open file, the disk's of the others; ranges are counted in them.
 	texts map[string][]byte
@@ -52,9 +55,13 @@ func (s *server) check(d *directory) {
 			open[filepath.Base(path)] = doc.text
 		}
 	}
-	d.cfg, d.diags = config.Load(d.path, config.Options{Environ: s.environ, Open: open})
+	cfg, diags := config.Load(d.path, config.Options{Environ: s.environ, Open: open})
+	d.diags = diags
+	if d.cfg == nil || decoded(cfg) {
+		d.cfg = cfg
+	}
 	d.texts = map[string][]byte{}
-	for name, f := range d.cfg.Files {
+	for name, f := range cfg.Files {
 		d.texts[name] = f.Bytes
 	}
 	d.stale = false
@@ -140,3 +147,9 @@ func lspDiagnostic(dg diag.Diagnostic, text []byte) protocol.Diagnostic {
 
 // rangeIn is an hcl range of the directory as the editor counts it.
 func (d *directory) rangeIn(r hcl.Range) protocol.Range { return rangeOf(d.text(r.Filename), r) }
+
+// decoded reports whether a load got past the syntax: it found a neonform
+// block, a variable, a local or a project.
+func decoded(cfg *config.Config) bool {
+	return len(cfg.Projects) > 0 || len(cfg.NamedValues) > 0 || cfg.Settings.DeclRange != (hcl.Range{})
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 )
 
-func (s *server) completion(context.Context, json.RawMessage) (any, error)     { return nil, nil }
 func (s *server) definition(context.Context, json.RawMessage) (any, error)     { return nil, nil }
 func (s *server) references(context.Context, json.RawMessage) (any, error)     { return nil, nil }
 func (s *server) codeAction(context.Context, json.RawMessage) (any, error)     { return nil, nil }
