@@ -157,4 +157,3 @@ func lineStartOf(text []byte, offset int) int {
 	}
 	return offset
 }
-

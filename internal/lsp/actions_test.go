@@ -18,7 +18,9 @@ func apply(t *testing.T, text string, a protocol.CodeAction) string {
 		t.Fatalf("action %q edits %+v", a.Title, a.Edit)
 	}
 	for _, edits := range a.Edit.Changes {
-		sort.Slice(edits, func(i, j int) bool { return offsetOf([]byte(text), edits[i].Range.Start) > offsetOf([]byte(text), edits[j].Range.Start) })
+		sort.Slice(edits, func(i, j int) bool {
+			return offsetOf([]byte(text), edits[i].Range.Start) > offsetOf([]byte(text), edits[j].Range.Start)
+		})
 		for _, e := range edits {
 			start, end := offsetOf([]byte(text), e.Range.Start), offsetOf([]byte(text), e.Range.End)
 			text = text[:start] + e.NewText + text[end:]
