@@ -18,7 +18,7 @@ import (
 // requests and notifications as an editor does and keeps what the server
 // publishes.
 type client struct {
-	t    *testing.T
+	t    testing.TB
 	conn jsonrpc2.Conn
 	// served is Serve's result, once it returns.
 	served chan error
@@ -36,7 +36,7 @@ type pipe struct {
 
 // startServer starts a server on pipes with the environment given and
 // initializes it.
-func startServer(t *testing.T, environ ...string) *client {
+func startServer(t testing.TB, environ ...string) *client {
 	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
