@@ -118,9 +118,13 @@ func (s *server) publish(ctx context.Context, dir string) {
 		if len(p.Diagnostics) > 0 {
 			d.published[path] = true
 		}
-		if err := s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, p); err != nil {
-			s.logf("publishing diagnostics: %v", err)
-		}
+		s.notify(ctx, p)
+	}
+}
+
+func (s *server) notify(ctx context.Context, p protocol.PublishDiagnosticsParams) {
+	if err := s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, p); err != nil {
+		s.logf("publishing diagnostics: %v", err)
 	}
 }
 

@@ -45,8 +45,8 @@ func offsetOf(text []byte, p protocol.Position) int {
 		off++
 	}
 	for units := uint32(0); off < len(text) && text[off] != '\n' && units < p.Character; {
-		r, size := utf8.DecodeRune(text[off:])
-		units += uint32(utf16.RuneLen(max(r, 0)))
+		r, size := utf8.DecodeRune(text[off:]) // an invalid byte is one replacement character
+		units += uint32(utf16.RuneLen(r))
 		off += size
 	}
 	return off
@@ -65,11 +65,7 @@ func positionOf(text []byte, offset int) protocol.Position {
 	}
 	for off := lineStart; off < offset; {
 		r, size := utf8.DecodeRune(text[off:])
-		n := utf16.RuneLen(r)
-		if n < 0 {
-			n = 1 // an invalid byte: editors show one replacement character
-		}
-		p.Character += uint32(n)
+		p.Character += uint32(utf16.RuneLen(r))
 		off += size
 	}
 	return p

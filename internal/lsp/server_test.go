@@ -44,3 +44,23 @@ func TestDiagnosticsAsYouType(t *testing.T) {
 	}
 	c.Stop()
 }
+
+// Closing a directory's last open file takes its diagnostics back, and a
+// file opened again is read from disk as it is then.
+func TestCloseForgetsTheDirectory(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"main.hcl": quickstart})
+	path := filepath.Join(dir, "main.hcl")
+	c := startServer(t)
+	c.Open(path)
+	if d := c.Change(path, 2, strings.Replace(quickstart, "max_cu = 2", "max_cu = 2.7", 1)); len(d) != 1 {
+		t.Fatalf("diagnostics: %+v", d)
+	}
+	c.Notify(protocol.MethodTextDocumentDidClose, protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uriOf(path)}})
+	if d := c.WaitFor(path, 0); len(d) != 0 {
+		t.Errorf("diagnostics after close: %+v", d)
+	}
+	if d := c.Open(path); len(d) != 0 {
+		t.Errorf("diagnostics of the file on disk, opened again: %+v", d)
+	}
+	c.Stop()
+}

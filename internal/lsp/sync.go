@@ -61,7 +61,21 @@ func (s *server) didClose(ctx context.Context, params json.RawMessage) (any, err
 	}
 	path := pathOf(p.TextDocument.URI)
 	delete(s.docs, path)
-	s.changed(ctx, path)
+	dir := dirOf(path)
+	for open := range s.docs {
+		if dirOf(open) == dir {
+			s.changed(ctx, path)
+			return nil, nil
+		}
+	}
+	// The directory's last open file: its diagnostics are taken back and
+	// the server forgets it, so that memory follows what is open.
+	if d := s.dirs[dir]; d != nil {
+		for published := range d.published {
+			s.notify(ctx, protocol.PublishDiagnosticsParams{URI: uriOf(published), Diagnostics: []protocol.Diagnostic{}})
+		}
+		delete(s.dirs, dir)
+	}
 	return nil, nil
 }
 
