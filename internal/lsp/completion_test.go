@@ -76,16 +76,7 @@ project "shop" {
 	}
 	for i, tt := range tests {
 		got := c.completeAt(path, int32(i+2), tt.text)
-		for _, w := range tt.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%s: %q lacks %q", tt.name, got, w)
-			}
-		}
-		for _, n := range tt.not {
-			if slices.Contains(got, n) {
-				t.Errorf("%s: %q offers %q", tt.name, got, n)
-			}
-		}
+		expect(t, tt.name, got, func(w string) bool { return slices.Contains(got, w) }, tt.want, tt.not)
 	}
 	c.Stop()
 }

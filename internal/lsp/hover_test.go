@@ -96,16 +96,23 @@ func TestHover(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := c.hoverAt(path, priced, tt.marker, tt.shift)
-		for _, w := range tt.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("hover on %q: %q lacks %q", tt.marker, got, w)
-			}
-		}
-		for _, n := range tt.never {
-			if strings.Contains(got, n) {
-				t.Errorf("hover on %q: %q shows %q", tt.marker, got, n)
-			}
-		}
+		expect(t, "hover on "+tt.marker, got, func(w string) bool { return strings.Contains(got, w) }, tt.want, tt.never)
 	}
 	c.Stop()
+}
+
+// expect checks that what has says of got holds for each of want and none
+// of never.
+func expect(t *testing.T, what string, got any, has func(string) bool, want, never []string) {
+	t.Helper()
+	for _, w := range want {
+		if !has(w) {
+			t.Errorf("%s: %q lacks %q", what, got, w)
+		}
+	}
+	for _, n := range never {
+		if has(n) {
+			t.Errorf("%s: %q has %q", what, got, n)
+		}
+	}
 }

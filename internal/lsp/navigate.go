@@ -24,24 +24,43 @@ func (s *server) definition(_ context.Context, params json.RawMessage) (any, err
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
+	at, target := s.targetAt(p.TextDocumentPositionParams)
+	return at.declarationsOf(target), nil
+}
+
+// targetAt is the cursor of a request, and what it names ("" for nothing).
+func (s *server) targetAt(p protocol.TextDocumentPositionParams) (*cursor, string) {
 	at, ok := s.at(p.TextDocument.URI, p.Position)
 	if !ok {
-		return nil, nil
+		return nil, ""
 	}
 	target, _ := at.target()
-	var out []protocol.Location
-	if strings.HasPrefix(target, "var.") || strings.HasPrefix(target, "local.") {
-		if nv, ok := at.dir.cfg.NamedValue(target); ok {
-			out = append(out, at.dir.location(nv.DeclRange))
+	return at, target
+}
+
+// declarationsOf is where a target is declared: a variable's or local's
+// declaration, or the block of an address.
+func (c *cursor) declarationsOf(target string) []protocol.Location {
+	out := []protocol.Location{}
+	switch {
+	case target == "":
+	case named(target):
+		if nv, ok := c.dir.cfg.NamedValue(target); ok {
+			out = append(out, c.dir.location(nv.DeclRange))
 		}
-	} else if target != "" {
-		for _, b := range at.dir.declarations() {
+	default:
+		for _, b := range c.dir.declarations() {
 			if b.address == target {
-				out = append(out, at.dir.location(b.rng))
+				out = append(out, c.dir.location(b.rng))
 			}
 		}
 	}
-	return out, nil
+	return out
+}
+
+// named reports whether a target is a variable or a local.
+func named(target string) bool {
+	return strings.HasPrefix(target, "var.") || strings.HasPrefix(target, "local.")
 }
 
 func (s *server) references(_ context.Context, params json.RawMessage) (any, error) {
@@ -49,30 +68,18 @@ func (s *server) references(_ context.Context, params json.RawMessage) (any, err
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	at, ok := s.at(p.TextDocument.URI, p.Position)
-	if !ok {
-		return nil, nil
-	}
-	target, _ := at.target()
-	if target == "" {
-		return []protocol.Location{}, nil
-	}
-	named := strings.HasPrefix(target, "var.") || strings.HasPrefix(target, "local.")
+	at, target := s.targetAt(p.TextDocumentPositionParams)
 	out := []protocol.Location{}
+	if target == "" {
+		return out, nil
+	}
 	if p.Context.IncludeDeclaration {
-		if nv, ok := at.dir.cfg.NamedValue(target); ok && named {
-			out = append(out, at.dir.location(nv.DeclRange))
-		}
-		for _, b := range at.dir.declarations() {
-			if !named && b.address == target {
-				out = append(out, at.dir.location(b.rng))
-			}
-		}
+		out = append(out, at.declarationsOf(target)...)
 	}
 	for _, path := range at.dir.files() {
 		text := at.dir.text(path)
 		body := syntaxOf(text, path)
-		if named {
+		if named(target) {
 			references(body, func(t *hclsyntax.ScopeTraversalExpr) {
 				if refName(t.Traversal) == target {
 					out = append(out, at.dir.location(t.SrcRange))
