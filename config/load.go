@@ -54,7 +54,7 @@ func loadDir(dir string, opts Options) (*Config, hcl.Diagnostics) {
 	b := newBudget()
 	for _, e := range entries {
 		name := e.Name()
-		if !configFileName(name) {
+		if !configFileName(name) || editorHolds(opts, name) {
 			continue
 		}
 		// Every one is read, or the run stops (unreadable.go): a link that
@@ -66,6 +66,7 @@ func loadDir(dir string, opts Options) (*Config, hcl.Diagnostics) {
 		}
 		files[name] = src
 	}
+	diags = append(diags, openFiles(dir, files, opts.Open, b)...)
 	if diags.HasErrors() {
 		// A file neonform will not read makes the rest of the configuration
 		// incomplete: checking it would only add errors about what is missing.
@@ -301,6 +302,7 @@ func (l *loader) evaluateVariablesAndLocals(byType map[string][]*hclsyntax.Block
 	vars := cty.ObjectVal(l.assignVariables())
 	l.declareLocals(byType["locals"])
 	locals := l.evaluateLocals(vars)
+	l.recordNamedValues(vars, locals)
 	l.ctx = &hcl.EvalContext{
 		Variables: map[string]cty.Value{"var": vars, "local": cty.ObjectVal(locals)},
 		Functions: l.functions,

@@ -29,6 +29,9 @@ type Config struct {
 	// SensitiveVariables names the variables declared sensitive = true: their
 	// values are never repeated in anything neonform prints.
 	SensitiveVariables map[string]bool
+	// NamedValues are the variables and locals with their values, in the
+	// order declared, for editors (named_values.go).
+	NamedValues []NamedValue
 }
 
 // Settings is the neonform block.
@@ -243,4 +246,8 @@ type Options struct {
 	// this run reads another directory (apply PLANFILE: the plan records
 	// it): the advice for a directory without configuration files names it.
 	KnownDir string
+	// Open holds, by file name in the directory, the text an editor has of
+	// some of its files (neonform lsp): read in place of the copy on disk,
+	// or in addition to the files on disk when not saved yet (open.go).
+	Open map[string][]byte
 }

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"iter"
+
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/state"
 )
@@ -25,13 +27,25 @@ func nameRenames(p *Plan, st *state.State, removals map[string]*config.Removal) 
 			deleted[at] = append(deleted[at], ch)
 		}
 	}
-	for at, creates := range created {
-		deletes := deleted[at]
-		if len(creates) != 1 || len(deletes) != 1 {
-			continue // which is which is a guess: say nothing
-		}
-		c, old := creates[0], deletes[0]
+	for c, old := range onePerPlace(created, deleted) {
 		c.Reasons = append(c.Reasons, Reason{Kind: ReasonMayBeRenamed, From: old.Address, EndpointID: old.EndpointID})
+	}
+}
+
+// onePerPlace yields, for each place with one compute created and one
+// deleted, the two: with more of either, which is which is a guess, and
+// nothing is said.
+func onePerPlace[K comparable, T any](created, deleted map[K][]T) iter.Seq2[T, T] {
+	return func(yield func(T, T) bool) {
+		for at, creates := range created {
+			deletes := deleted[at]
+			if len(creates) != 1 || len(deletes) != 1 {
+				continue
+			}
+			if !yield(creates[0], deletes[0]) {
+				return
+			}
+		}
 	}
 }
 

@@ -164,6 +164,7 @@ func commands() []*cli.Command {
 		generateCommand(),
 		emulatorCommand(),
 		versionCommand(),
+		lspCommand(),
 		completionCommand(), completeCommand(),
 	}
 	var each func([]*cli.Command)

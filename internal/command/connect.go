@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -224,13 +223,4 @@ func httpClient() *http.Client {
 }
 
 // statePath is where the configuration's state file lives.
-func statePath(cfg *config.Config) string {
-	p := cfg.Settings.StatePath
-	if p == "" {
-		p = config.DefaultStatePath
-	}
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(cfg.Dir, p)
-}
+func statePath(cfg *config.Config) string { return cfg.StateFile() }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -252,9 +251,7 @@ func openState(ctx context.Context, cfg *config.Config, env environment) (state.
 
 // postgresState reports whether the state setting is a Postgres connection
 // URL rather than a file path.
-func postgresState(setting string) bool {
-	return strings.HasPrefix(setting, "postgres://") || strings.HasPrefix(setting, "postgresql://")
-}
+func postgresState(setting string) bool { return config.PostgresState(setting) }
 
 // stateName tells apart several configurations that keep their state in one
 // Postgres database: NEONFORM_STATE_NAME, or "default".
