@@ -180,6 +180,7 @@ func (c *Client) attempt(ctx context.Context, method, path string, payload []byt
 	}
 	defer resp.Body.Close()
 	body, err := readAnswer(resp)
+	body = hideKey(c.key(), body, resp.Header)
 	r := reply{status: resp.StatusCode, header: resp.Header, body: body, sent: true, took: time.Since(start), requestID: answeredID(resp.Header, sentID)}
 	if err != nil {
 		r.err = fmt.Errorf("the answer (%d) was cut short: %w", resp.StatusCode, transportError(err))
