@@ -31,7 +31,7 @@ var markdownEntities = map[byte]string{
 // one, as is GitHub's GH-12 issue link.
 func Markdown(s string) string {
 	s = Terminal(s)
-	if strings.IndexAny(s, markdownSpecials) >= 0 {
+	if strings.ContainsAny(s, markdownSpecials) {
 		s = references(s)
 	}
 	s = breakLink(s, "www.", 3)
