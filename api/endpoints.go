@@ -26,9 +26,7 @@ func (c *Client) ListEndpointSummaries(ctx context.Context, projectID string) ([
 	if err != nil {
 		return nil, err
 	}
-	var out struct {
-		Endpoints []EndpointSummary `json:"endpoints"`
-	}
+	var out endpointSummaries
 	if err := c.Do(ctx, http.MethodGet, path, nil, &out); err != nil {
 		return nil, err
 	}
@@ -128,6 +126,11 @@ func (c *Client) endpointCall(ctx context.Context, method, path string, body any
 		return nil, err
 	}
 	return &out, nil
+}
+
+// endpointSummaries is the list ListEndpointSummaries reads.
+type endpointSummaries struct {
+	Endpoints []EndpointSummary `json:"endpoints"`
 }
 
 func endpointPath(projectID, endpointID string) (string, error) {

@@ -49,17 +49,12 @@ func listAll[P any, T any](ctx context.Context, c *Client, path string, maxPage 
 
 // Path parameters are checked here, so a bad id fails with a clear message
 // instead of a 404, and no id can reach another path ("../").
-var (
-	resourceID  = regexp.MustCompile(`^[a-z0-9-]{1,60}$`)
-	operationID = regexp.MustCompile(`^[0-9A-Za-z-]{1,64}$`)
-)
+// A resource id is 1 to 60 lowercase letters, digits and dashes
+// (validResourceID); an operation id may hold capitals.
+var operationID = regexp.MustCompile(`^[0-9A-Za-z-]{1,64}$`)
 
 func checkID(what, id string) error {
-	pattern := resourceID
-	if what == "operation" {
-		pattern = operationID
-	}
-	if pattern.MatchString(id) {
+	if what == "operation" && operationID.MatchString(id) || what != "operation" && validResourceID(id) {
 		return nil
 	}
 	if id == "" {

@@ -75,6 +75,13 @@ func (l *loader) decodeBudget(blocks []*hclsyntax.Block, owner string) *Budget {
 		return nil
 	}
 	v, state, _ := l.eval(a, cty.Number, "a number of US dollars, such as 500")
+	if state == omitted {
+		// null would switch the budget off without a word: a budget block
+		// is there to gate the plan, so it needs a number, as an empty one.
+		l.errorf(a.Expr.Range(), "Missing monthly_usd_max",
+			"monthly_usd_max is null here, which would leave the budget unchecked. Give it a number of US dollars, such as 500, or remove the budget block.")
+		return nil
+	}
 	if state != valid {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
@@ -79,6 +80,10 @@ type BudgetUse struct {
 	MonthlyUSDMax float64 `json:"monthly_usd_max"`
 	// USDMax is the ceiling after the plan of the computes the budget covers.
 	USDMax float64 `json:"usd_max"`
+	// Sensitive: the ceiling counts a compute whose cost a sensitive
+	// variable sets, so the views and the printed JSON do not show it (a
+	// reader could subtract the others); the gate counts it all the same.
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // Shown reports whether the views show the cost: when there is a price, or
@@ -114,8 +119,19 @@ func ConfiguredCost(c *config.Compute, price sizing.Price) (CostRange, bool) {
 	if costSensitive(c) {
 		return CostRange{}, false
 	}
-	v := Values{MinCU: c.MinCU, MaxCU: c.MaxCU, SuspendTimeoutSeconds: c.SuspendTimeoutSeconds, Disabled: c.Disabled}
-	return costOf(v, c.ActiveHours, price), true
+	return costOf(configuredValues(c), c.ActiveHours, price), true
+}
+
+// configuredValues are the values of a compute block its cost follows from.
+func configuredValues(c *config.Compute) Values {
+	return Values{MinCU: c.MinCU, MaxCU: c.MaxCU, SuspendTimeoutSeconds: c.SuspendTimeoutSeconds, Disabled: c.Disabled}
+}
+
+// spend is the ceiling after the plan of a project's computes, those whose
+// cost is sensitive included, and the addresses of those (secret).
+type spend struct {
+	usd    float64
+	secret []string
 }
 
 // costAttributes are the managed attributes a compute's cost follows from.
@@ -168,13 +184,26 @@ func addCosts(plan *Plan, cfg *config.Config, inConfig map[string]*config.Comput
 			total.PriceFrom = "contract"
 		}
 	}
-	byProject := map[string]float64{}
+	byProject := map[string]*spend{}
+	spent := func(project string) *spend {
+		if byProject[project] == nil {
+			byProject[project] = &spend{}
+		}
+		return byProject[project]
+	}
 	for i := range plan.Changes {
 		c := &plan.Changes[i]
 		cc := &c.Cost
 		cp := inConfig[c.Address]
 		if (cp != nil && costSensitive(cp)) || changeSensitive(c) {
+			// Left out of what the views show, never out of the budgets:
+			// a sensitive value hides the cost, not the gate.
 			total.Hidden++
+			if c.Action != Delete && cp != nil {
+				sp := spent(c.ProjectID)
+				sp.usd += costOf(configuredValues(cp), cp.ActiveHours, price).USDMax
+				sp.secret = append(sp.secret, c.Address)
+			}
 			continue
 		}
 		var hours *float64
@@ -195,11 +224,11 @@ func addCosts(plan *Plan, cfg *config.Config, inConfig map[string]*config.Comput
 		}
 		cc.After = none(price)
 		if c.Action != Delete && cp != nil {
-			cc.After = costOf(Values{MinCU: cp.MinCU, MaxCU: cp.MaxCU, SuspendTimeoutSeconds: cp.SuspendTimeoutSeconds, Disabled: cp.Disabled}, hours, price)
+			cc.After = costOf(configuredValues(cp), hours, price)
 		}
 		total.Before = total.Before.plus(cc.Before)
 		total.After = total.After.plus(cc.After)
-		byProject[c.ProjectID] += cc.After.USDMax
+		spent(c.ProjectID).usd += cc.After.USDMax
 	}
 	plan.Cost = total
 	return checkBudgets(plan, cfg, byProject)
@@ -220,38 +249,50 @@ func (r CostRange) plus(o CostRange) CostRange {
 
 // checkBudgets records each budget's use and refuses the plan when the
 // ceiling after it goes over one: a cent over is over, exactly at it is not.
-func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]float64) hcl.Diagnostics {
+func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]*spend) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	check := func(b *config.Budget, project *config.Project, used float64) {
-		use := BudgetUse{MonthlyUSDMax: b.MonthlyUSDMax, USDMax: sizing.Round(used)}
+	check := func(b *config.Budget, project *config.Project, used spend) {
+		use := BudgetUse{MonthlyUSDMax: b.MonthlyUSDMax, USDMax: sizing.Round(used.usd), Sensitive: len(used.secret) > 0}
 		what := "the account's computes"
 		if project != nil {
 			use.Project = project.Label
 			what = "the computes of project " + project.Label
 		}
 		plan.Cost.Budgets = append(plan.Cost.Budgets, use)
-		if sizing.Cents(used) <= sizing.Cents(b.MonthlyUSDMax) {
+		if sizing.Cents(used.usd) <= sizing.Cents(b.MonthlyUSDMax) {
 			return
+		}
+		over := fmt.Sprintf("could cost up to %s a month (each at its maximum size all month, or for the hours its expected_active_hours says), over the budget of %s", USD(used.usd), USD(b.MonthlyUSDMax))
+		if use.Sensitive {
+			over = fmt.Sprintf("could cost more than the budget of %s a month (each at its maximum size all month, or for the hours its expected_active_hours says; the ceiling is not shown, as a sensitive variable sets the cost of %s)",
+				USD(b.MonthlyUSDMax), english.Plural(len(used.secret), "compute", "computes"))
 		}
 		rng := b.DeclRange
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Plan over budget",
-			Detail: fmt.Sprintf("After this plan, %s could cost up to %s a month (each at its maximum size all month, or for the hours its expected_active_hours says), over the budget of %s. %s. Lower their max_cu, disable the ones not needed, or raise monthly_usd_max. Nothing was saved or changed.",
-				what, USD(used), USD(b.MonthlyUSDMax), addMost(plan, project)),
+			Detail: fmt.Sprintf("After this plan, %s %s. %s. Lower their max_cu, disable the ones not needed, or raise monthly_usd_max. Nothing was saved or changed.",
+				what, over, addMost(plan, project, used.secret)),
 			Subject: &rng,
 		})
 	}
 	if b := cfg.Settings.Budget; b != nil {
-		used := 0.0
-		for _, c := range plan.Changes {
-			used += c.Cost.After.USDMax
+		var all spend
+		for _, p := range plan.Projects {
+			if sp := byProject[p.ID]; sp != nil {
+				all.usd += sp.usd
+				all.secret = append(all.secret, sp.secret...)
+			}
 		}
-		check(b, nil, used)
+		check(b, nil, all)
 	}
 	for _, p := range cfg.Projects {
 		if p.Budget != nil {
-			check(p.Budget, p, byProject[p.ID])
+			used := spend{}
+			if sp := byProject[p.ID]; sp != nil {
+				used = *sp
+			}
+			check(p.Budget, p, used)
 		}
 	}
 	return diags
@@ -259,8 +300,9 @@ func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]float64) 
 
 // addMost names the three computes of a project (nil: of every project)
 // whose change raises the ceiling most, or, when none raises it, the three
-// that cost most.
-func addMost(plan *Plan, project *config.Project) string {
+// that cost most; after them, those whose cost is sensitive (secret), each
+// "(sensitive)" and no figure.
+func addMost(plan *Plan, project *config.Project, secret []string) string {
 	type row struct {
 		address     string
 		added, cost float64
@@ -288,6 +330,9 @@ func addMost(plan *Plan, project *config.Project) string {
 		} else if !raises {
 			out = append(out, fmt.Sprintf("%s (up to %s)", r.address, USD(r.cost)))
 		}
+	}
+	for _, addr := range secret[:min(3, len(secret))] {
+		out = append(out, addr+" (sensitive)")
 	}
 	if raises {
 		return "The changes that add most: " + strings.Join(out, "; ")

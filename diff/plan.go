@@ -225,6 +225,14 @@ type Step struct {
 	MovedFrom string `json:"moved_from,omitempty"`
 	// Note says in words why a state-only step is there.
 	Note string `json:"note,omitempty"`
+	// Sensitive and SensitiveFrom are, for a step that forgets a compute a
+	// removed block lets go, the attributes of that compute whose values
+	// came from sensitive variables, and those variables, as the state
+	// records them: no change names the endpoint, which stays live, so the
+	// step says what the views and the printed JSON hide of it
+	// (SensitiveByEndpoint).
+	Sensitive     []string            `json:"sensitive,omitempty"`
+	SensitiveFrom map[string][]string `json:"sensitive_from,omitempty"`
 	// Gone: the step forgets a compute whose endpoint is gone (deleted
 	// outside neonform, often with its preview branch) and that nothing
 	// plans again. It is the state catching up with the service, as

@@ -2,6 +2,8 @@ package diff
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -61,7 +63,8 @@ func (d *deriver) forgetRemoved(forget []string, changes []*Change) error {
 			return fmt.Errorf("it forgets %s, which its change %s acts on", addr, acted[c.EndpointID]+acted[addr])
 		}
 		d.addOp(&op{step: Step{Kind: StepState, Address: addr, EndpointID: c.EndpointID, Forget: addr,
-			Note: fmt.Sprintf("forget: the endpoint %s stays, unmanaged (removed block, destroy = false)", c.EndpointID)}})
+			Note:      fmt.Sprintf("forget: the endpoint %s stays, unmanaged (removed block, destroy = false)", c.EndpointID),
+			Sensitive: slices.Clone(c.Sensitive), SensitiveFrom: maps.Clone(c.SensitiveFrom)}})
 	}
 	return nil
 }

@@ -128,15 +128,22 @@ func MarkSensitive(attrs []Attribute, s Secrets) {
 	}
 }
 
-// SensitiveByEndpoint maps each endpoint the plan's changes act on to the
-// attributes of its compute that come from sensitive variables: what apply
-// hides when it explains what changed since the plan, or what a lost answer
-// left behind.
+// SensitiveByEndpoint maps each endpoint the plan's changes act on, or its
+// steps forget (a removed block's, which no change names), to the
+// attributes of its compute that come from sensitive variables: what the
+// printed JSON hides of the live endpoints, and what apply hides when it
+// explains what changed since the plan, or what a lost answer left behind.
 func (p *Plan) SensitiveByEndpoint() map[string]Secrets {
 	out := map[string]Secrets{}
 	for i := range p.Changes {
 		if ch := &p.Changes[i]; ch.EndpointID != "" && len(ch.Sensitive) > 0 {
 			out[ch.EndpointID] = ch.Secrets()
+		}
+	}
+	for i := range p.Steps {
+		s := &p.Steps[i]
+		if _, named := out[s.EndpointID]; s.Forget != "" && s.EndpointID != "" && len(s.Sensitive) > 0 && !named {
+			out[s.EndpointID] = Secrets{s.Sensitive, s.SensitiveFrom}
 		}
 	}
 	return out
@@ -298,6 +305,11 @@ func (p *Plan) HasSensitive() bool {
 	}
 	for _, dc := range p.Defaults {
 		if len(dc.Sensitive) > 0 {
+			return true
+		}
+	}
+	for i := range p.Steps {
+		if len(p.Steps[i].Sensitive) > 0 { // a forgotten compute's
 			return true
 		}
 	}

@@ -44,6 +44,11 @@ func decode(data []byte, source, fix string) (*State, error) {
 	// than half the time, with a third of the allocations); one it declines
 	// is read as it always was, for the same result or the same message.
 	if !jsonfast.Decode(data, &s, true) {
+		// The fast path refuses a name twice; encoding/json would keep
+		// the last (addresses.go).
+		if err := checkDuplicates(data, source, fix); err != nil {
+			return nil, err
+		}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		err = dec.Decode(&s)

@@ -192,6 +192,11 @@ func validateIn(s *State, addrs iter.Seq[string]) error {
 		switch {
 		case addr == "":
 			return fmt.Errorf("state has a compute with an empty address")
+		}
+		if err := checkAddress(addr); err != nil {
+			return err
+		}
+		switch {
 		case c == nil:
 			return diag.ErrorAt(addr, "Empty state entry", fmt.Sprintf("compute %q in state is null; remove it with `neonform state rm %s`", addr, addr))
 		case c.EndpointID == "":

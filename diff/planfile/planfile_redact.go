@@ -147,6 +147,14 @@ func redact(doc *node, p *diff.Plan) {
 			hideValues(rec.get("applied"), valueKeys, names)
 		}
 	}
+	if budgets := doc.get("cost").get("budgets"); budgets != nil {
+		for _, b := range budgets.items {
+			// A ceiling that counts a sensitive compute's cost would tell it.
+			if b.get("sensitive").text() == "true" {
+				hideValue(b, "usd_max", diff.SensitiveValue)
+			}
+		}
+	}
 	doc.set("redacted", &node{raw: []byte("true")})
 }
 

@@ -136,6 +136,12 @@ func costLines(p *diff.Plan, name func(string) string) []costLine {
 		if b.Project != "" {
 			whose = "Budget of project " + name(b.Project)
 		}
+		if b.Sensitive {
+			// Within the budget, by an amount a reader could tell the
+			// sensitive compute's cost from.
+			lines = append(lines, costLine{whose, fmt.Sprintf("ceiling %s, within %s a month.", diff.SensitiveValue, diff.USD(b.MonthlyUSDMax))})
+			continue
+		}
 		lines = append(lines, costLine{whose, fmt.Sprintf("ceiling %s of %s a month (%d%%).", diff.USD(b.USDMax), diff.USD(b.MonthlyUSDMax), int(100*b.USDMax/b.MonthlyUSDMax))})
 	}
 	return lines

@@ -51,6 +51,11 @@ func Read(path string, limit int) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if info.Size() > int64(limit) {
+		// Refused on what Stat says, before reading: a sparse file of 10 GB
+		// cost 256 MiB of reading and memory before its refusal.
+		return nil, &TooLargeError{Path: path, Limit: limit, Size: info.Size()}
+	}
 	// Read one byte past the limit: the size Stat gives can be wrong (files
 	// in /proc say 0) or change while the file is read. It is still the
 	// likely size: room for it and for the read that finds the end (ReadFrom

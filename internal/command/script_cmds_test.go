@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -55,15 +56,16 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"emustats":    cmdEmuStats,
 		"emuclock":    cmdEmuClock,
 		"emuactivity": cmdEmuActivity,
-		"scrub":       cmdScrub,     // script_cmds_apply_test.go
-		"genconfig":   cmdGenConfig, // plan_cmds_test.go
-		"maxchars":    cmdMaxChars,  // plan_cmds_test.go
-		"jsonset":     cmdJSONSet,   // script_cmds_edit_test.go
-		"suggested":   cmdSuggested, // script_cmds_suggested_test.go
-		"holdlock":    cmdHoldLock,  // script_cmds_observe_test.go
-		"emufaults":   cmdEmuFaults, // script_cmds_observe_test.go
-		"jsonlines":   cmdJSONLines, // script_cmds_observe_test.go
-		"pgstate":     cmdPGState,   // script_cmds_state_test.go
+		"scrub":       cmdScrub,      // script_cmds_apply_test.go
+		"genconfig":   cmdGenConfig,  // plan_cmds_test.go
+		"maxchars":    cmdMaxChars,   // plan_cmds_test.go
+		"jsonset":     cmdJSONSet,    // script_cmds_edit_test.go
+		"suggested":   cmdSuggested,  // script_cmds_suggested_test.go
+		"holdlock":    cmdHoldLock,   // script_cmds_observe_test.go
+		"emufaults":   cmdEmuFaults,  // script_cmds_observe_test.go
+		"jsonlines":   cmdJSONLines,  // script_cmds_observe_test.go
+		"pgstate":     cmdPGState,    // script_cmds_state_test.go
+		"emuechokey":  cmdEmuEchoKey, // script_cmds_leaks_test.go
 	}
 }
 
@@ -78,6 +80,9 @@ type scriptEmulator struct {
 	emu   *emulator.Emulator
 	srv   *httptest.Server
 	clock *emulator.FakeClock
+	// echoKey is the method whose requests are answered 401 echoing their
+	// Authorization header (emuechokey); "" for none.
+	echoKey atomic.Value
 }
 
 func (s *scriptEmulator) baseURL() string { return s.srv.URL + "/api/v2" }
@@ -134,8 +139,9 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 		_, err := emu.EnsureProject(id, id)
 		ts.Check(err)
 	}
-	srv := httptest.NewServer(emu.Handler())
-	se := &scriptEmulator{emu: emu, srv: srv, clock: clock}
+	se := &scriptEmulator{emu: emu, clock: clock}
+	srv := httptest.NewServer(se.echoingKey(emu.Handler()))
+	se.srv = srv
 	scriptEmulators.Store(ts, se)
 	ts.Defer(func() {
 		srv.Close()

@@ -10,13 +10,16 @@ import (
 // they show as themselves in Markdown text, in a table cell and in an HTML
 // block (a <summary> line), where backslash escapes do not work. < and >
 // cover comments, tags and <details>; | a table cell; ` code; * _ ~
-// emphasis; ] links and images; \ escapes; # headings and issue links; $
+// emphasis; ] links and images; \ escapes; # headings and issue links; @
+// mentions (a name "x @admin" would ping whoever its creator chose, when the
+// comment is posted), a team's @org/team and a user@sha commit link; $
 // math; & the references themselves. Markdown keeps an _ inside a word
 // (work_mem) and a ] that no ( or [ follows (a key's brackets), which are
 // no markup.
 var markdownEntities = map[byte]string{
 	'&': "&amp;", '<': "&lt;", '>': "&gt;", '|': "&#124;", '`': "&#96;", '\\': "&#92;",
 	'*': "&#42;", '_': "&#95;", '~': "&#126;", ']': "&#93;", '#': "&#35;", '$': "&#36;",
+	'@': "&#64;",
 }
 
 // Markdown is s as text in a pull-request comment: in a line, a table cell
@@ -25,7 +28,7 @@ var markdownEntities = map[byte]string{
 // span, or start a new line: control characters show escaped as on a
 // terminal (a newline as \n), the characters of markup as HTML character
 // references, and a www. or :// that GitHub would make a link is broken by
-// one.
+// one, as is GitHub's GH-12 issue link.
 func Markdown(s string) string {
 	s = Terminal(s)
 	if strings.ContainsAny(s, markdownSpecials) {
@@ -33,6 +36,7 @@ func Markdown(s string) string {
 	}
 	s = breakLink(s, "www.", 3)
 	s = breakLink(s, "://", 0)
+	s = breakLink(s, "gh-", 2)
 	return lineStart(s)
 }
 

@@ -59,6 +59,10 @@ func TestMarkdownLeavesNoMarkup(t *testing.T) {
 		"a&lt;b": "a&amp;lt;b", `shop.previews["preview/pr-12"].primary`: `shop.previews["preview/pr-12"].primary`,
 		"[x](y) [x][y] ![i](z)":       "[x&#93;(y) [x&#93;[y] ![i&#93;(z)",
 		"WWW.a.b, www.c and HTTP://d": "WWW&#46;a.b, www&#46;c and HTTP&#58;//d",
+		// Mentions, a team, an email, an issue link by GH-: no @ and no GH-
+		// left for GitHub to link (or notify).
+		"x @admin, @org/team, ada@example.com": "x &#64;admin, &#64;org/team, ada&#64;example.com",
+		"fix GH-12 and gh-3":                   "fix GH&#45;12 and gh&#45;3",
 	} {
 		if got := Markdown(in); got != want {
 			t.Errorf("Markdown(%q) = %q, want %q", in, got, want)

@@ -29,3 +29,11 @@ project "shop" {
     expected_active_hours = 10 # ERROR: Unsupported argument # HINT: compute
   }
 }
+
+project "books" {
+  id = "cold-moon-12345678"
+
+  budget {
+    monthly_usd_max = null # ERROR: Missing monthly_usd_max # HINT: which would leave the budget unchecked
+  }
+}
