@@ -1,0 +1,204 @@
+package pgcompute
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/internal/pgserver"
+)
+
+// postgresBin finds the server programs as internal/pgtest does. Without them the
+// test is skipped on a developer's machine, and fails under CI, which installs them.
+func postgresBin(t testing.TB) string {
+	t.Helper()
+	bin, err := pgserver.FindBin()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%v: CI installs PostgreSQL's server (.ci/run), so these tests must run", err)
+		}
+		t.Skipf("%v: install PostgreSQL's server (Debian: apt-get install postgresql) to run the real-Postgres tests", err)
+	}
+	return bin
+}
+
+// world is an emulator backed by real Postgres, served over loopback.
+type world struct {
+	t     testing.TB
+	emu   *emulator.Emulator
+	proxy *Proxy
+	api   string
+	clock *emulator.FakeClock
+}
+
+// sharedCluster serves every test's emulator (their branch ids differ), so that
+// the package's tests start one server, not one each.
+var sharedCluster struct {
+	once    sync.Once
+	cluster *Cluster
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if c := sharedCluster.cluster; c != nil {
+		c.Stop()
+	}
+	os.Exit(code)
+}
+
+func cluster(t testing.TB) *Cluster {
+	bin := postgresBin(t)
+	sharedCluster.once.Do(func() { sharedCluster.cluster = NewCluster(bin) })
+	return sharedCluster.cluster
+}
+
+func newWorld(t testing.TB) *world {
+	t.Helper()
+	proxy, err := Listen("127.0.0.1:0", cluster(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := emulator.NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	emu, err := emulator.New(emulator.Options{APIKey: "napi_test", RatePerMinute: -1, Clock: clock, Postgres: proxy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go proxy.Serve(emu)
+	srv := httptest.NewServer(emu.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		proxy.Close()
+	})
+	return &world{t: t, emu: emu, proxy: proxy, api: srv.URL + "/api/v2", clock: clock}
+}
+
+// call sends an API request and decodes the answer into out; it fails the test on a
+// status other than want.
+func (w *world) call(method, path string, body any, want int, out any) {
+	w.t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, w.api+path, r)
+	req.Header.Set("Authorization", "Bearer napi_test")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		w.t.Fatalf("%s %s: %d %s, want %d", method, path, resp.StatusCode, raw, want)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			w.t.Fatalf("%s %s: %v in %s", method, path, err, raw)
+		}
+	}
+}
+
+type endpointJSON struct {
+	ID           string `json:"id"`
+	BranchID     string `json:"branch_id"`
+	CurrentState string `json:"current_state"`
+}
+
+type created struct {
+	Project struct {
+		ID string `json:"id"`
+	} `json:"project"`
+	Branch struct {
+		ID string `json:"id"`
+	} `json:"branch"`
+	Endpoints      []endpointJSON `json:"endpoints"`
+	ConnectionURIs []struct {
+		URI string `json:"connection_uri"`
+	} `json:"connection_uris"`
+}
+
+// project creates a project; its answer carries the primary's connection URI.
+func (w *world) project(name string) created {
+	var out created
+	w.call("POST", "/projects", map[string]any{"project": map[string]any{"name": name}}, 201, &out)
+	if len(out.ConnectionURIs) != 1 {
+		w.t.Fatalf("project %s: %d connection URIs, want 1", name, len(out.ConnectionURIs))
+	}
+	return out
+}
+
+// branch creates a child of parent with a read_write compute.
+func (w *world) branch(projectID, parentID string) created {
+	var out created
+	w.call("POST", "/projects/"+projectID+"/branches", map[string]any{
+		"branch":    map[string]any{"parent_id": parentID},
+		"endpoints": []any{map[string]any{"type": "read_write"}}}, 201, &out)
+	return out
+}
+
+// endpoint creates a compute on a branch.
+func (w *world) endpoint(projectID, branchID, typ string) endpointJSON {
+	var out struct {
+		Endpoint endpointJSON `json:"endpoint"`
+	}
+	w.call("POST", "/projects/"+projectID+"/endpoints", map[string]any{"endpoint": map[string]any{"branch_id": branchID, "type": typ}}, 201, &out)
+	return out.Endpoint
+}
+
+// uri is the connection URI of the branch's database through an endpoint.
+func (w *world) uri(projectID, branchID, endpointID string) string {
+	var out struct {
+		URI string `json:"uri"`
+	}
+	q := url.Values{"branch_id": {branchID}, "endpoint_id": {endpointID}, "database_name": {"neondb"}, "role_name": {"neondb_owner"}}
+	w.call("GET", "/projects/"+projectID+"/connection_uri?"+q.Encode(), nil, 200, &out)
+	return out.URI
+}
+
+func (w *world) state(projectID, endpointID string) string {
+	var out struct {
+		Endpoint endpointJSON `json:"endpoint"`
+	}
+	w.call("GET", "/projects/"+projectID+"/endpoints/"+endpointID, nil, 200, &out)
+	return out.Endpoint.CurrentState
+}
+
+func (w *world) connect(uri string) *pgx.Conn {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, uri)
+	if err != nil {
+		w.t.Fatalf("connect %s: %v", uri, err)
+	}
+	w.t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// alive runs a query on conn: nil while the connection holds.
+func alive(conn *pgx.Conn) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var n int
+	return conn.QueryRow(ctx, "SELECT 1").Scan(&n)
+}
+
+func exec(t testing.TB, conn *pgx.Conn, sql string, args ...any) {
+	t.Helper()
+	if _, err := conn.Exec(context.Background(), sql, args...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
