@@ -1,4 +1,4 @@
-package pgcompute
+package pgcompute_test
 
 import (
 	"bytes"
@@ -9,63 +9,34 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/neonform/neonform/emulator"
-	"github.com/neonform/neonform/internal/pgserver"
+	"github.com/neonform/neonform/emulator/pgcompute"
+	"github.com/neonform/neonform/internal/pgtest"
 )
-
-// postgresBin finds the server programs as internal/pgtest does. Without them the
-// test is skipped on a developer's machine, and fails under CI, which installs them.
-func postgresBin(t testing.TB) string {
-	t.Helper()
-	bin, err := pgserver.FindBin()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%v: CI installs PostgreSQL's server (.ci/run), so these tests must run", err)
-		}
-		t.Skipf("%v: install PostgreSQL's server (Debian: apt-get install postgresql) to run the real-Postgres tests", err)
-	}
-	return bin
-}
 
 // world is an emulator backed by real Postgres, served over loopback.
 type world struct {
 	t     testing.TB
 	emu   *emulator.Emulator
-	proxy *Proxy
+	proxy *pgcompute.Proxy
 	api   string
 	clock *emulator.FakeClock
 }
 
-// sharedCluster serves every test's emulator (their branch ids differ), so that
-// the package's tests start one server, not one each.
-var sharedCluster struct {
-	once    sync.Once
-	cluster *Cluster
-}
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if c := sharedCluster.cluster; c != nil {
-		c.Stop()
-	}
+	pgtest.Stop()
 	os.Exit(code)
-}
-
-func cluster(t testing.TB) *Cluster {
-	bin := postgresBin(t)
-	sharedCluster.once.Do(func() { sharedCluster.cluster = NewCluster(bin) })
-	return sharedCluster.cluster
 }
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	proxy, err := Listen("127.0.0.1:0", cluster(t))
+	proxy, err := pgcompute.Listen("127.0.0.1:0", pgtest.Computes(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package pgcompute
+package pgcompute_test
 
 import (
 	"context"

@@ -10,6 +10,9 @@ import (
 // Superuser is the role initdb makes.
 const Superuser = "neonform"
 
+// Port is the number in the socket's name.
+const Port = 5432
+
 // Server is a running server; there is none off Unix.
 type Server struct{ Dir, Bin string }
 

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/neonform/neonform/emulator/pgcompute"
 	"github.com/neonform/neonform/internal/pgserver"
 )
 
@@ -56,10 +57,13 @@ func Server() (string, error) {
 	return testPostgres.dsn, nil
 }
 
-// Stop stops the throwaway server, if one was started.
+// Stop stops the throwaway server and the computes' cluster, if they were started.
 func Stop() {
 	if testPostgres.stop != nil {
 		testPostgres.stop()
+	}
+	if computes.cluster != nil {
+		computes.cluster.Stop()
 	}
 }
 
@@ -83,4 +87,27 @@ func startThrowawayPostgres() (dsn string, stop func(), err error) {
 		os.RemoveAll(dir)
 	}
 	return srv.DSN("postgres"), stop, nil
+}
+
+var computes struct {
+	once    sync.Once
+	cluster *pgcompute.Cluster
+}
+
+// Computes returns the Postgres cluster behind the computes of the tests'
+// emulators (emulator/pgcompute): one for the test binary, started on the first
+// connection and stopped by Stop. Each emulator's branches have their own
+// databases in it. Without PostgreSQL's server programs the test fails under CI
+// (which installs them, .ci/run) and is skipped elsewhere, saying how to run it.
+func Computes(t testing.TB) *pgcompute.Cluster {
+	t.Helper()
+	bin, err := pgserver.FindBin()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%v: CI installs PostgreSQL's server (.ci/run), so the real-Postgres tests must run", err)
+		}
+		t.Skipf("%v: install PostgreSQL's server (Debian/Ubuntu: apt-get install -y postgresql) to run the real-Postgres tests", err)
+	}
+	computes.once.Do(func() { computes.cluster = pgcompute.NewCluster(bin) })
+	return computes.cluster
 }
