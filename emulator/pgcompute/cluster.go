@@ -110,6 +110,16 @@ func (c *Cluster) Running() bool {
 	return c.admin != nil
 }
 
+// Dir is the server's directory (its data, log and socket); "" until it starts.
+func (c *Cluster) Dir() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.srv == nil {
+		return ""
+	}
+	return c.srv.Dir
+}
+
 // socket is the path of the server's Unix socket.
 func (c *Cluster) socket() string {
 	c.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/emulator/pgcompute"
+	"github.com/neonform/neonform/internal/pgserver"
 	"github.com/neonform/neonform/internal/pgtest"
 )
 
@@ -26,6 +28,7 @@ type world struct {
 	proxy *pgcompute.Proxy
 	api   string
 	clock *emulator.FakeClock
+	close func()
 }
 
 func TestMain(m *testing.M) {
@@ -36,7 +39,31 @@ func TestMain(m *testing.M) {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	proxy, err := pgcompute.Listen("127.0.0.1:0", pgtest.Computes(t))
+	return newWorldOn(t, pgtest.Computes(t))
+}
+
+// newPrivateWorld is a world with a cluster of its own, not yet started, which
+// close stops.
+func newPrivateWorld(t testing.TB) *world {
+	t.Helper()
+	pgtest.Computes(t) // skips or fails without the server's programs
+	bin, err := pgserver.FindBin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := pgcompute.NewCluster(bin)
+	w := newWorldOn(t, c)
+	w.close = func() {
+		w.proxy.Close()
+		c.Stop()
+	}
+	t.Cleanup(c.Stop)
+	return w
+}
+
+func newWorldOn(t testing.TB, c *pgcompute.Cluster) *world {
+	t.Helper()
+	proxy, err := pgcompute.Listen("127.0.0.1:0", c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,4 +199,13 @@ func exec(t testing.TB, conn *pgx.Conn, sql string, args ...any) {
 	if _, err := conn.Exec(context.Background(), sql, args...); err != nil {
 		t.Fatalf("%s: %v", sql, err)
 	}
+}
+
+// endpointOf is the endpoint a connection URI names.
+func (w *world) endpointOf(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return strings.TrimPrefix(u.Query().Get("options"), "endpoint=")
 }
