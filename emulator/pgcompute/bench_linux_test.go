@@ -71,7 +71,8 @@ func firstQuery(b *testing.B, uri string) {
 // BenchmarkMemoryOf50Computes measures the cluster's memory (the proportional set
 // size of its processes, so shared memory is counted once) with 50 computes of 50
 // projects: when none has a client (idle_MiB), and with one client connected to each
-// (connected_MiB, and per_compute_MiB the difference over 50):
+// (connected_MiB, and per_compute_MiB the difference over 50), and the mean size of a
+// database on disk:
 //
 //	go test ./emulator/pgcompute/ -run '^$' -bench MemoryOf50Computes -benchtime 1x
 func BenchmarkMemoryOf50Computes(b *testing.B) {
@@ -101,9 +102,29 @@ func BenchmarkMemoryOf50Computes(b *testing.B) {
 		b.ReportMetric(idle, "idle_MiB")
 		b.ReportMetric(busy, "connected_MiB")
 		b.ReportMetric((busy-idle)/50, "per_compute_MiB")
+		b.ReportMetric(databaseDisk(b, w.proxy.Cluster().Dir()), "disk_MiB/database")
 		w.close()
 		b.StartTimer()
 	}
+}
+
+// databaseDisk is the mean size on disk, in MiB, of the server's databases.
+func databaseDisk(t testing.TB, dir string) float64 {
+	t.Helper()
+	dbs, err := os.ReadDir(filepath.Join(dir, "data", "base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bytes int64
+	filepath.WalkDir(filepath.Join(dir, "data", "base"), func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				bytes += info.Size()
+			}
+		}
+		return nil
+	})
+	return float64(bytes) / float64(len(dbs)) / (1 << 20)
 }
 
 // clusterPSS sums the proportional set size, in MiB, of the server whose
