@@ -24,15 +24,14 @@ func count(t testing.TB, conn *pgx.Conn) int {
 // each goes its own way after: with a session open on the parent (a dump) and
 // without (a template copy).
 func TestBranchesCopyTheirParentsData(t *testing.T) {
-	w := newWorld(t)
-	p := w.project("shop")
-	primary := w.connect(p.ConnectionURIs[0].URI)
+	w, p, ep, primary := connectedPrimary(t)
 	exec(t, primary, "CREATE TABLE items (name text)")
 	exec(t, primary, "INSERT INTO items VALUES ('a')")
 
 	busy := w.branch(p.Project.ID, p.Branch.ID) // the primary's session is open
 	exec(t, primary, "INSERT INTO items VALUES ('b')")
 	primary.Close(context.Background())
+	waitFor(t, func() bool { return w.emu.OpenSessions(ep) == 0 })
 	quiet := w.branch(p.Project.ID, p.Branch.ID) // nobody is connected to main
 
 	child := w.connect(w.uri(p.Project.ID, busy.Branch.ID, busy.Endpoints[0].ID))
@@ -54,9 +53,7 @@ func TestBranchesCopyTheirParentsData(t *testing.T) {
 }
 
 func TestReadReplicaRefusesWrites(t *testing.T) {
-	w := newWorld(t)
-	p := w.project("shop")
-	primary := w.connect(p.ConnectionURIs[0].URI)
+	w, p, _, primary := connectedPrimary(t)
 	exec(t, primary, "CREATE TABLE items (name text)")
 	exec(t, primary, "INSERT INTO items VALUES ('a')")
 	ro := w.endpoint(p.Project.ID, p.Branch.ID, "read_only")
@@ -108,10 +105,7 @@ func TestPgSettingsApplyToEverySession(t *testing.T) {
 // A restart drops the compute's connections; a change that does not interrupt it
 // (its suspend timeout) keeps them; other computes keep theirs.
 func TestRestartDropsConnectionsAndOthersKeepThem(t *testing.T) {
-	w := newWorld(t)
-	p := w.project("shop")
-	ep := p.Endpoints[0].ID
-	conn := w.connect(p.ConnectionURIs[0].URI)
+	w, p, ep, conn := connectedPrimary(t)
 	other := w.project("other")
 	bystander := w.connect(other.ConnectionURIs[0].URI)
 
@@ -135,10 +129,7 @@ func TestRestartDropsConnectionsAndOthersKeepThem(t *testing.T) {
 // A suspend drops the connections; the next connection wakes the compute (a
 // start_compute operation, as the service counts a start).
 func TestSuspendAndWake(t *testing.T) {
-	w := newWorld(t)
-	p := w.project("shop")
-	ep := p.Endpoints[0].ID
-	conn := w.connect(p.ConnectionURIs[0].URI)
+	w, p, ep, conn := connectedPrimary(t)
 	w.call("POST", "/projects/"+p.Project.ID+"/endpoints/"+ep+"/suspend", nil, 200, nil)
 	if err := alive(conn); err == nil {
 		t.Fatal("the connection survived a suspend")
@@ -177,10 +168,7 @@ func TestSuspendAndWake(t *testing.T) {
 // An open connection keeps the compute up; its suspend timeout counts from the last
 // connection closed.
 func TestSuspendTimeoutCountsFromTheLastConnection(t *testing.T) {
-	w := newWorld(t)
-	p := w.project("shop")
-	ep := p.Endpoints[0].ID
-	conn := w.connect(p.ConnectionURIs[0].URI)
+	w, p, ep, conn := connectedPrimary(t)
 	w.clock.Advance(time.Hour)
 	if s := w.state(p.Project.ID, ep); s != "active" {
 		t.Fatalf("with a connection open for an hour the compute is %s, want active", s)
@@ -198,10 +186,7 @@ func TestSuspendTimeoutCountsFromTheLastConnection(t *testing.T) {
 }
 
 func TestDisabledComputeRefusesConnections(t *testing.T) {
-	w := newWorld(t)
-	p := w.project("shop")
-	ep := p.Endpoints[0].ID
-	conn := w.connect(p.ConnectionURIs[0].URI)
+	w, p, ep, conn := connectedPrimary(t)
 	w.call("PATCH", "/projects/"+p.Project.ID+"/endpoints/"+ep, map[string]any{"endpoint": map[string]any{"disabled": true}}, 200, nil)
 	if err := alive(conn); err == nil {
 		t.Fatal("the connection survived disabling the compute")
@@ -259,4 +244,11 @@ func waitFor(t testing.TB, cond func() bool) {
 			t.Fatal("timed out waiting")
 		}
 	}
+}
+
+// connectedPrimary is a new project's primary, ep, with a client connected to it.
+func connectedPrimary(t *testing.T) (*world, created, string, *pgx.Conn) {
+	w := newWorld(t)
+	p := w.project("shop")
+	return w, p, p.Endpoints[0].ID, w.connect(p.ConnectionURIs[0].URI)
 }
