@@ -2,6 +2,7 @@ package pgcompute_test
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"strings"
 	"testing"
@@ -200,6 +201,9 @@ func TestDisabledComputeRefusesConnections(t *testing.T) {
 // The endpoint may be named in the password ("endpoint=ID;PASSWORD") by a client
 // that cannot set options; a client that names none gets the service's advice; a
 // wrong password is refused.
+//
+// Over TLS (sslmode=require), a client connected to the endpoint's host name is
+// routed by the name it sends (SNI), as the service routes.
 func TestRoutingForms(t *testing.T) {
 	w := newWorld(t)
 	p := w.project("shop")
@@ -220,6 +224,26 @@ func TestRoutingForms(t *testing.T) {
 	conn.Close(ctx)
 
 	cfg.Password = password
+	byName := cfg.Copy()
+	byName.Host = ep + ".localhost"
+	byName.LookupFunc = func(context.Context, string) ([]string, error) { return []string{"127.0.0.1"}, nil }
+	tlsCfg, err := pgx.ParseConfig("sslmode=require host=" + byName.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName.TLSConfig = tlsCfg.TLSConfig
+	if byName.TLSConfig == nil || byName.TLSConfig.ServerName != byName.Host {
+		t.Fatalf("pgx sends no server name: %+v", byName.TLSConfig)
+	}
+	conn, err = pgx.ConnectConfig(ctx, byName)
+	if err != nil {
+		t.Fatalf("the host name over TLS: %v", err)
+	}
+	if !conn.PgConn().Conn().(interface{ ConnectionState() tls.ConnectionState }).ConnectionState().HandshakeComplete {
+		t.Error("the connection by host name is not over TLS")
+	}
+	conn.Close(ctx)
+
 	_, err = pgx.ConnectConfig(ctx, cfg)
 	if err == nil || !strings.Contains(err.Error(), "Endpoint ID is not specified") {
 		t.Errorf("no endpoint: %v, want the service's advice", err)

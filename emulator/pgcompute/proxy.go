@@ -9,6 +9,7 @@ package pgcompute
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,7 @@ type Proxy struct {
 	ln      net.Listener
 	cluster *Cluster
 	emu     *emulator.Emulator
+	tls     *tls.Config
 
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
@@ -39,11 +41,15 @@ type Proxy struct {
 // Listen takes the proxy's address (a loopback HOST:PORT; port 0 picks one) in
 // front of cluster, which the caller stops after the proxy's Close.
 func Listen(addr string, cluster *Cluster) (*Proxy, error) {
+	cfg, err := selfSigned()
+	if err != nil {
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	return &Proxy{ln: ln, cluster: cluster, conns: map[net.Conn]struct{}{}}, nil
+	return &Proxy{ln: ln, cluster: cluster, tls: cfg, conns: map[net.Conn]struct{}{}}, nil
 }
 
 // Addr is HOST:PORT of the proxy.
@@ -120,22 +126,24 @@ func (p *Proxy) untrack(c net.Conn) {
 	c.Close()
 }
 
-// startupTimeout bounds the time a client takes to say who it is.
+// startupTimeout bounds the time a client takes to say who it is (up to its password).
 const startupTimeout = 30 * time.Second
 
 // msgNoEndpoint is the service proxy's answer to a client that names no endpoint.
 const msgNoEndpoint = "Endpoint ID is not specified. Either please upgrade the postgres client library (libpq) for SNI support or pass the endpoint ID (first part of the domain name) as a parameter: '?options=endpoint%3D<endpoint-id>'. See more at https://neon.tech/sni"
 
 // handle serves one client: the startup, then the relay.
-func (p *Proxy) handle(client net.Conn) {
-	client.SetDeadline(time.Now().Add(startupTimeout))
-	be := pgproto3.NewBackend(client, client)
-	startup, err := receiveStartup(client, be, p.cluster)
+func (p *Proxy) handle(raw net.Conn) {
+	raw.SetDeadline(time.Now().Add(startupTimeout))
+	client, be, serverName, startup, err := p.receiveStartup(raw)
 	if err != nil || startup == nil {
 		return
 	}
 	params := startup.Parameters
 	endpointID, options := splitOptions(params["options"])
+	if endpointID == "" {
+		endpointID = endpointOfHost(serverName)
+	}
 	be.Send(&pgproto3.AuthenticationCleartextPassword{})
 	if err := be.Flush(); err != nil {
 		return
@@ -147,6 +155,9 @@ func (p *Proxy) handle(client net.Conn) {
 	if err != nil {
 		return
 	}
+	// The client has said everything; what follows (the first connection starts
+	// the cluster, which takes seconds) is bounded by its own connect timeout.
+	raw.SetDeadline(time.Time{})
 	pw, ok := msg.(*pgproto3.PasswordMessage)
 	if !ok {
 		fatal(be, "08P01", "expected a password message")
@@ -174,7 +185,7 @@ func (p *Proxy) handle(client net.Conn) {
 			backend.Close()
 		}
 		mu.Unlock()
-		client.Close()
+		raw.Close()
 	}
 	sess, err := p.emu.OpenSession(endpointID, user, password, db, drop)
 	if err != nil {
@@ -205,7 +216,6 @@ func (p *Proxy) handle(client net.Conn) {
 	if !relayStartup(be, conn) {
 		return
 	}
-	client.SetDeadline(time.Time{})
 	done := make(chan struct{})
 	go func() {
 		io.Copy(conn, client)
@@ -217,27 +227,45 @@ func (p *Proxy) handle(client net.Conn) {
 	<-done
 }
 
-// receiveStartup reads the client's startup message, declining TLS and GSS
-// encryption (the proxy speaks plain TCP on loopback) and passing cancel requests
-// on to the cluster. nil without error: there was nothing more to do.
-func receiveStartup(client net.Conn, be *pgproto3.Backend, cluster *Cluster) (*pgproto3.StartupMessage, error) {
+// receiveStartup reads the client's startup message: over TLS when the client
+// asks for it (then serverName is the name it sent, if any), declining GSS
+// encryption, and passing cancel requests on to the cluster. It returns the
+// connection to go on with and its reader; a nil message without error: there was
+// nothing more to do.
+func (p *Proxy) receiveStartup(raw net.Conn) (conn net.Conn, be *pgproto3.Backend, serverName string, _ *pgproto3.StartupMessage, _ error) {
+	conn = raw
+	be = pgproto3.NewBackend(conn, conn)
 	for {
 		msg, err := be.ReceiveStartupMessage()
 		if err != nil {
-			return nil, err
+			return nil, nil, "", nil, err
 		}
 		switch m := msg.(type) {
-		case *pgproto3.SSLRequest, *pgproto3.GSSEncRequest:
-			if _, err := client.Write([]byte{'N'}); err != nil {
-				return nil, err
+		case *pgproto3.SSLRequest:
+			if conn != raw { // TLS inside TLS
+				return nil, nil, "", nil, errors.New("a second TLS request")
+			}
+			if _, err := raw.Write([]byte{'S'}); err != nil {
+				return nil, nil, "", nil, err
+			}
+			tc := tls.Server(raw, p.tls)
+			if err := tc.Handshake(); err != nil {
+				return nil, nil, "", nil, err
+			}
+			serverName = tc.ConnectionState().ServerName
+			conn = tc
+			be = pgproto3.NewBackend(conn, conn)
+		case *pgproto3.GSSEncRequest:
+			if _, err := conn.Write([]byte{'N'}); err != nil {
+				return nil, nil, "", nil, err
 			}
 		case *pgproto3.CancelRequest:
-			cluster.cancel(m)
-			return nil, nil
+			p.cluster.cancel(m)
+			return nil, nil, "", nil, nil
 		case *pgproto3.StartupMessage:
-			return m, nil
+			return conn, be, serverName, m, nil
 		default:
-			return nil, fmt.Errorf("unexpected %T", msg)
+			return nil, nil, "", nil, fmt.Errorf("unexpected %T", msg)
 		}
 	}
 }
