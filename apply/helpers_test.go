@@ -22,6 +22,8 @@ import (
 	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/emulator/pgcompute"
+	"github.com/neonform/neonform/internal/pgtest"
 	"github.com/neonform/neonform/internal/planschema"
 	"github.com/neonform/neonform/state"
 )
@@ -49,6 +51,8 @@ type worldOptions struct {
 	// rateMinute is the emulator's emulator.Options.RateMinute (its rate
 	// limit is off until the test sets one).
 	rateMinute time.Duration
+	// postgres backs the computes with real Postgres (emulator/pgcompute).
+	postgres bool
 }
 
 func newWorld(t testing.TB, o worldOptions) *world {
@@ -57,9 +61,21 @@ func newWorld(t testing.TB, o worldOptions) *world {
 	if o.clock != nil {
 		opts.Clock = o.clock
 	}
+	var proxy *pgcompute.Proxy
+	if o.postgres {
+		var err error
+		if proxy, err = pgcompute.Listen("127.0.0.1:0", pgtest.Computes(t)); err != nil {
+			t.Fatal(err)
+		}
+		opts.Postgres = proxy
+		t.Cleanup(func() { proxy.Close() })
+	}
 	emu, err := emulator.New(opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if proxy != nil {
+		go proxy.Serve(emu)
 	}
 	for _, id := range o.projects {
 		if _, err := emu.EnsureProject(id, id); err != nil {

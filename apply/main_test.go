@@ -9,6 +9,6 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	pgtest.Stop() // the Postgres server the lock tests started, if any
+	pgtest.Stop() // the Postgres servers the lock tests and the real-Postgres walks started, if any
 	os.Exit(code)
 }

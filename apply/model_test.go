@@ -56,6 +56,12 @@ func TestModelFaults(t *testing.T) {
 }
 
 func runModel(t *testing.T, name string, fixed int, walk func(*modelWalk)) {
+	runModelOn(t, name, fixed, worldOptions{}, walk)
+}
+
+// runModelOn runs the walks in worlds made with o (its projects and clock are the
+// walk's own).
+func runModelOn(t *testing.T, name string, fixed int, o worldOptions, walk func(*modelWalk)) {
 	var seeds []uint64
 	switch {
 	case *modelSeed != 0:
@@ -72,7 +78,7 @@ func runModel(t *testing.T, name string, fixed int, walk func(*modelWalk)) {
 	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			t.Parallel()
-			mw := newModelWalk(t, seed)
+			mw := newModelWalk(t, seed, o)
 			mw.replay = fmt.Sprintf("go test ./apply/ -run '%s' -seed %d", name, seed)
 			walk(mw)
 		})
@@ -103,6 +109,9 @@ type modelWalk struct {
 	history []modelStepRecord
 	// failures of the current step.
 	failures []string
+	// held: connections to the computes, held across each apply (real Postgres
+	// walks; nil otherwise).
+	held *heldConnections
 }
 
 type modelStepRecord struct {
@@ -114,9 +123,10 @@ type modelStepRecord struct {
 
 var modelProjects = []string{"dark-sun-46453911", "hidden-river-50598307"}
 
-func newModelWalk(t testing.TB, seed uint64) *modelWalk {
+func newModelWalk(t testing.TB, seed uint64, o worldOptions) *modelWalk {
 	clock := emulator.NewFakeClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
-	w := newWorld(t, worldOptions{projects: modelProjects, clock: clock})
+	o.projects, o.clock = modelProjects, clock
+	w := newWorld(t, o)
 	mw := &modelWalk{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x6d6f64656c)), w: w, clock: clock,
 		branchIDs: map[string]map[string]string{}, made: map[string]bool{},
 		kept: map[*modelCompute]keptEndpoint{}}
@@ -159,6 +169,10 @@ func (mw *modelWalk) walk(steps int, step func(context.Context, int)) {
 // step plans the configuration, applies the saved plan and checks every
 // promise.
 func (mw *modelWalk) step(ctx context.Context, n int) {
+	if mw.held != nil {
+		mw.held.connect(mw)
+		defer mw.held.closeAll()
+	}
 	src, before, p, saved := mw.plan(n)
 	mw.w.emu.ResetStats()
 	calls := mw.recordCalls()
@@ -169,6 +183,9 @@ func (mw *modelWalk) step(ctx context.Context, n int) {
 		mw.failf("apply of the saved plan failed: %v", err)
 		mw.stop(n, p, out.String())
 		return
+	}
+	if mw.held != nil {
+		mw.held.check(mw, p)
 	}
 	mw.checkCalls(saved, calls.list(), mw.w.emu.Stats())
 	mw.checkConverged(src, before, calls.paths())

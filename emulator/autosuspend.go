@@ -23,8 +23,8 @@ import (
 // never suspends.
 func (ep *endpoint) autoSuspendAt() (time.Time, bool) {
 	l := &ep.Life
-	if l.To != api.EndpointStateActive {
-		return time.Time{}, false
+	if l.To != api.EndpointStateActive || ep.conns > 0 {
+		return time.Time{}, false // an open connection keeps it up
 	}
 	d, ok := suspendAfter(ep.SuspendTimeout)
 	if !ok {

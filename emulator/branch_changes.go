@@ -134,11 +134,13 @@ func (e *Emulator) deleteBranchLocked(p *project, id string, now time.Time) (api
 	last := b.wire(now, false)
 	ops := e.startChain(p, now, steps...)
 	for _, s := range steps[:len(steps)-1] {
+		e.dropSessions(p.endpoints[s.endpointID])
 		p.removeEndpoint(s.endpointID)
 		e.w.forgetEndpoint(s.endpointID)
 	}
 	delete(p.branches, id)
 	e.w.forgetBranch(id)
+	e.branchesDeleted(id)
 	p.UpdatedAt = now
 	return api.BranchOperations{Branch: last, Operations: wireOps(ops, now, true)}, nil
 }

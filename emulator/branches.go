@@ -232,7 +232,7 @@ func (e *Emulator) createBranch(c *call) (int, any, error) {
 	if err == nil {
 		out = branchCreated{Branch: b.wire(c.now, true), Endpoints: make([]api.Endpoint, 0, len(eps)),
 			Operations: wireOps(ops, c.now, true), Roles: b.wireRoles(false), Databases: b.wireDatabases(),
-			ConnectionURIs: connectionDetails(b, p.readWriteOn(b.ID))}
+			ConnectionURIs: e.connectionDetails(b, p.readWriteOn(b.ID))}
 		for _, ep := range eps {
 			out.Endpoints = append(out.Endpoints, ep.wire(c.now, true, true))
 		}
@@ -284,6 +284,10 @@ func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branc
 		b.Name = b.ID
 	}
 	e.copyRolesAndDatabases(b, parent, now)
+	if err := e.copyBranchData(parent, b); err != nil {
+		e.w.forgetBranch(b.ID)
+		return nil, nil, nil, err
+	}
 	p.branches[b.ID] = b
 	steps := []opStep{{action: api.ActionCreateBranch, branchID: b.ID}}
 	var eps []*endpoint

@@ -28,16 +28,39 @@ func poolerHost(host string) string {
 	return first + "-pooler." + rest
 }
 
+// endpointURI is the URI of a database through ep (its pooler when pooled); with
+// Options.Postgres, through the local proxy, which connects (sessions.go).
+func (e *Emulator) endpointURI(ep *endpoint, pooled bool, r role, dbName string) string {
+	if pg := e.opts.Postgres; pg != nil {
+		return LocalURI(pg.Addr(), ep.ID, r.Name, r.Password, dbName)
+	}
+	host := ep.Host
+	if pooled {
+		host = poolerHost(host)
+	}
+	return connectionURI(host, r, dbName)
+}
+
+// LocalURI is the URI of a database through the local proxy at addr: plain TCP
+// on loopback, so no TLS and no server name; the endpoint is named in the
+// options parameter, as the service's proxy accepts it from clients without SNI.
+func LocalURI(addr, endpointID, roleName, password, dbName string) string {
+	q := url.Values{"options": {"endpoint=" + endpointID}, "sslmode": {"disable"}}
+	u := url.URL{Scheme: "postgresql", User: url.UserPassword(roleName, password), Host: addr, Path: "/" + dbName,
+		RawQuery: q.Encode()}
+	return u.String()
+}
+
 // connectionDetails are the connection URIs in the answer that creates a branch (or a
 // project): one, through ep, when the branch has one role and one database; none when
 // it has more ("the response body does not include a connection URI"), or no compute.
-func connectionDetails(b *branch, ep *endpoint) []api.ConnectionDetails {
+func (e *Emulator) connectionDetails(b *branch, ep *endpoint) []api.ConnectionDetails {
 	if ep == nil || len(b.Roles) != 1 || len(b.Databases) != 1 {
 		return []api.ConnectionDetails{}
 	}
 	r, db := b.Roles[0], b.Databases[0].Name
 	return []api.ConnectionDetails{{
-		ConnectionURI: connectionURI(ep.Host, r, db),
+		ConnectionURI: e.endpointURI(ep, false, r, db),
 		ConnectionParameters: api.ConnectionParameters{Database: db, Password: r.Password, Role: r.Name,
 			Host: ep.Host, PoolerHost: poolerHost(ep.Host)},
 	}}
@@ -87,9 +110,5 @@ func (e *Emulator) getConnectionURI(c *call) (int, any, error) {
 	if b.database(dbName) == nil {
 		return 0, nil, errorf(http.StatusNotFound, codeDatabaseNotFound, "database %q not found on branch %s", dbName, b.ID)
 	}
-	host := ep.Host
-	if pooled {
-		host = poolerHost(host)
-	}
-	return http.StatusOK, api.ConnectionURIResponse{URI: connectionURI(host, *r, dbName)}, nil
+	return http.StatusOK, api.ConnectionURIResponse{URI: e.endpointURI(ep, pooled, *r, dbName)}, nil
 }

@@ -48,6 +48,8 @@ type Options struct {
 	RateMinute time.Duration
 	// Log, if set, gets one line per API request. It never holds a key.
 	Log io.Writer
+	// Postgres, if set, backs the computes with real Postgres (sessions.go).
+	Postgres Postgres
 }
 
 // Emulator is a running emulated service. Serve its Handler over HTTP.
@@ -65,6 +67,8 @@ type Emulator struct {
 	opDelay    atomic.Int64            // Options.OpDelay, SetTiming
 	latency    atomic.Int64            // Options.Latency, SetTiming
 	consoleKey string
+
+	sessions sessions // client connections to computes (sessions.go)
 
 	saves saver // writes of the data file
 	logMu sync.Mutex

@@ -118,6 +118,9 @@ func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now ti
 	}
 	next.UpdatedAt = now
 	*ep = next
+	if suspends || restarts {
+		e.dropSessions(ep)
+	}
 	p.UpdatedAt = now
 	return api.EndpointOperations{Endpoint: ep.wire(now, true, true), Operations: wireOps(ops, now, true)}, nil
 }
@@ -159,6 +162,7 @@ func (e *Emulator) deleteEndpoint(c *call) (int, any, error) {
 	}
 	last := ep.wire(c.now, false, false)
 	ops := e.startChain(p, c.now, opStep{action: api.ActionSuspendCompute, branchID: ep.BranchID, endpointID: ep.ID})
+	e.dropSessions(ep)
 	p.removeEndpoint(id)
 	e.w.forgetEndpoint(id)
 	p.UpdatedAt = c.now
@@ -235,6 +239,7 @@ func (e *Emulator) suspendEndpoint(c *call) (int, any, error) {
 		if ep.view(now, false).current == api.EndpointStateActive {
 			ep.transition(now, api.EndpointStateActive, api.EndpointStateIdle, chainEnd(ops, now))
 		}
+		e.dropSessions(ep)
 		return ops, nil
 	})
 }
@@ -252,6 +257,7 @@ func (e *Emulator) restartEndpoint(c *call) (int, any, error) {
 			opStep{action: api.ActionSuspendCompute, branchID: ep.BranchID, endpointID: ep.ID},
 			opStep{action: api.ActionStartCompute, branchID: ep.BranchID, endpointID: ep.ID})
 		ep.transition(now, api.EndpointStateActive, api.EndpointStateActive, chainEnd(ops, now))
+		e.dropSessions(ep)
 		return ops, nil
 	})
 }

@@ -221,7 +221,7 @@ func (e *Emulator) newProject(spec projectSpec, now time.Time) (projectCreated, 
 		Branch:         b.wire(now, true),
 		Endpoints:      []api.Endpoint{ep.wire(now, true, true)},
 		Operations:     wireOps(ops, now, true),
-		ConnectionURIs: connectionDetails(b, ep),
+		ConnectionURIs: e.connectionDetails(b, ep),
 		Roles:          b.wireRoles(true),
 		Databases:      b.wireDatabases(),
 	}, nil

@@ -107,12 +107,14 @@ func (e *Emulator) deleteProject(c *call) (int, any, error) {
 	}
 	p.deleted = true
 	out := projectResponse{Project: p.answer(c.now, owner)}
-	for id := range p.endpoints {
+	for id, ep := range p.endpoints {
+		e.dropSessions(ep)
 		e.w.forgetEndpoint(id)
 	}
 	for id := range p.branches {
 		e.w.forgetBranch(id)
 	}
+	e.branchesDeleted(slices.Collect(maps.Keys(p.branches))...)
 	p.mu.Unlock()
 	e.w.removeProject(p.ID)
 	return http.StatusOK, out, e.save()

@@ -8,18 +8,19 @@ import (
 	"github.com/neonform/neonform/api"
 )
 
-// A branch's Postgres roles and databases. neonform does not manage them, and the
-// emulator runs no Postgres; it keeps what the service creates so that the service's
-// CLI (connection-string, databases, roles) works beside neonform:
+// A branch's Postgres roles and databases. neonform does not manage them; the
+// emulator keeps what the service creates so that the service's CLI
+// (connection-string, databases, roles) works beside neonform, and with
+// Options.Postgres they are real (sessions.go):
 //   - a project comes with one role and one database on its default branch: the
 //     database named by branch.database_name (default neondb), owned by the role named
 //     by branch.role_name (default {database_name}_owner), with a generated password;
 //   - a new branch gets copies of its parent's roles (same passwords) and databases;
 //   - both are read-only lists: creating, changing or deleting them is a 405.
 //
-// The password of a role is kept in the world file: it is a password of a database
-// that does not exist, and connection URIs, which the service returns again on
-// request, are built from it.
+// The password of a role is kept in the world file: connection URIs, which the
+// service returns again on request, are built from it, and with Options.Postgres the
+// proxy checks a client's password against it.
 
 const defaultDatabaseName = "neondb"
 

@@ -246,6 +246,8 @@ type endpoint struct {
 	CreatedAt          time.Time             `json:"created_at"`
 	UpdatedAt          time.Time             `json:"updated_at"`
 	Life               lifecycle             `json:"lifecycle"`
+	// conns counts the client sessions open on it (sessions.go); not saved.
+	conns int
 }
 
 // operation is one step of a project's chain. Its status is derived from the clock:

@@ -23,11 +23,15 @@ import (
 // from docs/emulator.md works; tests and parallel runs pass -addr 127.0.0.1:0.
 const defaultEmulatorAddr = "127.0.0.1:5454"
 
+// defaultPostgresAddr is the Postgres proxy's port beside it (-postgres): not
+// 5432, which a local Postgres may hold.
+const defaultPostgresAddr = "127.0.0.1:5455"
+
 func emulatorCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "emulator",
 		Usage:     "run a local emulator of the service API, for trying neonform and for tests",
-		UsageText: "neonform emulator [-addr HOST:PORT [-allow-remote]] [-data FILE] [-api-key KEY] [-op-delay D] [-latency D] [-faults SPEC] [-rate-limit N] [-burst N] [-fake-clock] [-quiet]",
+		UsageText: "neonform emulator [-addr HOST:PORT [-allow-remote]] [-data FILE] [-api-key KEY] [-op-delay D] [-latency D] [-faults SPEC] [-rate-limit N] [-burst N] [-fake-clock] [-postgres [-postgres-addr HOST:PORT]] [-quiet]",
 		Description: `Serves the hosted-Postgres service's API (Neon API v2) under /api/v2 on this
 machine, with the service's rules: projects with a default branch and its
 read_write compute, one read_write compute per branch, the compute sizes,
@@ -61,6 +65,14 @@ client copes. SPEC is a comma-separated list of KIND=RATE, rates from 0 to 1:
    seed=N         seed of the draws: the same seed gives the same faults
 5xx, 429, 423 and drop exclude each other, so their rates add up to 1 at most.
 
+-postgres backs every compute with real Postgres (PostgreSQL's server programs,
+found under /usr/lib/postgresql/*/bin or on PATH): one server, started on the
+first connection, a database per branch (a new branch starts with a copy of its
+parent's), and a proxy on -postgres-addr that the API's connection URIs name.
+A connection wakes an idle compute; a restart or suspend drops its connections;
+pg_settings apply to every session; a read replica refuses writes; a disabled
+compute refuses connections. Without the programs it says so and runs as without.
+
 Test hooks, outside /api/v2 and without a key:
    GET  /_emulator/stats                     requests by route and by status
    POST /_emulator/activity/ENDPOINT_ID      a client query: wakes an idle compute
@@ -72,6 +84,7 @@ Examples:
    neonform emulator -data world.json -api-key napi_dev
    neonform emulator -addr 127.0.0.1:0 -op-delay 0 -rate-limit 0
    neonform emulator -faults 5xx=0.05,drop=0.05,latency=0.1:300ms,seed=7
+   neonform emulator -postgres
    NEON_API_URL=http://127.0.0.1:5454/api/v2 NEON_API_KEY=napi_dev neonform plan`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: defaultEmulatorAddr, Usage: "listen on `HOST:PORT`, a loopback address unless -allow-remote; port 0 picks a free one"},
@@ -84,6 +97,8 @@ Examples:
 			&cli.IntFlag{Name: "rate-limit", Value: 700, Usage: "requests (`N`) an account (all its keys and routes) may send in any minute before 429; 0 turns the limit off"},
 			&cli.IntFlag{Name: "burst", Value: 40, Usage: "requests (`N`) an account may send to one route in any second before 429"},
 			&cli.BoolFlag{Name: "fake-clock", Usage: "stop time; move it with POST /_emulator/clock/advance?by=DURATION"},
+			&cli.BoolFlag{Name: "postgres", Usage: "back the computes with real Postgres, reached through a local proxy (see above)"},
+			&cli.StringFlag{Name: "postgres-addr", Value: defaultPostgresAddr, Usage: "where (`HOST:PORT`) the Postgres proxy of -postgres listens, a loopback address unless -allow-remote"},
 			&cli.BoolFlag{Name: "quiet", Usage: "do not log requests on standard error"},
 		},
 		Action: func(c *cli.Context) error {
@@ -96,19 +111,21 @@ Examples:
 				debug.SetGCPercent(100)
 			}
 			return runEmulator(c.Context, emulatorOptions{
-				Addr:        c.String("addr"),
-				DataFile:    c.String("data"),
-				APIKey:      c.String("api-key"),
-				OpDelay:     c.Duration("op-delay"),
-				Latency:     c.Duration("latency"),
-				Faults:      c.String("faults"),
-				RateLimit:   c.Int("rate-limit"),
-				Burst:       c.Int("burst"),
-				FakeClock:   c.Bool("fake-clock"),
-				Quiet:       c.Bool("quiet"),
-				AllowRemote: c.Bool("allow-remote"),
-				Stdout:      c.App.Writer,
-				Stderr:      c.App.ErrWriter,
+				Addr:         c.String("addr"),
+				DataFile:     c.String("data"),
+				APIKey:       c.String("api-key"),
+				OpDelay:      c.Duration("op-delay"),
+				Latency:      c.Duration("latency"),
+				Faults:       c.String("faults"),
+				RateLimit:    c.Int("rate-limit"),
+				Burst:        c.Int("burst"),
+				FakeClock:    c.Bool("fake-clock"),
+				Quiet:        c.Bool("quiet"),
+				AllowRemote:  c.Bool("allow-remote"),
+				Postgres:     c.Bool("postgres"),
+				PostgresAddr: c.String("postgres-addr"),
+				Stdout:       c.App.Writer,
+				Stderr:       c.App.ErrWriter,
 			})
 		},
 	}
@@ -128,8 +145,11 @@ type emulatorOptions struct {
 	Quiet     bool
 	// AllowRemote lets -addr be an address other machines may reach.
 	AllowRemote bool
-	Stdout      io.Writer
-	Stderr      io.Writer
+	// Postgres backs the computes with real Postgres, through a proxy on PostgresAddr.
+	Postgres     bool
+	PostgresAddr string
+	Stdout       io.Writer
+	Stderr       io.Writer
 	// Load and Save build the emulator, loading the data file, and save its
 	// world when it stops (nil: emulator.New and Close). Tests give ones that
 	// wait, to send a signal during either.
@@ -159,6 +179,21 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 		}
 		fmt.Fprintf(o.Stderr, "Warning: listening on %s, which other machines may reach: requests and keys travel in clear text. neonform itself sends keys over http:// only to loopback.\n", addr)
 	}
+	var pg *emulatorPostgres
+	if o.Postgres {
+		var note string
+		if pg, note, err = startEmulatorPostgres(o.PostgresAddr, o.AllowRemote); err != nil {
+			ln.Close()
+			return err
+		}
+		if note != "" {
+			fmt.Fprintln(o.Stderr, note)
+		}
+	}
+	if pg != nil {
+		opts.Postgres = pg.proxy
+		defer pg.stop()
+	}
 	stops := make(chan os.Signal, 2)
 	signal.Notify(stops, stopSignals...)
 	defer signal.Stop(stops)
@@ -170,6 +205,10 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 	}
 	base := "http://" + printableHost(addr) + "/api/v2"
 	o.printIntro(base, emu.APIKey())
+	if pg != nil {
+		pg.serve(emu)
+		fmt.Fprint(o.Stdout, pg.intro())
+	}
 
 	srv := &http.Server{Handler: emu.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)

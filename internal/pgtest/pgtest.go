@@ -8,18 +8,13 @@
 package pgtest
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
-	"sort"
-	"strconv"
 	"sync"
-	"syscall"
 	"testing"
+
+	"github.com/neonform/neonform/emulator/pgcompute"
+	"github.com/neonform/neonform/internal/pgserver"
 )
 
 // DSNEnv names a server the tests may use instead of a throwaway one.
@@ -62,15 +57,18 @@ func Server() (string, error) {
 	return testPostgres.dsn, nil
 }
 
-// Stop stops the throwaway server, if one was started.
+// Stop stops the throwaway server and the computes' cluster, if they were started.
 func Stop() {
 	if testPostgres.stop != nil {
 		testPostgres.stop()
 	}
+	if computes.cluster != nil {
+		computes.cluster.Stop()
+	}
 }
 
 func startThrowawayPostgres() (dsn string, stop func(), err error) {
-	bin, err := findPostgresBin()
+	bin, err := pgserver.FindBin()
 	if err != nil {
 		return "", nil, err
 	}
@@ -79,91 +77,37 @@ func startThrowawayPostgres() (dsn string, stop func(), err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(dir)
-		}
-	}()
-	cred, err := serverUser(dir)
+	srv, err := pgserver.Start(bin, dir, "fsync=off")
 	if err != nil {
+		os.RemoveAll(dir)
 		return "", nil, err
 	}
-	data := filepath.Join(dir, "data")
-	if out, err := runAs(cred, dir, filepath.Join(bin, "initdb"), "-D", data, "-U", "neonform", "-A", "trust", "-E", "UTF8", "--no-sync"); err != nil {
-		return "", nil, fmt.Errorf("initdb failed: %v\n%s", err, out)
-	}
-	logFile := filepath.Join(dir, "server.log")
-	opts := fmt.Sprintf("-k %s -c listen_addresses='' -c fsync=off", dir)
-	if out, err := runAs(cred, dir, filepath.Join(bin, "pg_ctl"), "-D", data, "-l", logFile, "-o", opts, "-w", "-t", "120", "start"); err != nil {
-		log, _ := os.ReadFile(logFile)
-		return "", nil, fmt.Errorf("pg_ctl start failed: %v\n%s\n%s", err, out, log)
-	}
 	stop = func() {
-		runAs(cred, dir, filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop")
+		srv.Stop()
 		os.RemoveAll(dir)
 	}
-	return fmt.Sprintf("host=%s port=5432 user=neonform dbname=postgres sslmode=disable", dir), stop, nil
+	return srv.DSN("postgres"), stop, nil
 }
 
-// findPostgresBin finds the directory of initdb and pg_ctl: the newest
-// /usr/lib/postgresql/<version>/bin (Debian, Ubuntu), else PATH.
-func findPostgresBin() (string, error) {
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	sort.Slice(dirs, func(i, j int) bool { return pgVersion(dirs[i]) > pgVersion(dirs[j]) })
-	for _, d := range dirs {
-		if isFile(filepath.Join(d, "initdb")) && isFile(filepath.Join(d, "pg_ctl")) {
-			return d, nil
+var computes struct {
+	once    sync.Once
+	cluster *pgcompute.Cluster
+}
+
+// Computes returns the Postgres cluster behind the computes of the tests'
+// emulators (emulator/pgcompute): one for the test binary, started on the first
+// connection and stopped by Stop. Each emulator's branches have their own
+// databases in it. Without PostgreSQL's server programs the test fails under CI
+// (which installs them, .ci/run) and is skipped elsewhere, saying how to run it.
+func Computes(t testing.TB) *pgcompute.Cluster {
+	t.Helper()
+	bin, err := pgserver.FindBin()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%v: CI installs PostgreSQL's server (.ci/run), so the real-Postgres tests must run", err)
 		}
+		t.Skipf("%v: install PostgreSQL's server (Debian/Ubuntu: apt-get install -y postgresql) to run the real-Postgres tests", err)
 	}
-	if p, err := exec.LookPath("initdb"); err == nil {
-		d := filepath.Dir(p)
-		if isFile(filepath.Join(d, "pg_ctl")) {
-			return d, nil
-		}
-	}
-	return "", errors.New("initdb and pg_ctl were not found under /usr/lib/postgresql/*/bin nor on PATH")
-}
-
-func pgVersion(binDir string) int {
-	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
-	return v
-}
-
-func isFile(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
-}
-
-// serverUser returns who runs the server: this process, or when it is root
-// (initdb refuses root) the postgres user, else nobody; dir is handed to them.
-func serverUser(dir string) (*syscall.Credential, error) {
-	if os.Geteuid() != 0 {
-		return nil, nil
-	}
-	for _, name := range []string{"postgres", "nobody"} {
-		u, err := user.Lookup(name)
-		if err != nil {
-			continue
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			return nil, err
-		}
-		return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
-	}
-	return nil, errors.New("running as root, and there is neither a postgres nor a nobody user to run the server as (initdb refuses root)")
-}
-
-func runAs(cred *syscall.Credential, dir, name string, args ...string) ([]byte, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	if cred != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-	}
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	err := cmd.Run()
-	return out.Bytes(), err
+	computes.once.Do(func() { computes.cluster = pgcompute.NewCluster(bin) })
+	return computes.cluster
 }

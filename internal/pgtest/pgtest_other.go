@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/neonform/neonform/emulator/pgcompute"
 )
 
 // DSNEnv names the server the tests use.
@@ -33,3 +35,14 @@ func Server() (string, error) {
 
 // Stop does nothing: no server was started.
 func Stop() {}
+
+// Computes: the computes' cluster runs only on Unix; elsewhere the test fails
+// under CI and is skipped otherwise.
+func Computes(t testing.TB) *pgcompute.Cluster {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatal("the real-Postgres tests run only on Unix")
+	}
+	t.Skip("the real-Postgres tests run only on Unix")
+	return nil
+}

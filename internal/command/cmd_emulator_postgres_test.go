@@ -1,0 +1,48 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/neonform/neonform/internal/pgtest"
+)
+
+// neonform emulator -postgres: the connection URI of a new project opens its
+// primary's database, with pg_settings in force; Ctrl-C closes the connections.
+func TestEmulatorCommandWithPostgres(t *testing.T) {
+	pgtest.Computes(t) // fails under CI without PostgreSQL's server programs, skips elsewhere
+	p := startEmulatorCommand(t, "-addr", "127.0.0.1:0", "-postgres", "-postgres-addr", "127.0.0.1:0", "-op-delay", "0s", "-api-key", "napi_dev", "-quiet")
+	status, body := httpCall(t, "POST", p.base+"/projects", "napi_dev",
+		`{"project":{"name":"shop","default_endpoint_settings":{"pg_settings":{"work_mem":"48MB"}}}}`)
+	if status != 201 {
+		t.Fatalf("create project: %d %s", status, body)
+	}
+	var created struct {
+		ConnectionURIs []struct {
+			URI string `json:"connection_uri"`
+		} `json:"connection_uris"`
+	}
+	failOn(t, json.Unmarshal([]byte(body), &created))
+	if len(created.ConnectionURIs) != 1 || !strings.Contains(created.ConnectionURIs[0].URI, "options=endpoint%3Dep-") {
+		t.Fatalf("connection URIs %+v, want one through the proxy", created.ConnectionURIs)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, created.ConnectionURIs[0].URI)
+	failOn(t, err)
+	var workMem string
+	failOn(t, conn.QueryRow(ctx, "SHOW work_mem").Scan(&workMem))
+	if workMem != "48MB" {
+		t.Errorf("SHOW work_mem = %s, want the project's default pg_settings, 48MB", workMem)
+	}
+	p.stop(t)
+	if err := conn.Ping(ctx); err == nil {
+		t.Error("a connection outlived the emulator")
+	}
+	conn.Close(context.Background())
+}

@@ -1,0 +1,61 @@
+package command
+
+import (
+	"fmt"
+	"net"
+
+	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/emulator/pgcompute"
+	"github.com/neonform/neonform/internal/apiurl"
+	"github.com/neonform/neonform/internal/pgserver"
+)
+
+// emulatorPostgres is the real Postgres behind the computes of neonform emulator
+// -postgres (docs/emulator.md, Real Postgres behind the computes): the proxy clients
+// connect to and the cluster it starts on the first connection.
+type emulatorPostgres struct {
+	proxy   *pgcompute.Proxy
+	cluster *pgcompute.Cluster
+}
+
+// startEmulatorPostgres takes the proxy's address. Without PostgreSQL's server
+// programs it returns nil and a note saying the computes are records only, as
+// without -postgres: everything else works as before.
+func startEmulatorPostgres(addr string, allowRemote bool) (*emulatorPostgres, string, error) {
+	bin, err := pgserver.FindBin()
+	if err != nil {
+		return nil, fmt.Sprintf("Note: -postgres: %v; the computes are records only, as without -postgres (install PostgreSQL's server, e.g. apt-get install postgresql, for real ones).", err), nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("-postgres-addr %q is not HOST:PORT, e.g. 127.0.0.1:5433 (or port 0 for a free one)", addr)
+	}
+	if !allowRemote && !apiurl.Loopback(host) {
+		return nil, "", fmt.Errorf("-postgres-addr %s would listen where other machines may reach it; %s", addr, remoteAdvice)
+	}
+	cluster := pgcompute.NewCluster(bin)
+	proxy, err := pgcompute.Listen(addr, cluster)
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot listen on %s for Postgres clients: %w; choose another port with -postgres-addr, or 127.0.0.1:0 for a free one", addr, err)
+	}
+	return &emulatorPostgres{proxy: proxy, cluster: cluster}, "", nil
+}
+
+// serve accepts clients for emu's computes until stop.
+func (pg *emulatorPostgres) serve(emu *emulator.Emulator) {
+	go pg.proxy.Serve(emu)
+}
+
+// stop closes the clients' connections and stops the cluster, throwing its data away.
+func (pg *emulatorPostgres) stop() {
+	pg.proxy.Close()
+	pg.cluster.Stop()
+}
+
+// intro is what the emulator's introduction says about connecting.
+func (pg *emulatorPostgres) intro() string {
+	return fmt.Sprintf(`Computes are real Postgres, through the proxy at %s: the connection_uri the API
+gives connects (psql "$(curl -s -H "Authorization: Bearer $NEON_API_KEY" "$NEON_API_URL/projects/P/connection_uri?database_name=neondb&role_name=neondb_owner" | jq -r .uri)").
+The data lives as long as this emulator.
+`, pg.proxy.Addr())
+}
