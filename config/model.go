@@ -35,6 +35,9 @@ type Config struct {
 type Settings struct {
 	// APIURL is the service's base URL; "embedded" means the built-in emulator sandbox.
 	APIURL string
+	// OrgID is the organization whose projects the run lists and creates
+	// (org_id); "" for none. NEON_ORG_ID overrides it.
+	OrgID string
 	// AccountTier is the account's plan: its caps on sizes and suspend timeouts
 	// apply on top of the service's own (sizing.PlanOf).
 	AccountTier sizing.Tier

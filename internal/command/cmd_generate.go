@@ -197,7 +197,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	defer conn.Close()
 	projects, err := generate.Read(ctx, conn.client, o.ProjectIDs, o.All)
 	if err != nil {
-		return err
+		return explainProjectList(ctx, conn, err)
 	}
 	projects, configured := unconfigured(projects, cfg)
 	gen := generate.Options{Dir: o.Dir, Taken: taken, Tier: cfg.Settings.AccountTier, Rule: o.Rule}
