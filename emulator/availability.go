@@ -69,13 +69,16 @@ func (e *Emulator) checkAvailability(c *call, p *project) error {
 		return nil
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	idle := p.idleEndpoint(c.now)
-	if idle == nil || p.busy(c.now) || !a.draw() {
+	started := idle != nil && !p.busy(c.now) && a.draw()
+	if started {
+		e.startChain(p, c.now, opStep{action: api.ActionCheckAvailability, branchID: idle.BranchID, endpointID: idle.ID})
+	}
+	p.mu.Unlock()
+	if !started {
 		return nil
 	}
-	e.startChain(p, c.now, opStep{action: api.ActionCheckAvailability, branchID: idle.BranchID, endpointID: idle.ID})
-	return e.save()
+	return e.save() // it takes the project's lock to copy it
 }
 
 // idleEndpoint is the first idle, enabled compute of p, or nil. Caller holds p.mu.
