@@ -18,9 +18,9 @@ import (
 // organization key and a project-scoped key for its project.
 const (
 	adaKey, graceKey, bobsKey = "napi_ada_personal", "napi_grace_orgonly", "napi_bob_personal"
-	orgKey, projKey          = "napi_org_key", "napi_project_key"
-	theOrg, otherOrg         = "org-morning-bread-81040908", "org-quiet-field-12345678"
-	orgProject, adaProject   = "hidden-river-50598307", "dark-sun-46453911"
+	orgKey, projKey           = "napi_org_key", "napi_project_key"
+	theOrg, otherOrg          = "org-morning-bread-81040908", "org-quiet-field-12345678"
+	orgProject, adaProject    = "hidden-river-50598307", "dark-sun-46453911"
 )
 
 func orgWorld(t *testing.T, personalTier, orgTier string, opts Options) *service {
