@@ -89,6 +89,10 @@ type Branch struct {
 	Exclusive bool
 	Computes  []*Compute
 	DeclRange hcl.Range
+	// NameRange is where the branch's name is written: the name attribute's
+	// value, or the block's label when the name is the label. A message about
+	// the name (no such branch in the service) points there.
+	NameRange hcl.Range
 }
 
 // ComputeType is the kind of compute: the branch's read-write primary or a read replica.

@@ -111,7 +111,12 @@ func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout t
 		if err != nil {
 			return nil, err
 		}
-		if err := sb.ensure(cfg, notes); err != nil {
+		diags, err := sb.ensure(cfg, notes)
+		if err == nil && diags.HasErrors() {
+			printDiagnostics(notes, diags, cfg.Files, env)
+			err = reported(diags)
+		}
+		if err != nil {
 			sb.Close()
 			return nil, err
 		}
