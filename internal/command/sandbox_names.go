@@ -47,7 +47,7 @@ func (s *sandbox) nearMisses(cfg *config.Config) diag.Diagnostics {
 			diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, Summary: "Branch name close to an existing branch", Range: &r,
 				Detail: fmt.Sprintf("The sandbox's project %s has no branch named %q, but has %s: did you mean %s? The sandbox creates the branches a configuration names, "+
 					"and would create this one; against the real account the name would find no branch. Fix the name, or choose one that differs more for a new branch.",
-					p.Label, b.Name, branchesNamed(near), strings.Join(quoteAll(near), " or "))})
+					p.Label, b.Name, branchesNamed(near), nearest.Quoted(near, "or"))})
 		}
 	}
 	return diags
@@ -66,18 +66,10 @@ func digitsOnly(a, b string) bool {
 	return strip(a) == strip(b)
 }
 
-func quoteAll(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = fmt.Sprintf("%q", n)
-	}
-	return out
-}
-
-// branchesNamed says which branches: the branch "main", the branches "dev", "dev2".
+// branchesNamed says which branches: the branch "main", the branches "dev" and "dev2".
 func branchesNamed(names []string) string {
 	if len(names) == 1 {
-		return "the branch " + quoteAll(names)[0]
+		return "the branch " + nearest.Quoted(names, "")
 	}
-	return "the branches " + strings.Join(quoteAll(names), ", ")
+	return "the branches " + nearest.Quoted(names, "and")
 }
