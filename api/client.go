@@ -42,6 +42,10 @@ type Options struct {
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer <key>" and nowhere else.
 	APIKey string
+	// OrgID is the organization the calls the service scopes by organization act
+	// in: the list of projects (org_id in the query) and their creation (org_id in
+	// the body). "" sends none: the key's own projects (organizations.go).
+	OrgID string
 	// UserAgent is sent on every request, e.g. "neonform/v0.1.0".
 	UserAgent string
 	// HTTPClient is used as is when set; otherwise a client that refuses
@@ -95,6 +99,7 @@ type Client struct {
 	// print of Client's fields (a bad verb, an unexported field) shows the key.
 	key       func() string
 	userAgent string
+	orgID     string
 	http      *http.Client
 	pace      *pacer
 	timeout   time.Duration
@@ -131,6 +136,11 @@ func New(opts Options) (*Client, error) {
 	if strings.IndexFunc(opts.APIKey, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
 		return nil, errors.New("api: the API key contains a space, newline or control character: copy it again without quotes or line breaks")
 	}
+	if opts.OrgID != "" {
+		if err := checkID("organization", opts.OrgID); err != nil {
+			return nil, err
+		}
+	}
 	if opts.WaitTimeout < 0 {
 		return nil, fmt.Errorf("api: WaitTimeout is %s: it must be 0 (default %s) or more", opts.WaitTimeout, DefaultWaitTimeout)
 	}
@@ -141,6 +151,7 @@ func New(opts Options) (*Client, error) {
 		base:      base,
 		key:       func() string { return opts.APIKey },
 		userAgent: opts.UserAgent,
+		orgID:     opts.OrgID,
 		http:      opts.HTTPClient,
 		timeout:   orDefault(opts.CallTimeout, DefaultCallTimeout),
 		retries:   opts.MaxRetries,

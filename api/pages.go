@@ -3,10 +3,12 @@ package api
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Largest page each list accepts (the spec's limit maximum).
@@ -28,8 +30,15 @@ func listAll[P any, T any](ctx context.Context, c *Client, path string, maxPage 
 	var all []T
 	seen := map[string]bool{}
 	cursor := ""
+	// A path may carry query parameters of its own (org_id): pages add theirs.
+	path, query, _ := strings.Cut(path, "?")
+	fixed, err := url.ParseQuery(query)
+	if err != nil {
+		return nil, fmt.Errorf("api: the query of %s: %w", path, err)
+	}
 	for {
 		q := url.Values{"limit": {strconv.Itoa(limit)}}
+		maps.Copy(q, fixed)
 		if cursor != "" {
 			q.Set("cursor", cursor)
 		}

@@ -3,11 +3,17 @@ package api
 import (
 	"context"
 	"net/http"
+	"net/url"
 )
 
-// ListProjects returns every project the key can see, all pages.
+// ListProjects returns every project the key can see, all pages: those of the
+// client's organization when it has one (Options.OrgID).
 func (c *Client) ListProjects(ctx context.Context) ([]ProjectListItem, error) {
-	return listAll(ctx, c, "/projects", maxProjectsPage,
+	path := "/projects"
+	if c.orgID != "" {
+		path += "?" + url.Values{"org_id": {c.orgID}}.Encode()
+	}
+	return listAll(ctx, c, path, maxProjectsPage,
 		func(p *ProjectsResponse) []ProjectListItem { return p.Projects },
 		func(p *ProjectsResponse) string {
 			if p.Pagination == nil {
@@ -30,8 +36,12 @@ func (c *Client) GetProject(ctx context.Context, projectID string) (*Project, er
 	return &out.Project, nil
 }
 
-// CreateProject creates a project with its default branch and primary compute.
+// CreateProject creates a project with its default branch and primary compute,
+// in the client's organization unless project names one.
 func (c *Client) CreateProject(ctx context.Context, project ProjectCreate) (*ProjectCreated, error) {
+	if project.OrgID == "" {
+		project.OrgID = c.orgID
+	}
 	var out ProjectCreated
 	if err := c.Do(ctx, http.MethodPost, "/projects", ProjectCreateRequest{Project: project}, &out); err != nil {
 		return nil, err

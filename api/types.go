@@ -59,8 +59,11 @@ const (
 	ActionSuspendCompute OperationAction = "suspend_compute"
 	ActionApplyConfig    OperationAction = "apply_config"
 	ActionCreateTimeline OperationAction = "create_timeline"
-	ActionCreateBranch   OperationAction = "create_branch"
-	ActionDeleteTimeline OperationAction = "delete_timeline"
+	// ActionCheckAvailability is the control plane waking an idle compute to check
+	// that it starts: it holds the project like any other operation.
+	ActionCheckAvailability OperationAction = "check_availability"
+	ActionCreateBranch      OperationAction = "create_branch"
+	ActionDeleteTimeline    OperationAction = "delete_timeline"
 )
 
 // EndpointSettings is EndpointSettingsData as the service returns it: an

@@ -38,6 +38,9 @@ type Config struct {
 type Settings struct {
 	// APIURL is the service's base URL; "embedded" means the built-in emulator sandbox.
 	APIURL string
+	// OrgID is the organization whose projects the run lists and creates
+	// (org_id); "" for none. NEON_ORG_ID overrides it.
+	OrgID string
 	// AccountTier is the account's plan: its caps on sizes and suspend timeouts
 	// apply on top of the service's own (sizing.PlanOf).
 	AccountTier sizing.Tier
@@ -95,6 +98,10 @@ type Branch struct {
 	Exclusive bool
 	Computes  []*Compute
 	DeclRange hcl.Range
+	// NameRange is where the branch's name is written: the name attribute's
+	// value, or the block's label when the name is the label. A message about
+	// the name (no such branch in the service) points there.
+	NameRange hcl.Range
 }
 
 // ComputeType is the kind of compute: the branch's read-write primary or a read replica.

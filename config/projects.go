@@ -159,7 +159,7 @@ func (l *loader) branchKey(br *Branch) (string, bool) {
 }
 
 func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block, inst instance) *Branch {
-	br := &Branch{Label: inst.label, Name: b.Labels[0], DeclRange: b.DefRange()}
+	br := &Branch{Label: inst.label, Name: b.Labels[0], DeclRange: b.DefRange(), NameRange: b.LabelRanges[0]}
 	l.checkLabel(b, "branch")
 	c, diags := bodyContent(b.Body, branchSchema, "a branch block")
 	l.diags = append(l.diags, diags...)
@@ -188,7 +188,7 @@ func (l *loader) decodeBranch(p *Project, b *hclsyntax.Block, inst instance) *Br
 			l.errorf(nameAttr.Expr.Range(), "Invalid branch name",
 				"name cannot be empty: write the branch's name in the service, or omit name to use the label %q.", b.Labels[0])
 		} else {
-			br.Name = name
+			br.Name, br.NameRange = name, nameAttr.Expr.Range()
 		}
 	}
 	id, idState := l.stringAttr(idAttr, `a branch id such as "br-small-term-683261"`)

@@ -27,7 +27,7 @@ var (
 		},
 	}
 	settingsSchema = &hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "api_url"}, {Name: "account_tier"}, {Name: "state"}, {Name: "price_per_cu_hour"}},
+		Attributes: []hcl.AttributeSchema{{Name: "api_url"}, {Name: "org_id"}, {Name: "account_tier"}, {Name: "state"}, {Name: "price_per_cu_hour"}},
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "budget"}},
 	}
 	variableSchema = &hcl.BodySchema{
@@ -240,7 +240,7 @@ var (
 	attributeHomes = withHomes(map[string]string{
 		"prevent_destroy": "lifecycle", "allow_restart": "lifecycle",
 		"exclusive": "branch",
-		"api_url":   "neonform", "account_tier": "neonform", "state": "neonform", "price_per_cu_hour": "neonform",
+		"api_url":   "neonform", "org_id": "neonform", "account_tier": "neonform", "state": "neonform", "price_per_cu_hour": "neonform",
 		"monthly_usd_max": "budget", activeHoursArgument: "compute",
 		"from": "moved", "to": "moved",
 		"default": "variable", "description": "variable", "sensitive": "variable",

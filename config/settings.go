@@ -42,6 +42,9 @@ func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 			}
 		}
 	}
+	if a := c.Attributes["org_id"]; a != nil {
+		l.decodeOrgID(&s, a)
+	}
 	if a := c.Attributes["account_tier"]; a != nil {
 		if v, state := l.stringAttr(a, tierWant); state == valid {
 			if _, ok := sizing.PlanOf(sizing.Tier(v)); ok {

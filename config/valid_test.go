@@ -21,7 +21,7 @@ var ignoreRanges = cmp.Options{
 	cmpopts.IgnoreFields(config.Config{}, "Dir", "Files", "VarFiles", "NamedValues"), // named_values_test.go
 	cmpopts.IgnoreFields(config.Settings{}, "DeclRange"),
 	cmpopts.IgnoreFields(config.Project{}, "DeclRange"),
-	cmpopts.IgnoreFields(config.Branch{}, "DeclRange"),
+	cmpopts.IgnoreFields(config.Branch{}, "DeclRange", "NameRange"),
 	cmpopts.IgnoreFields(config.Compute{}, "DeclRange", "Ranges"),
 	cmpopts.IgnoreFields(config.Move{}, "DeclRange"),
 	cmpopts.EquateEmpty(),
@@ -299,6 +299,8 @@ func TestSourceRanges(t *testing.T) {
 		{"settings", at(cfg.Settings.DeclRange), filepath.Join(dir, "settings.hcl") + ":1"},
 		{"project", at(cfg.Projects[0].DeclRange), line(1)},
 		{"branch", at(cfg.Projects[0].Branches[0].DeclRange), line(4)},
+		{"a branch's name: its label", at(cfg.Projects[0].Branches[0].NameRange), line(4)},
+		{"a branch's name: its name attribute", at(cfg.Projects[0].Branches[1].NameRange), line(30)},
 		{"compute", at(primary.DeclRange), line(7)},
 		{"type", at(primary.Range("type")), line(8)},
 		{"min_cu", at(primary.Range("min_cu")), line(9)},

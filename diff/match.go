@@ -10,6 +10,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/nearest"
 	"github.com/neonform/neonform/internal/shellquote"
 	"github.com/neonform/neonform/state"
 )
@@ -167,9 +168,9 @@ func (pp *projectPlan) resolveBranches() {
 		case id == "":
 			ids := byName[b.Name]
 			if len(ids) == 0 {
-				pp.errorf(&b.DeclRange, "Branch not found",
-					"Project %s (id %s) has no branch named %q. The branch must exist first: neonform manages computes, not branches. Create it (in the console or with the API), or pin an existing branch with id = \"br-...\".",
-					pp.p.Label, pp.p.ID, b.Name)
+				pp.errorf(nameRange(b), "Branch not found",
+					"Project %s (id %s) has no branch named %q.%s The branch must exist first: neonform manages computes, not branches. Fix the name (the name attribute, or the block's label when it has none), create the branch (in the console or with the API), or pin an existing branch with id = \"br-...\".",
+					pp.p.Label, pp.p.ID, b.Name, nearestBranches(b.Name, pp.lp.Branches))
 				continue
 			}
 			if len(ids) > 1 {
@@ -307,4 +308,27 @@ func (pl *planner) errorf(subject *hcl.Range, summary, format string, args ...an
 
 func (pl *planner) warnf(format string, args ...any) {
 	pl.warnings = append(pl.warnings, fmt.Sprintf(format, args...))
+}
+
+// nameRange is where a branch block's name is written (the name attribute, or the
+// label that is the name), for a message about the name; the block when unknown.
+func nameRange(b *config.Branch) *hcl.Range {
+	if b.NameRange.Filename != "" {
+		return &b.NameRange
+	}
+	return &b.DeclRange
+}
+
+// nearestBranches is the did-you-mean of a branch name that names no live branch:
+// the nearest names among the project's branches, or "".
+func nearestBranches(name string, live []api.Branch) string {
+	names := make([]string, 0, len(live))
+	for _, b := range live {
+		names = append(names, b.Name)
+	}
+	near := nearest.Names(name, names)
+	if len(near) == 0 {
+		return ""
+	}
+	return " Did you mean " + nearest.Quoted(near, "or") + "?"
 }

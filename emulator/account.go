@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/neonform/neonform/api"
-	"github.com/neonform/neonform/sizing"
 )
 
 // What a personal key's user sees of the account: the user, their organizations, and
@@ -38,8 +37,9 @@ func (e *Emulator) getAuthDetails(c *call) (int, any, error) {
 	return http.StatusOK, authDetails{AccountID: c.key.OrgID, AuthMethod: "api_key_org"}, nil
 }
 
-// getCurrentUser answers GET /users/me. Limits follow the user's plan (docs/service.md, Sizes:
-// up to 2 CU on the free plan, autoscaling up to 16 CU on paid plans).
+// getCurrentUser answers GET /users/me. Limits follow the user's plan (plans.go). A user
+// with a personal account has a billing account; an org-only user has none, which is how
+// the service's clients tell one (organizations.go).
 func (e *Emulator) getCurrentUser(c *call) (int, any, error) {
 	if err := notForOrgKeys(c); err != nil {
 		return 0, nil, err
@@ -48,9 +48,10 @@ func (e *Emulator) getCurrentUser(c *call) (int, any, error) {
 	u := e.w.users[c.key.UserID]
 	e.w.mu.RUnlock()
 	out := api.CurrentUserInfo{ID: u.ID, Email: u.Email, Login: u.Email, Name: u.Name, AuthAccounts: []api.UserAuthAccount{},
-		ProjectsLimit: 1000, BranchesLimit: 5000, MaxAutoscalingLimit: 16, Plan: subscription(u.Tier)}
-	if u.Tier == sizing.Free {
-		out.ProjectsLimit, out.BranchesLimit, out.MaxAutoscalingLimit = 100, 10, sizing.FreeMaxCU
+		Plan: subscription(u.Tier)}
+	out.ProjectsLimit, out.BranchesLimit, out.MaxAutoscalingLimit = userLimits(u.Tier)
+	if !u.OrgOnly {
+		out.BillingAccount = billingAccountOf(u)
 	}
 	return http.StatusOK, out, nil
 }
@@ -69,8 +70,7 @@ func (e *Emulator) listCurrentUserOrganizations(c *call) (int, any, error) {
 		if o.Members[c.key.UserID] == "" {
 			continue
 		}
-		out.Organizations = append(out.Organizations, api.Organization{ID: o.ID, Name: o.Name, Handle: o.ID,
-			Plan: subscription(o.Tier), CreatedAt: o.CreatedAt, UpdatedAt: o.CreatedAt, ManagedBy: "console"})
+		out.Organizations = append(out.Organizations, organizationWire(o))
 	}
 	return http.StatusOK, out, nil
 }

@@ -112,6 +112,9 @@ func (e *Emulator) project(c *call) (*project, error) {
 	if err := e.catchUp(p, c.now); err != nil {
 		return nil, err
 	}
+	if err := e.checkAvailability(c, p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -272,9 +272,10 @@ func TestProjectScopedKey(t *testing.T) {
 	wantCode(t, s.callAs(bobKey, "POST", orgKeys, map[string]any{"key_name": "x", "project_id": aliceHome}), 404, codeProjectNotFound)
 	id, key := s.newKey(bobKey, orgKeys, map[string]any{"key_name": "shop-ci", "project_id": acmeShop})
 
-	// It sees and manages its project only.
-	if got := s.visible(key); !slices.Equal(got, []string{acmeShop}) {
-		t.Errorf("the project-scoped key sees %v", got)
+	// It manages its project only, and lists none: it reaches its project by id.
+	ge := wantCode(t, s.callAs(key, "GET", "/projects", nil), 403, codeForbidden)
+	if !strings.Contains(ge.Message, "cannot list projects") || !strings.Contains(ge.Message, acmeShop) {
+		t.Errorf("a project-scoped key's list: %q does not say it cannot list and which project it reaches", ge.Message)
 	}
 	s.callAs(key, "GET", "/projects/"+acmeShop+"/endpoints", nil).want(t, 200)
 	s.callAs(key, "POST", "/projects/"+acmeShop+"/endpoints",

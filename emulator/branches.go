@@ -254,6 +254,9 @@ func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branc
 			return nil, nil, nil, branchNotFound(spec.parentID)
 		}
 	}
+	if err := checkBranchCount(p); err != nil {
+		return nil, nil, nil, err
+	}
 	if spec.name != "" && p.branchByName(spec.name) != nil {
 		return nil, nil, nil, conflict(codeConflict, "a branch named %q already exists in project %s; branch names are unique", spec.name, p.ID)
 	}
@@ -266,6 +269,9 @@ func (e *Emulator) addBranch(p *project, spec branchSpec, now time.Time) (*branc
 		}
 		computes = append(computes, cs)
 		if err := checkSize(cs.minCU, cs.maxCU, p.Tier); err != nil {
+			return nil, nil, nil, err
+		}
+		if err := checkPlanSuspend(cs.suspendTimeout, p.Tier); err != nil {
 			return nil, nil, nil, err
 		}
 		if err := checkAutoscalingProvisioner(cs.provisioner, cs.minCU, cs.maxCU); err != nil {

@@ -46,6 +46,10 @@ type Options struct {
 	// api.Options.RateMinute) to run an apply of many requests at the service's
 	// ratio of requests to time in a fraction of the time.
 	RateMinute time.Duration
+	// AvailabilityChecks is the chance, from 0 (the default: none) to 1, that a change
+	// to a project with an idle compute meets the control plane's check of it
+	// (availability.go): a check_availability operation, and 423 until it is over.
+	AvailabilityChecks float64
 	// Log, if set, gets one line per API request. It never holds a key.
 	Log io.Writer
 	// Postgres, if set, backs the computes with real Postgres (sessions.go).
@@ -63,6 +67,7 @@ type Emulator struct {
 	hooks      http.Handler
 	counters   *counters
 	dice       atomic.Pointer[faultDice]
+	checks     atomic.Pointer[availability]
 	limits     atomic.Pointer[limiter] // nil: no rate limit
 	opDelay    atomic.Int64            // Options.OpDelay, SetTiming
 	latency    atomic.Int64            // Options.Latency, SetTiming
@@ -89,6 +94,9 @@ func New(opts Options) (*Emulator, error) {
 	e.SetTiming(opts.OpDelay, opts.Latency)
 	e.SetRateLimit(opts.RatePerMinute, opts.Burst)
 	e.dice.Store(newFaultDice(opts.Faults))
+	if err := e.SetAvailabilityChecks(opts.AvailabilityChecks); err != nil {
+		return nil, fmt.Errorf("emulator: %w", err)
+	}
 	e.router = e.routes()
 	e.hooks = e.hookRoutes()
 
@@ -234,11 +242,11 @@ func (e *Emulator) ensureProject(id, name string, at time.Time) (bool, error) {
 	return true, e.save()
 }
 
-// SetProjectTier puts a project's account on the free or paid plan: on free, computes
-// above 2 CU are refused.
+// SetProjectTier puts a project's account on a plan (plans.go): on free, computes
+// above 2 CU are refused, and so are suspend timeouts other than 5 minutes.
 func (e *Emulator) SetProjectTier(projectID string, tier sizing.Tier) error {
-	if tier != sizing.Free && tier != sizing.Paid {
-		return fmt.Errorf("emulator: tier %q is neither %q nor %q", tier, sizing.Free, sizing.Paid)
+	if _, err := parseTier(tier, ""); err != nil || tier == "" {
+		return fmt.Errorf("emulator: tier %q is not %s", tier, tierList())
 	}
 	p := e.w.project(projectID)
 	if p == nil {

@@ -70,6 +70,11 @@ func (e *Emulator) updateLocked(p *project, id string, f *endpointFields, now ti
 	if err := f.checkScaleToZero(next.MinCU, next.MaxCU); err != nil {
 		return none, err
 	}
+	if f.SuspendTimeoutSeconds != nil {
+		if err := checkPlanSuspend(next.SuspendTimeout, p.Tier); err != nil {
+			return none, err
+		}
+	}
 	if err := checkAutoscalingProvisioner(next.Provisioner, next.MinCU, next.MaxCU); err != nil {
 		return none, err
 	}

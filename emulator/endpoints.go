@@ -105,6 +105,9 @@ func (e *Emulator) createEndpointLocked(p *project, region *string, spec compute
 	if err := checkSize(spec.minCU, spec.maxCU, p.Tier); err != nil {
 		return api.EndpointOperations{}, err
 	}
+	if err := checkPlanSuspend(spec.suspendTimeout, p.Tier); err != nil {
+		return api.EndpointOperations{}, err
+	}
 	if err := checkAutoscalingProvisioner(spec.provisioner, spec.minCU, spec.maxCU); err != nil {
 		return api.EndpointOperations{}, err
 	}

@@ -125,10 +125,19 @@ func (e *Emulator) createProject(c *call) (int, any, error) {
 		spec.compute.provisioner = in.Provisioner
 	}
 
+	if err := e.requireOrgID(c, in.OrgID); err != nil {
+		return 0, nil, err
+	}
 	if err := e.projectOwner(c.key, in.OrgID, &spec); err != nil {
 		return 0, nil, err
 	}
 	if err := checkSize(spec.compute.minCU, spec.compute.maxCU, spec.tier); err != nil {
+		return 0, nil, err
+	}
+	if err := checkPlanSuspend(spec.compute.suspendTimeout, spec.tier); err != nil {
+		return 0, nil, err
+	}
+	if err := e.checkProjectCount(&spec); err != nil {
 		return 0, nil, err
 	}
 	out, err := e.newProject(spec, c.now)

@@ -33,6 +33,9 @@ func (e *Emulator) listProjects(c *call) (int, any, error) {
 	if orgID != "" && !validID(orgID) {
 		return 0, nil, badRequest("org_id %q is not an organization id", orgID)
 	}
+	if err := e.listScope(c, orgID); err != nil {
+		return 0, nil, err
+	}
 	search := strings.ToLower(q.Get("search"))
 	cursor := q.Get("cursor")
 
@@ -165,7 +168,9 @@ func (e *Emulator) updateProject(c *call) (int, any, error) {
 		err = locked()
 	case defaults != nil:
 		cs := (&endpointFields{}).resolve(defaults)
-		err = checkSize(cs.minCU, cs.maxCU, p.Tier)
+		if err = checkSize(cs.minCU, cs.maxCU, p.Tier); err == nil {
+			err = checkPlanSuspend(cs.suspendTimeout, p.Tier)
+		}
 	}
 	if err != nil {
 		p.mu.Unlock()

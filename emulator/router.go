@@ -134,6 +134,8 @@ func (e *Emulator) routes() *router {
 	rt.add(http.MethodGet, "/projects/{project_id}/branches", e.listBranches)
 	rt.add(http.MethodPost, "/projects/{project_id}/branches", e.createBranch)
 	rt.add(http.MethodGet, "/projects/{project_id}/branches/{branch_id}", e.getBranch)
+	// A fixed segment: count is not a branch (compareSpecificity).
+	rt.add(http.MethodGet, "/projects/{project_id}/branches/count", e.countBranches)
 	rt.add(http.MethodDelete, "/projects/{project_id}/branches/{branch_id}", e.deleteBranch)
 	rt.add(http.MethodPatch, "/projects/{project_id}/branches/{branch_id}", e.updateBranch)
 	rt.add(http.MethodGet, "/projects/{project_id}/branches/{branch_id}/endpoints", e.listBranchEndpoints)
@@ -153,6 +155,7 @@ func (e *Emulator) routes() *router {
 	rt.add(http.MethodGet, "/auth", e.getAuthDetails)
 	rt.add(http.MethodGet, "/users/me", e.getCurrentUser)
 	rt.add(http.MethodGet, "/users/me/organizations", e.listCurrentUserOrganizations)
+	rt.add(http.MethodGet, "/organizations/{org_id}", e.getOrganization)
 	rt.add(http.MethodGet, "/projects/{project_id}/connection_uri", e.getConnectionURI)
 	roles := "/projects/{project_id}/branches/{branch_id}/roles"
 	rt.add(http.MethodGet, roles, e.listRoles)

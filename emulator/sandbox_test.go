@@ -263,6 +263,12 @@ func TestEverySandboxOperationValidates(t *testing.T) {
 		s.call("GET", path, nil).want(t, 200)
 		s.call("GET", strings.Replace(path, p.Branch.ID, "br-nope-a5000000", 1), nil).want(t, 404)
 	}
+	var orgs api.OrganizationsResponse
+	s.call("GET", "/users/me/organizations", nil).want(t, 200).decode(t, &orgs)
+	s.call("GET", "/organizations/"+orgs.Organizations[0].ID, nil).want(t, 200)
+	s.call("GET", "/organizations/org-nope-12345678", nil).want(t, 404)
+	s.call("GET", "/projects/"+pid+"/branches/count", nil).want(t, 200)
+	s.call("GET", "/projects/nope-12345678/branches/count", nil).want(t, 404)
 	s.call("POST", br+"/set_as_default", nil).want(t, 200)
 	s.call("POST", "/projects/"+pid+"/branches/br-nope-a5000000/set_as_default", nil).want(t, 404)
 	s.call("POST", br+"/roles", map[string]any{"role": map[string]any{"name": "x"}}).want(t, 405)

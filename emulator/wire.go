@@ -48,8 +48,11 @@ func validID(id string) bool { return idPattern.MatchString(id) }
 
 // subscription is the billing type the owner data shows for a tier.
 func subscription(t sizing.Tier) string {
-	if t == sizing.Free {
+	switch t {
+	case sizing.Free:
 		return "free_v3"
+	case sizing.Launch:
+		return "launch_v3"
 	}
 	return "scale_v3"
 }

@@ -61,6 +61,10 @@ type user struct {
 	Name  string
 	Email string
 	Tier  sizing.Tier
+	// OrgOnly: the user has no personal account, only organizations (how accounts
+	// are made today): a list or a create of projects must name the organization
+	// (organizations.go).
+	OrgOnly bool
 }
 
 type orgRole string

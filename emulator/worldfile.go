@@ -33,6 +33,8 @@ type userDoc struct {
 	Name  string      `json:"name"`
 	Email string      `json:"email"`
 	Tier  sizing.Tier `json:"tier,omitempty"`
+	// OrgOnly: no personal account, organizations only (user.OrgOnly).
+	OrgOnly bool `json:"org_only,omitempty"`
 }
 
 type memberDoc struct {
@@ -99,11 +101,11 @@ func (w *world) snapshot() worldDoc {
 	doc := worldDoc{FormatVersion: worldFormat, NextKeyID: w.nextKeyID,
 		Users: []userDoc{}, Organizations: []orgDoc{}, APIKeys: []keyDoc{}, Projects: []projectDoc{}}
 	if u := w.users[w.firstUser]; u != nil {
-		doc.Users = append(doc.Users, userDoc{u.ID, u.Name, u.Email, u.Tier}) // the console user comes first
+		doc.Users = append(doc.Users, userDoc{u.ID, u.Name, u.Email, u.Tier, u.OrgOnly}) // the console user comes first
 	}
 	for _, id := range sortedKeys(w.users) {
 		if u := w.users[id]; id != w.firstUser {
-			doc.Users = append(doc.Users, userDoc{u.ID, u.Name, u.Email, u.Tier})
+			doc.Users = append(doc.Users, userDoc{u.ID, u.Name, u.Email, u.Tier, u.OrgOnly})
 		}
 	}
 	for _, id := range sortedKeys(w.orgs) {
@@ -221,7 +223,7 @@ func loadAccounts(w *world, doc *worldDoc, now time.Time) error {
 		if err != nil {
 			return fmt.Errorf("user %s: %w", u.ID, err)
 		}
-		w.users[u.ID] = &user{ID: u.ID, Name: u.Name, Email: defaultString(u.Email, "user@example.com"), Tier: tier}
+		w.users[u.ID] = &user{ID: u.ID, Name: u.Name, Email: defaultString(u.Email, "user@example.com"), Tier: tier, OrgOnly: u.OrgOnly}
 	}
 	w.firstUser = doc.Users[0].ID
 	for _, o := range doc.Organizations {
@@ -308,13 +310,13 @@ func checkKeyOwner(w *world, k *apiKey) error {
 }
 
 func parseTier(t sizing.Tier, def sizing.Tier) (sizing.Tier, error) {
-	switch t {
-	case "":
+	if t == "" {
 		return def, nil
-	case sizing.Paid, sizing.Free:
+	}
+	if _, ok := sizing.PlanOf(t); ok {
 		return t, nil
 	}
-	return "", fmt.Errorf("tier %q is neither %q nor %q", t, sizing.Paid, sizing.Free)
+	return "", fmt.Errorf("tier %q is not %s", t, tierList())
 }
 
 func defaultString(s, def string) string {

@@ -130,7 +130,7 @@ func TestReadmeExamplesLoad(t *testing.T) {
 	}
 	wantCode(t, s.patchEndpoint(pid, "ep-little-smoke-a5851426", map[string]any{"name": "x"}), 423, codeLocked)
 	clock.Advance(5 * time.Second)
-	wantCode(t, s.patchEndpoint(pid, "ep-little-smoke-a5851426", map[string]any{"autoscaling_limit_max_cu": 4}), 400, codeBadRequest)
+	wantCode(t, s.patchEndpoint(pid, "ep-little-smoke-a5851426", map[string]any{"autoscaling_limit_max_cu": 24}), 400, codeBadRequest)
 	s.callAs("test", "GET", "/projects/"+pid, nil).want(t, 200) // the project-scoped key, by its hash
 	s.callAs("test", "DELETE", "/projects/"+pid, nil).want(t, 403)
 	var dbs api.DatabasesResponse

@@ -50,6 +50,9 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 		if err := checkSize(cs.minCU, cs.maxCU, p.Tier); err != nil {
 			return nil, fmt.Errorf("default_endpoint_settings: %s", err.(*apiError).message)
 		}
+		if err := checkPlanSuspend(cs.suspendTimeout, p.Tier); err != nil {
+			return nil, fmt.Errorf("default_endpoint_settings: %s", err.(*apiError).message)
+		}
 		p.Defaults = d.DefaultEndpointSettings
 	}
 	p.CreationSource = defaultString(d.CreationSource, "console")
@@ -166,6 +169,9 @@ func loadEndpoint(w *world, p *project, ep *endpoint) error {
 		ep.MaxCU = max(1, ep.MinCU)
 	}
 	if err := checkSize(ep.MinCU, ep.MaxCU, p.Tier); err != nil {
+		return err
+	}
+	if err := checkPlanSuspend(ep.SuspendTimeout, p.Tier); err != nil {
 		return err
 	}
 	if ep.RegionID == "" {

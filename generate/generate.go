@@ -86,6 +86,9 @@ type Settings struct {
 	// APIURL is the service generate read, written when it is not the
 	// default, so that the next plan reaches the same one.
 	APIURL string
+	// OrgID is the organization generate listed (NEON_ORG_ID), written so that
+	// the next run acts in the same one.
+	OrgID string
 }
 
 // Make writes the configuration of projects.
@@ -294,6 +297,9 @@ func (pp *projectPlan) write(defaults map[*computePlan]*config.Compute, settings
 		sb := f.Body().AppendNewBlock("neonform", nil).Body()
 		if settings.APIURL != "" && settings.APIURL != config.DefaultAPIURL {
 			sb.SetAttributeValue("api_url", cty.StringVal(settings.APIURL))
+		}
+		if settings.OrgID != "" {
+			sb.SetAttributeValue("org_id", cty.StringVal(settings.OrgID))
 		}
 		f.Body().AppendNewline()
 	}

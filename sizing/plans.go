@@ -93,6 +93,12 @@ type Plan struct {
 	// IncludedCUHoursPerProject are the CU-hours a month each project gets at no
 	// cost (PlansPage: Free).
 	IncludedCUHoursPerProject float64
+	// MaxProjects is how many projects the account may have; MaxBranchesPerProject
+	// how many branches a project may have, the default branch included: Free's 10
+	// are a hard limit (no extra branches), the paid plans' 5,000 the most with extra
+	// branches billed (PlansPage, "Projects", "Branches", "Extra branches"). The
+	// emulator refuses past them, and its GET /users/me reports them.
+	MaxProjects, MaxBranchesPerProject int
 	// Sources are the pages of this row's values.
 	Sources []Source
 }
@@ -102,11 +108,11 @@ var PricesUpdated = PlansPage.Updated
 
 var plans = map[Tier]Plan{
 	Free: {Tier: Free, Name: "Free", MaxAutoscalingCU: 2, MaxFixedCU: 2, Suspend: SuspendFixed,
-		IncludedCUHoursPerProject: 100, Sources: []Source{PlansPage, LimitsPage}},
+		IncludedCUHoursPerProject: 100, MaxProjects: 100, MaxBranchesPerProject: 10, Sources: []Source{PlansPage, LimitsPage}},
 	Launch: {Tier: Launch, Name: "Launch", MaxAutoscalingCU: 16, MaxFixedCU: 16, Suspend: SuspendFixedOrNever,
-		USDPerCUHour: 0.106, Sources: []Source{PlansPage, LimitsPage}},
+		USDPerCUHour: 0.106, MaxProjects: 100, MaxBranchesPerProject: 5000, Sources: []Source{PlansPage, LimitsPage}},
 	Scale: {Tier: Scale, Name: "Scale", MaxAutoscalingCU: 16, MaxFixedCU: 56, Suspend: SuspendAny,
-		USDPerCUHour: 0.222, Sources: []Source{PlansPage, LimitsPage}},
+		USDPerCUHour: 0.222, MaxProjects: 1000, MaxBranchesPerProject: 5000, Sources: []Source{PlansPage, LimitsPage}},
 	Paid: {Tier: Paid, Name: "a paid plan"},
 }
 
@@ -183,18 +189,32 @@ func CheckSuspend(min, max CU, seconds int64, tier Tier) error {
 		}
 	}
 	p := plans[tier]
-	fixed := seconds == 0 || seconds == 300
 	switch {
-	case p.Suspend == SuspendFixed && !fixed:
+	case p.SuspendAllows(seconds):
+	case p.Suspend == SuspendFixed:
 		return &Error{
 			Summary: "Suspend timeout on the Free plan",
 			Detail:  "The Free plan suspends an idle compute after 5 minutes, which cannot be changed or turned off. Remove suspend_timeout, or set account_tier to the account's paid plan (\"launch\" or \"scale\").",
 		}
-	case p.Suspend == SuspendFixedOrNever && !fixed && seconds != -1:
+	case p.Suspend == SuspendFixedOrNever:
 		return &Error{
 			Summary: "Suspend timeout on the Launch plan",
 			Detail:  "The Launch plan suspends an idle compute after 5 minutes, or never: write suspend_timeout = \"5m\" or \"never\", or remove it. Other timeouts need the Scale plan (account_tier = \"scale\").",
 		}
 	}
 	return nil
+}
+
+// SuspendAllows reports whether the plan allows a suspend timeout of seconds
+// (suspend_timeout_seconds: 0 the default of 5 minutes, -1 never), the service's own
+// range aside: Free only the default, Launch the default or never.
+func (p Plan) SuspendAllows(seconds int64) bool {
+	fixed := seconds == 0 || seconds == 300
+	switch p.Suspend {
+	case SuspendFixed:
+		return fixed
+	case SuspendFixedOrNever:
+		return fixed || seconds == -1
+	}
+	return true
 }

@@ -94,6 +94,7 @@ argument, even one that starts with "-". Every command takes -no-color.
 Environment:
    NEON_API_KEY         the API key (never printed, logged or saved)
    NEON_API_URL         overrides api_url ("embedded" = the built-in sandbox)
+   NEON_ORG_ID          overrides org_id (the organization of generate -all)
    NEONFORM_VAR_<name>  a value for variable <name>
    NEONFORM_LOG=debug   one line per API call on standard error (as -debug);
                         Terraform's levels: trace, debug, info, warn, error, off

@@ -27,11 +27,15 @@ const defaultEmulatorAddr = "127.0.0.1:5454"
 // 5432, which a local Postgres may hold.
 const defaultPostgresAddr = "127.0.0.1:5455"
 
+// defaultAvailabilityChecks is the chance of an availability check at a change to
+// a project with an idle compute, by default: now and then, as the service's.
+const defaultAvailabilityChecks = 0.02
+
 func emulatorCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "emulator",
 		Usage:     "run a local emulator of the service API, for trying neonform and for tests",
-		UsageText: "neonform emulator [-addr HOST:PORT [-allow-remote]] [-data FILE] [-api-key KEY] [-op-delay D] [-latency D] [-faults SPEC] [-rate-limit N] [-burst N] [-fake-clock] [-postgres [-postgres-addr HOST:PORT]] [-quiet]",
+		UsageText: "neonform emulator [-addr HOST:PORT [-allow-remote]] [-data FILE] [-api-key KEY] [-op-delay D] [-latency D] [-faults SPEC] [-availability-checks R] [-rate-limit N] [-burst N] [-fake-clock] [-postgres [-postgres-addr HOST:PORT]] [-quiet]",
 		Description: `Serves the hosted-Postgres service's API (Neon API v2) under /api/v2 on this
 machine, with the service's rules: projects with a default branch and its
 read_write compute, one read_write compute per branch, the compute sizes,
@@ -73,6 +77,11 @@ A connection wakes an idle compute; a restart or suspend drops its connections;
 pg_settings apply to every session; a read replica refuses writes; a disabled
 compute refuses connections. Without the programs it says so and runs as without.
 
+-availability-checks R (default 0.02) is the chance that a change to a project
+with an idle compute meets the service's availability check of that compute:
+a check_availability operation, and 423 until it is over (-op-delay long), as
+real idle computes cause now and then. 0 turns the checks off.
+
 Test hooks, outside /api/v2 and without a key:
    GET  /_emulator/stats                     requests by route and by status
    POST /_emulator/activity/ENDPOINT_ID      a client query: wakes an idle compute
@@ -94,6 +103,7 @@ Examples:
 			&cli.DurationFlag{Name: "op-delay", Value: 2 * time.Second, Usage: "how long (`DURATION`) each operation runs; the project answers 423 meanwhile"},
 			&cli.DurationFlag{Name: "latency", Usage: "delay (`DURATION`) added to every API request"},
 			&cli.StringFlag{Name: "faults", Usage: "inject failures (`SPEC`), e.g. 5xx=0.05,drop=0.05 (see above)"},
+			&cli.Float64Flag{Name: "availability-checks", Value: defaultAvailabilityChecks, Usage: "chance (`R`, 0 to 1) that a change to a project with an idle compute meets an availability check (423); 0 for none"},
 			&cli.IntFlag{Name: "rate-limit", Value: 700, Usage: "requests (`N`) an account (all its keys and routes) may send in any minute before 429; 0 turns the limit off"},
 			&cli.IntFlag{Name: "burst", Value: 40, Usage: "requests (`N`) an account may send to one route in any second before 429"},
 			&cli.BoolFlag{Name: "fake-clock", Usage: "stop time; move it with POST /_emulator/clock/advance?by=DURATION"},
@@ -117,6 +127,7 @@ Examples:
 				OpDelay:      c.Duration("op-delay"),
 				Latency:      c.Duration("latency"),
 				Faults:       c.String("faults"),
+				Checks:       c.Float64("availability-checks"),
 				RateLimit:    c.Int("rate-limit"),
 				Burst:        c.Int("burst"),
 				FakeClock:    c.Bool("fake-clock"),
@@ -133,12 +144,14 @@ Examples:
 
 // emulatorOptions are the inputs of neonform emulator.
 type emulatorOptions struct {
-	Addr      string
-	DataFile  string
-	APIKey    string
-	OpDelay   time.Duration
-	Latency   time.Duration
-	Faults    string
+	Addr     string
+	DataFile string
+	APIKey   string
+	OpDelay  time.Duration
+	Latency  time.Duration
+	Faults   string
+	// Checks is -availability-checks: the chance of an availability check.
+	Checks    float64
 	RateLimit int // a minute, per account; 0 = off
 	Burst     int // a second, per account and route
 	FakeClock bool
@@ -305,6 +318,9 @@ func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {
 	if err != nil {
 		return emulator.Options{}, fmt.Errorf("-faults: %w", err)
 	}
+	if err := emulator.CheckAvailabilityRate(o.Checks); err != nil {
+		return emulator.Options{}, fmt.Errorf("-availability-checks: %w", err)
+	}
 	if o.OpDelay < 0 || o.Latency < 0 {
 		return emulator.Options{}, errors.New("-op-delay and -latency cannot be negative; use 0 for none")
 	}
@@ -326,7 +342,7 @@ func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {
 		return emulator.Options{}, fmt.Errorf("-addr %s would listen on %s, which other machines may reach; %s", o.Addr, where, remoteAdvice)
 	}
 	opts := emulator.Options{APIKey: o.APIKey, DataFile: o.DataFile, OpDelay: o.OpDelay, Latency: o.Latency,
-		Faults: faults, RatePerMinute: o.RateLimit, Burst: o.Burst}
+		Faults: faults, AvailabilityChecks: o.Checks, RatePerMinute: o.RateLimit, Burst: o.Burst}
 	if o.RateLimit == 0 {
 		opts.RatePerMinute = -1
 	}

@@ -79,13 +79,17 @@ is added to the block's exclude, so the first plan creates nothing; each is
 said. The default branch always keeps its own block.
 
 The files are ready to commit: mode 0644; the first starts with a neonform
-block when DIR has none (with api_url when the service is not the default);
+block when DIR has none (with api_url when the service is not the default,
+and org_id when NEON_ORG_ID is set);
 the default branch's read_write compute has lifecycle { prevent_destroy =
 true }, so that no plan deletes it by accident (delete the lifecycle block
 and apply once to drop it).
 
 It reaches the service as plan does: NEON_API_KEY, and NEON_API_URL or the
-api_url of the configuration already in DIR.
+api_url of the configuration already in DIR. -all lists the projects of the
+organization that NEON_ORG_ID or org_id names, and an account that belongs
+to organizations only must name one; a project-scoped key lists none: name
+its project with -project.
 
 Examples:
    neonform generate -project dark-sun-46453911 infra/
@@ -93,7 +97,7 @@ Examples:
    neonform generate -project dark-sun-46453911 -match 'preview/*' infra/`,
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "project", Usage: "generate the project with this `ID` (repeatable)"},
-			&cli.BoolFlag{Name: "all", Usage: "generate every project the API key can see"},
+			&cli.BoolFlag{Name: "all", Usage: "generate every project the API key can see (of the organization org_id names)"},
 			&cli.StringSliceFlag{Name: "match", Usage: "gather the branches whose name matches `GLOB` into one branches block (repeatable)"},
 			&cli.StringSliceFlag{Name: "exclude", Usage: "leave the branches whose name matches `GLOB` out of the branches block (repeatable)"},
 			&cli.StringFlag{Name: "rule", Usage: "label the branches block `NAME` (default: from the first -match glob, as previews for preview/*)"},
@@ -197,12 +201,12 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	defer conn.Close()
 	projects, err := generate.Read(ctx, conn.client, o.ProjectIDs, o.All)
 	if err != nil {
-		return err
+		return explainProjectList(ctx, conn, err)
 	}
 	projects, configured := unconfigured(projects, cfg)
 	gen := generate.Options{Dir: o.Dir, Taken: taken, Tier: cfg.Settings.AccountTier, Rule: o.Rule}
 	if cfg.Settings.DeclRange == (hcl.Range{}) {
-		gen.Settings = &generate.Settings{APIURL: conn.apiURL}
+		gen.Settings = &generate.Settings{APIURL: conn.apiURL, OrgID: conn.orgID}
 	}
 	res, err := generate.Make(projects, gen)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 type connection struct {
 	client  *api.Client
 	apiURL  string // "embedded" for the sandbox, as the user wrote it
+	orgID   string // the organization of the run: NEON_ORG_ID, else org_id; "" for none
 	sandbox *sandbox
 }
 
@@ -109,7 +110,12 @@ func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout t
 		if err != nil {
 			return nil, err
 		}
-		if err := sb.ensure(cfg, notes); err != nil {
+		diags, err := sb.ensure(cfg, notes)
+		if err == nil && diags.HasErrors() {
+			printDiagnostics(notes, diags, cfg.Files, env)
+			err = reported(diags)
+		}
+		if err != nil {
 			sb.Close()
 			return nil, err
 		}
@@ -117,13 +123,18 @@ func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout t
 	} else if key == "" {
 		return nil, fmt.Errorf("NEON_API_KEY is not set: create an API key in the console (Account settings, API keys) and run\n  export NEON_API_KEY=<key>\nor try neonform offline with api_url = \"embedded\" in the neonform block (or NEON_API_URL=embedded)")
 	}
-	opts := api.Options{BaseURL: base, APIKey: key, UserAgent: "neonform/" + version, HTTPClient: httpClient()}
+	orgID, err := orgIDOf(cfg, env)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	conn.orgID = orgID
+	opts := api.Options{BaseURL: base, APIKey: key, OrgID: orgID, UserAgent: "neonform/" + version, HTTPClient: httpClient()}
 	if conn.sandbox != nil {
 		opts.RatePerMinute = -1 // the sandbox serves this neonform alone, with no limit
 		// Its operations take no time: poll them soon.
 		opts.PollInterval = sandboxPollInterval
 	}
-	var err error
 	if opts.WaitTimeout, err = waitTimeoutFrom(waitTimeout, env); err != nil {
 		conn.Close()
 		return nil, err

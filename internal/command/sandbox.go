@@ -12,6 +12,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -63,8 +64,18 @@ func startSandbox(dir string, notes io.Writer) (*sandbox, error) {
 }
 
 // ensure creates the projects and named branches the configuration uses, as a
-// person would in the console before using neonform, and says what it made.
-func (s *sandbox) ensure(cfg *config.Config, notes io.Writer) error {
+// person would in the console before using neonform, and says what it made. A
+// branch name that is a near miss of an existing branch's is refused first, with
+// nothing made (nearMisses).
+func (s *sandbox) ensure(cfg *config.Config, notes io.Writer) (diag.Diagnostics, error) {
+	if diags := s.nearMisses(cfg); diags.HasErrors() {
+		return diags, nil
+	}
+	return nil, s.create(cfg, notes)
+}
+
+// create makes what ensure checked.
+func (s *sandbox) create(cfg *config.Config, notes io.Writer) error {
 	for _, p := range cfg.Projects {
 		created, err := s.emu.EnsureIdleProject(p.ID, p.Label)
 		if err != nil {

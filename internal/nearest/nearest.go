@@ -4,6 +4,7 @@
 package nearest
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agext/levenshtein"
@@ -40,4 +41,14 @@ func Names(given string, names []string) []string {
 		}
 	}
 	return best
+}
+
+// Quoted joins names quoted for a message, with conj between them: `"main" or
+// "mainline"`.
+func Quoted(names []string, conj string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return strings.Join(quoted, " "+conj+" ")
 }
