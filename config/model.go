@@ -1,6 +1,8 @@
 package config
 
 import (
+	"context"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/internal/managed"
@@ -237,4 +239,8 @@ type Options struct {
 	// this run reads another directory (apply PLANFILE: the plan records
 	// it): the advice for a directory without configuration files names it.
 	KnownDir string
+	// Context stops the evaluation when it is done (SIGINT, SIGTERM): the
+	// load then returns one error, "Interrupted", where it stopped. Nil
+	// means never.
+	Context context.Context
 }
