@@ -9,6 +9,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/neonform/neonform/internal/english"
 )
 
 // boundedFunctions are fs, each under b: a function's arguments may hold no
@@ -329,7 +331,7 @@ func preJSONDecode(args []cty.Value, _ *evalBudget) *refusal {
 		return &refusal{
 			summary: "JSON nested too deep",
 			detail: fmt.Sprintf("This JSON document nests %s levels deep; neonform decodes documents nested at most %d levels deep, as deep as the configuration's files may nest (docs/limits.md). "+
-				"Is it the document you meant?", countText(int64(deepest)), MaxNesting),
+				"Is it the document you meant?", english.Thousands(int64(deepest)), MaxNesting),
 		}
 	}
 	return elemsResult("jsondecode", float64(values))

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/neonform/neonform/internal/english"
 )
 
 // The bounds of evaluating a configuration, so that no expression, however
@@ -165,7 +167,7 @@ func (s size) over(what string) *refusal {
 			summary: "Value too large",
 			detail: fmt.Sprintf("%s would hold %s elements; a value may hold at most 2,000,000, counting those of the lists, sets and maps inside it (docs/limits.md). "+
 				"A real configuration needs far fewer: look for a list that is multiplied (setproduct, nested for expressions) or made from copies of itself.",
-				what, countText(s.elems)),
+				what, english.Thousands(s.elems)),
 		}
 	}
 	return nil
@@ -220,7 +222,7 @@ func numberTooLarge(f *big.Float) *refusal {
 	return &refusal{
 		summary: "Number too large",
 		detail: fmt.Sprintf("This number has about %s digits before or after the point; neonform takes numbers of at most %s (from 1e-10000 to 1e10000, docs/limits.md), since printing a longer one takes minutes. "+
-			"Is an exponent or a power far larger than meant?", countText(int64(exp*math.Log10(2))), countText(MaxNumberDigits)),
+			"Is an exponent or a power far larger than meant?", english.Thousands(int64(exp*math.Log10(2))), english.Thousands(MaxNumberDigits)),
 	}
 }
 
@@ -228,7 +230,7 @@ func numberTooLarge(f *big.Float) *refusal {
 func sizeText(n int64) string {
 	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
 	if n < 1<<10 {
-		return countText(n) + " bytes"
+		return english.Thousands(n) + " bytes"
 	}
 	f, unit := float64(n)/(1<<10), units[0]
 	for _, u := range units[1:] {
@@ -241,16 +243,4 @@ func sizeText(n int64) string {
 		return fmt.Sprintf("%.0f %s", f, unit)
 	}
 	return fmt.Sprintf("%.1f %s", f, unit)
-}
-
-// countText is n with its thousands grouped: 2,000,000.
-func countText(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + countText(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
