@@ -37,8 +37,8 @@ const (
 	// evaluated, stepsPerIteration for an element a for or a splat goes
 	// through, and, for a function, a step for each element and each 64
 	// bytes of text it is given or returns. The largest configuration of
-	// the files' limits (docs/PERFORMANCE.md) takes less than a tenth of
-	// them; the most that fits takes about a second (bench/config_limits.sh).
+	// the files' limits (docs/PERFORMANCE.md) takes about a tenth of them;
+	// the most that fits takes about a second (bench/config_limits.sh).
 	// Steps are counted, not timed, so a configuration is accepted or
 	// refused alike on every machine.
 	MaxEvalSteps = 20_000_000 // messages say "20,000,000"
