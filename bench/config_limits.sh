@@ -4,8 +4,9 @@
 # shapes, and hostile ones it must refuse. Goal: each is read or refused in
 # under 5 s and 1 GB. Prints, for each, the exit code, the wall time, the
 # peak memory (GNU time) and the first line neonform printed on stderr.
+# With names, it measures only those configurations.
 #
-#   bench/config_limits.sh
+#   bench/config_limits.sh [NAME...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -45,9 +46,25 @@ done | shape real-3650-projects
 { printf 'locals {\n  big = ['; repeat '1,' 4000000; printf '1]\n}\n'; } | shape list-4M-numbers
 mkdir -p "$work/var-file-dev-zero" && echo 'locals {}' > "$work/var-file-dev-zero/main.hcl"
 
+# Expressions past the evaluation's bounds (docs/limits.md: "Evaluating
+# expressions"), refused where they are written; and the most work within.
+{ printf 'locals {\n  a = "%s"\n' "$(repeat a 1000)"; printf '  b = replace(local.a, "a", local.a)\n  c = replace(local.b, "a", local.b)\n}\n'; } | shape replace-bomb
+{ printf 'locals {\n  s = "'; repeat '[' 3000000; printf '"\n  j = jsondecode(local.s)\n}\n'; } | shape jsondecode-3M-deep
+printf 'locals {\n  p = setproduct(range(1000), range(1000), range(1000))\n}\n' | shape setproduct-1000x3
+printf 'locals {\n  f = format("%%-999999999s", "a")\n}\n' | shape format-width-1e9
+printf 'locals {\n  i = indent(999999999, "a\\nb")\n}\n' | shape indent-1e9
+{ printf 'locals {\n  t0 = "%s"\n' "$(repeat a 1024)"; for i in $(seq 1 30); do printf '  t%d = "${local.t%d}${local.t%d}"\n' "$i" $((i - 1)) $((i - 1)); done; printf '}\n'; } | shape template-doubling
+printf 'locals {\n  n = [for a in range(1000) : [for b in range(1000) : [for c in range(1000) : 1]]]\n}\n' | shape for-1000x3
+printf 'locals {\n  n = "${1e100000000}"\n}\n' | shape number-1e100000000
+printf 'locals {\n  grid = [for a in range(1000) : [for b in range(900) : a]]\n}\n' | shape steps-19M-within
+
 printf '%-24s %5s %8s %10s  %s\n' configuration exit wall 'peak RSS' 'stderr'
-for dir in real-3650-projects list-999k-numbers list-495k-strings list-330k-objects string-8MiB nested-190-x5000 \
-  file-8MiB-plus-1 parentheses-100k-deep additions-4M heredoc-marker-3M-deep list-4M-numbers var-file-dev-zero; do
+all=(real-3650-projects list-999k-numbers list-495k-strings list-330k-objects string-8MiB nested-190-x5000
+  file-8MiB-plus-1 parentheses-100k-deep additions-4M heredoc-marker-3M-deep list-4M-numbers var-file-dev-zero
+  replace-bomb jsondecode-3M-deep setproduct-1000x3 format-width-1e9 indent-1e9 template-doubling for-1000x3
+  number-1e100000000 steps-19M-within)
+[ $# -gt 0 ] && all=("$@")
+for dir in "${all[@]}"; do
   args=(validate "$work/$dir")
   [ "$dir" = var-file-dev-zero ] && args+=(-var-file /dev/zero)
   set +e

@@ -160,6 +160,10 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 
 // finish completes the diagnostics and returns what the load found.
 func (l *loader) finish() (*Config, hcl.Diagnostics) {
+	if l.evalBudget.interrupted {
+		// Asked to stop: what was not evaluated is not a mistake.
+		return l.cfg, hcl.Diagnostics{l.evalBudget.stopped}
+	}
 	l.explainEmptyEnv()
 	l.hideSecrets()
 	sortDiagnostics(l.diags)
@@ -182,7 +186,9 @@ func newLoader(dir string, opts Options, b *budget) *loader {
 		badBranch: map[*Branch]bool{},
 		idRange:   map[any]hcl.Range{},
 	}
-	l.functions = functions(l.environ)
+	l.evalBudget = newEvalBudget(opts.Context)
+	l.functions = boundedFunctions(functions(l.environ), l.evalBudget)
+	l.evalBudget.functions = l.functions
 	return l
 }
 
@@ -203,12 +209,14 @@ func (c *Config) dropSyntaxTrees() {
 // loader holds the state of one load. Phases run in a fixed order because each needs
 // the one before: variables, then locals, then everything that may use them.
 type loader struct {
-	opts      Options
-	budget    *budget
-	cfg       *Config
-	diags     hcl.Diagnostics
-	environ   map[string]string
-	functions map[string]function.Function
+	opts   Options
+	budget *budget
+	// evalBudget is what evaluating expressions has left (evalbudget.go).
+	evalBudget *evalBudget
+	cfg        *Config
+	diags      hcl.Diagnostics
+	environ    map[string]string
+	functions  map[string]function.Function
 
 	vars     map[string]*variable
 	varOrder []string

@@ -98,7 +98,11 @@ func (l *loader) evaluateLocals(vars cty.Value) map[string]cty.Value {
 		if len(l.cfg.SensitiveVariables) > 0 {
 			l.noteSecret(loc.Attr, "local."+name, "")
 		}
-		v, diags := loc.Attr.Expr.Value(ctx)
+		v, diags, ok := l.evaluate(loc.Attr.Expr, ctx)
+		if !ok {
+			values[name] = cty.DynamicVal
+			return
+		}
 		l.diags = append(l.diags, diags...)
 		if diags.HasErrors() || emptyString(v) {
 			l.noteEmptyEnv(loc.Attr.Expr)

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"context"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/internal/managed"
@@ -257,4 +259,8 @@ type Options struct {
 	// some of its files (neonform lsp): read in place of the copy on disk,
 	// or in addition to the files on disk when not saved yet (open.go).
 	Open map[string][]byte
+	// Context stops the evaluation when it is done (SIGINT, SIGTERM): the
+	// load then returns one error, "Interrupted", where it stopped. Nil
+	// means never.
+	Context context.Context
 }

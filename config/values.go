@@ -177,7 +177,10 @@ func (l *loader) evalAny(a *hclsyntax.Attribute, ty cty.Type) (val cty.Value, st
 	if !l.referencesOK(a, ty) {
 		return cty.NilVal, invalid, false
 	}
-	v, diags := a.Expr.Value(l.ctx)
+	v, diags, ok := l.evaluate(a.Expr, l.ctx)
+	if !ok {
+		return cty.NilVal, invalid, false
+	}
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() || emptyString(v) {
 		l.noteEmptyEnv(a.Expr)

@@ -232,7 +232,10 @@ func (l *loader) rawValue(v *variable, raw, source string) cty.Value {
 	if diags.HasErrors() {
 		return fail("lists and maps are written in HCL syntax, like [\"a\", \"b\"] or { key = \"value\" }")
 	}
-	val, diags := expr.Value(nil)
+	val, diags, ok := l.evaluate(expr, nil)
+	if !ok {
+		return cty.DynamicVal
+	}
 	if diags.HasErrors() {
 		return fail("it must be a literal value, without references or function calls")
 	}

@@ -268,7 +268,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		at.Dir = madeIn
 		madeWith = fmt.Sprintf("The plan was made from the configuration in %s: `%s`", displayPath(madeIn), configArgsOf(at).applySaved(o.PlanFile))
 	}
-	cfg, err := loadConfig(in, o.Env, o.Stderr)
+	cfg, err := loadConfig(ctx, in, o.Env, o.Stderr)
 	if err != nil {
 		msg := fmt.Sprintf("Nothing was changed: apply %s reads the neonform block of the configuration in %s to find the service and the state, and could not.",
 			o.PlanFile, displayPath(o.Dir))

@@ -157,7 +157,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 	cfg := &config.Config{Dir: o.Dir, Files: map[string]*hcl.File{}}
 	if config.HasFiles(o.Dir) {
 		var err error
-		if cfg, err = loadConfig(o.planInputs, o.Env, o.Stderr); err != nil {
+		if cfg, err = loadConfig(ctx, o.planInputs, o.Env, o.Stderr); err != nil {
 			return err
 		}
 	}
@@ -213,7 +213,7 @@ func runGenerate(ctx context.Context, o generateOptions) (err error) {
 		return err
 	}
 	res.LeftOut = append(configured, res.LeftOut...)
-	if err := checkGenerated(cfg, o, st, projects, res, conn.apiURL); err != nil {
+	if err := checkGenerated(ctx, cfg, o, st, projects, res, conn.apiURL); err != nil {
 		return fmt.Errorf("%w. Nothing was written", err)
 	}
 
@@ -268,7 +268,7 @@ func indexOfProject(cfg *config.Config, id string) int {
 // state has (the same endpoint at the same address is recorded afresh: its
 // file was moved away); and it checks that the configuration in the
 // directory, with the generated files, loads and plans to nothing.
-func checkGenerated(cfg *config.Config, o generateOptions, st *state.State, projects []*generate.Project, res *generate.Result, apiURL string) error {
+func checkGenerated(ctx context.Context, cfg *config.Config, o generateOptions, st *state.State, projects []*generate.Project, res *generate.Result, apiURL string) error {
 	for _, f := range res.Files {
 		path := filepath.Join(cfg.Dir, f.Name)
 		if _, err := os.Lstat(path); err == nil {
@@ -294,7 +294,10 @@ func checkGenerated(cfg *config.Config, o generateOptions, st *state.State, proj
 	for _, f := range res.Files {
 		sources[f.Name] = f.Src
 	}
-	all, diags := config.LoadSources(cfg.Dir, sources, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list})
+	all, diags := config.LoadSources(cfg.Dir, sources, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list, Context: ctx})
+	if err := interruptedReading(ctx, diags.HasErrors()); err != nil {
+		return err
+	}
 	if diags.HasErrors() {
 		return fmt.Errorf("the generated configuration does not load (this is a bug in neonform): %s", diags.String())
 	}

@@ -92,7 +92,7 @@ func runImport(ctx context.Context, o importOptions) error {
 	if !strings.HasPrefix(o.EndpointID, "ep-") {
 		return fmt.Errorf("%q is not an endpoint id: endpoint ids start with ep- (the console shows them, and plan lists unmanaged ones)", o.EndpointID)
 	}
-	cfg, err := loadConfig(o.planInputs, o.Env, o.Stderr)
+	cfg, err := loadConfig(ctx, o.planInputs, o.Env, o.Stderr)
 	if err != nil {
 		return err
 	}

@@ -236,7 +236,7 @@ func stateOptionsFrom(c *cli.Context, shape stateArgs) (stateOptions, error) {
 
 // openStateOf opens the state that the configuration in o.Dir names.
 func openStateOf(ctx context.Context, o stateOptions) (state.Backend, error) {
-	cfg, err := loadConfig(o.planInputs, o.Env, o.Stderr)
+	cfg, err := loadConfig(ctx, o.planInputs, o.Env, o.Stderr)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/neonform/neonform/internal/diag"
@@ -68,7 +69,7 @@ Examples:
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			return runValidate(validateOptions{
+			return runValidate(c.Context, validateOptions{
 				Dir:      dir,
 				JSON:     c.Bool("json"),
 				Vars:     c.StringSlice("var"),
@@ -92,11 +93,15 @@ type validateOptions struct {
 	Stdout, Stderr io.Writer
 }
 
-func runValidate(o validateOptions) error {
-	cfg, diags := config.Load(o.Dir, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list})
+func runValidate(ctx context.Context, o validateOptions) error {
+	cfg, diags := config.Load(o.Dir, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list, Context: ctx})
+	interrupted := interruptedReading(ctx, diags.HasErrors())
 	if o.JSON {
 		if err := writeValidateJSON(o.Stdout, diags); err != nil {
 			return err
+		}
+		if interrupted != nil {
+			return interrupted
 		}
 		if diags.HasErrors() {
 			return &exitError{code: 1}
@@ -109,6 +114,9 @@ func runValidate(o validateOptions) error {
 		files = cfg.Files
 	}
 	printDiagnostics(o.Stderr, diags, files, o.Env)
+	if interrupted != nil {
+		return interrupted
+	}
 	if diags.HasErrors() || cfg == nil {
 		return &exitError{code: 1, msg: fmt.Sprintf("The configuration is not valid: %s.", countDiags(diags))}
 	}

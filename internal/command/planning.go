@@ -105,8 +105,8 @@ func reported(diags diag.Diagnostics) error {
 
 // loadConfig reads and checks the configuration, printing its diagnostics. A
 // configuration with errors stops here: no API call is made.
-func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Config, error) {
-	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list, SettingsOnly: in.SettingsOnly, KnownDir: in.KnownDir})
+func loadConfig(ctx context.Context, in planInputs, env environment, stderr io.Writer) (*config.Config, error) {
+	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list, SettingsOnly: in.SettingsOnly, KnownDir: in.KnownDir, Context: ctx})
 	var files map[string]*hcl.File
 	if cfg != nil {
 		files = cfg.Files
@@ -117,6 +117,9 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 	if len(diags) > 0 {
 		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, files, env)
+	}
+	if err := interruptedReading(ctx, diags.HasErrors()); err != nil {
+		return nil, err
 	}
 	if diags.HasErrors() {
 		return nil, reported(diags)
@@ -129,7 +132,7 @@ func loadConfig(in planInputs, env environment, stderr io.Writer) (*config.Confi
 // stderr: standard output holds the plan alone, in every format, so that a
 // Markdown comment or a JSON plan piped from it has nothing else in it.
 func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Writer) (*planned, error) {
-	cfg, err := loadConfig(in, env, stderr)
+	cfg, err := loadConfig(ctx, in, env, stderr)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/neonform/neonform/internal/english"
 )
 
 // readProgress tells how reading the live endpoints goes, for plans long
@@ -106,7 +108,7 @@ func (p *readProgress) tick(now time.Time) {
 // text is "read 412/1,000 projects, about 50 s left", the estimate at the
 // pace of the last readPaceWindow (or since the start, when shorter).
 func (p *readProgress) text(now time.Time) string {
-	s := fmt.Sprintf("read %s/%s projects", thousands(p.done), thousands(p.total))
+	s := fmt.Sprintf("read %s/%s projects", english.Thousands(int64(p.done)), english.Thousands(int64(p.total)))
 	from := readSample{p.start, 0}
 	for _, smp := range p.samples {
 		if now.Sub(smp.at) < readPaceWindow {
@@ -132,13 +134,4 @@ func roughly(d time.Duration) string {
 	default:
 		return strconv.Itoa(int(d.Round(time.Minute)/time.Minute)) + " min"
 	}
-}
-
-// thousands writes n with commas between groups of three digits: 10,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -50,11 +50,3 @@ func TestReadProgressStatusLine(t *testing.T) {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }
-
-func TestThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 10000: "10,000", 1234567: "1,234,567"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

@@ -183,7 +183,7 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 	if fromParts[0] != toParts[0] {
 		full := o
 		full.SettingsOnly = false
-		cfg, err := loadConfig(full.planInputs, o.Env, o.Stderr)
+		cfg, err := loadConfig(ctx, full.planInputs, o.Env, o.Stderr)
 		if err != nil {
 			return err
 		}
