@@ -27,12 +27,9 @@ func (e *LoosenedPlanError) Unwrap() error {
 	return &diag.Error{Diagnostics: e.Diagnostics, Message: e.Error()}
 }
 
-// loosened is the refusal of p, which HoldTo refused with err (its words
-// may name a sensitive value's attribute, never the value; hidden all the
-// same, as damaged does).
+// loosened is the refusal of p, which HoldTo refused with err.
 func loosened(p *diff.Plan, err error) *LoosenedPlanError {
-	secrets := p.SensitiveTexts()
-	e := &LoosenedPlanError{Reason: diff.HideTexts(err.Error(), secrets)}
-	e.Diagnostics = diag.Diagnostics{diff.Refusal(err, "Plan allows what the configuration forbids", e.Error(), secrets)}
+	e := &LoosenedPlanError{}
+	e.Reason, e.Diagnostics = refused(p, err, "Plan allows what the configuration forbids", func(r string) string { return (&LoosenedPlanError{Reason: r}).Error() })
 	return e
 }

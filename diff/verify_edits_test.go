@@ -14,15 +14,6 @@ import (
 // say, and each is a check a mutation of derive.go or verify.go removed
 // without a test noticing (docs/mutation.md).
 func TestEditsDeriveRefuses(t *testing.T) {
-	changeOf := func(p *Plan, addr string) *Change {
-		for i := range p.Changes {
-			if p.Changes[i].Address == addr {
-				return &p.Changes[i]
-			}
-		}
-		t.Fatalf("no change %s", addr)
-		return nil
-	}
 	for _, tt := range []struct {
 		name  string
 		edit  func(p *Plan, st *state.State)
@@ -30,13 +21,13 @@ func TestEditsDeriveRefuses(t *testing.T) {
 		check bool // Check refuses it too, without the state
 	}{
 		{"a change moved to a project the plan did not read", func(p *Plan, _ *state.State) {
-			changeOf(p, "shop.main.reports").ProjectID = "other-project-1"
+			changeAt(t, p, "shop.main.reports").ProjectID = "other-project-1"
 		}, `change shop.main.reports is in project "other-project-1", which is not among the plan's projects`, true},
 		{"two creates for one address", func(p *Plan, _ *state.State) {
-			p.Changes = append(p.Changes, *changeOf(p, "shop.main.new"))
+			p.Changes = append(p.Changes, *changeAt(t, p, "shop.main.new"))
 		}, `two changes are for shop.main.new`, true},
 		{"two changes for one endpoint", func(p *Plan, _ *state.State) {
-			ch := *changeOf(p, "shop.main.reports")
+			ch := *changeAt(t, p, "shop.main.reports")
 			ch.Address = "shop.main.reports2"
 			p.Changes = append(p.Changes, ch)
 		}, `changes shop.main.reports and shop.main.reports2 both act on endpoint ep-reports`, true},
@@ -46,16 +37,16 @@ func TestEditsDeriveRefuses(t *testing.T) {
 			proj.LiveDigest = digestOf(proj.Endpoints)
 		}, `project dark-sun-46453911 records endpoint ep-dev-app twice`, true},
 		{"a create that names an existing endpoint", func(p *Plan, _ *state.State) {
-			changeOf(p, "shop.main.new").EndpointID = "ep-stray"
+			changeAt(t, p, "shop.main.new").EndpointID = "ep-stray"
 		}, `change shop.main.new: a create acts on no existing endpoint, but it names "ep-stray"`, true},
 		{"a create that adopts", func(p *Plan, _ *state.State) {
-			changeOf(p, "shop.main.new").Adopt = true
+			changeAt(t, p, "shop.main.new").Adopt = true
 		}, `change shop.main.new: a create acts on no existing endpoint`, true},
 		{"an adoption of an endpoint the state holds", func(p *Plan, _ *state.State) {
-			changeOf(p, "shop.main.reports").Adopt = true
+			changeAt(t, p, "shop.main.reports").Adopt = true
 		}, `change shop.main.reports: it adopts ep-reports, which the state already records as shop.main.reports`, false},
 		{"a moved_from the state does not say", func(p *Plan, _ *state.State) {
-			changeOf(p, "shop.main.reports").MovedFrom = "shop.main.primary"
+			changeAt(t, p, "shop.main.reports").MovedFrom = "shop.main.primary"
 		}, `change shop.main.reports: it says it moves from shop.main.primary, but the state records its endpoint ep-reports at "shop.main.reports"`, false},
 		{"a drift left out", func(p *Plan, _ *state.State) {
 			p.Drift = p.Drift[1:]
@@ -107,7 +98,7 @@ func TestVerifyRefusesOneOrderingProblem(t *testing.T) {
 		difftest.Compute("primary"), difftest.Compute("second", difftest.ReadOnly))))
 	st := stateWith(difftest.Proj, map[string]api.Endpoint{"shop.main.primary": main})
 	p := mustBuild(t, cfg, st, liveOf(liveProject(difftest.Proj, main)))
-	ch := &p.Changes[slicesIndex(p, "shop.main.second")]
+	ch := changeAt(t, p, "shop.main.second")
 	for i := range ch.Attributes {
 		if ch.Attributes[i].Name == "type" {
 			ch.Attributes[i].After = string(api.EndpointTypeReadWrite)
@@ -125,13 +116,4 @@ func TestVerifyRefusesOneOrderingProblem(t *testing.T) {
 			t.Errorf("%s: %v, want the ordering problem", name, err)
 		}
 	}
-}
-
-func slicesIndex(p *Plan, addr string) int {
-	for i := range p.Changes {
-		if p.Changes[i].Address == addr {
-			return i
-		}
-	}
-	return -1
 }
