@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -114,6 +115,30 @@ func TestVerifyRefusesOneOrderingProblem(t *testing.T) {
 	} {
 		if err := check(); err == nil || !strings.Contains(err.Error(), "shop.main.second cannot be ordered") {
 			t.Errorf("%s: %v, want the ordering problem", name, err)
+		}
+	}
+}
+
+// Check, without the state, compares every call of the file with the
+// derived ones, the first as the last: an edited body of either is refused.
+func TestCheckComparesEveryCall(t *testing.T) {
+	cfg, st, live := busyScenario(false)
+	for _, which := range []string{"first", "last"} {
+		p := mustBuild(t, cfg, st, live)
+		var calls []int
+		for i, s := range p.Steps {
+			if s.Kind != StepState {
+				calls = append(calls, i)
+			}
+		}
+		i := calls[0]
+		if which == "last" {
+			i = calls[len(calls)-1]
+		}
+		p.Steps[i].Path += "x"
+		want := fmt.Sprintf("step %d (%s, %s %s) is not what the plan's changes make: its path is", p.Steps[i].ID, p.Steps[i].Address, p.Steps[i].Method, p.Steps[i].Path)
+		if err := Check(p); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the %s call edited: Check said %v, want %q", which, err, want)
 		}
 	}
 }
