@@ -51,6 +51,7 @@ func main() {
 	pkgs := flag.String("pkgs", "./diff/... ./apply/...", "the packages whose tests must notice, run one pattern after another in this order")
 	list := flag.Bool("list", false, "list the mutants without running them")
 	at := flag.String("at", "", "only the mutants at these places, FILE:LINE separated by commas")
+	only := flag.String("only", "", "after sampling, only the mutants of files whose path starts so: one sample run in parts")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: go run ./bench/mutate [flags] FILE...")
@@ -88,6 +89,15 @@ func main() {
 			}
 			return all[i].from < all[j].from
 		})
+	}
+	if *only != "" {
+		var kept []mutant
+		for _, m := range all {
+			if strings.HasPrefix(m.file, *only) {
+				kept = append(kept, m)
+			}
+		}
+		all = kept
 	}
 	if *list {
 		for _, m := range all {
