@@ -142,3 +142,19 @@ func TestCheckComparesEveryCall(t *testing.T) {
 		}
 	}
 }
+
+// A field taken out of a step is named as absent from the file: the
+// message says what is missing, not an empty value.
+func TestVerifyNamesAnAbsentField(t *testing.T) {
+	cfg, st, live := busyScenario(false)
+	p := mustBuild(t, cfg, st, live)
+	for i := range p.Steps {
+		if p.Steps[i].Kind == StepCreate && p.Steps[i].Address == "shop.main.new" {
+			p.Steps[i].Name = ""
+		}
+	}
+	want := `its name is absent in the file, but "new" from the changes`
+	if _, err := Verify(p, st); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Verify: %v, want %q", err, want)
+	}
+}
