@@ -96,6 +96,9 @@ func idleOnly(ch *Change, allowRestart bool) bool {
 	return !allowRestart && (ch.Action == Update || ch.Action == Replace) && ch.Disruption >= Restart
 }
 
+// makeANewPlan ends HoldTo's refusals.
+const makeANewPlan = "Nothing was changed: make a new plan with `neonform plan -out plan.json`, review it and apply it"
+
 // HoldTo refuses a plan, verified against st (steps: Verify's), that
 // permits what pol forbids: a change that restarts a compute whose
 // configuration says lifecycle.allow_restart = false without the plan's
@@ -103,7 +106,8 @@ func idleOnly(ch *Change, allowRestart bool) bool {
 // lifecycle.prevent_destroy keeps (the configuration's block, or the
 // state's record of a compute no longer configured); a change that records
 // prevent_destroy = false, or fewer sensitive attributes, than the
-// configuration says. The error names the field and the step. A nil pol
+// configuration says; a forget (removed block) of a compute the
+// configuration declares. The error names the field and the step. A nil pol
 // holds the plan to nothing.
 func HoldTo(p *Plan, st *state.State, steps []Step, pol *Policy) error {
 	if pol == nil {
@@ -113,8 +117,14 @@ func HoldTo(p *Plan, st *state.State, steps []Step, pol *Policy) error {
 		ch := &p.Changes[i]
 		if field, why := pol.loosens(ch, st); field != "" {
 			return diag.ErrorAt(ch.Address, "Plan allows what the configuration forbids",
-				fmt.Sprintf("%s of change %s (%s): %s. Nothing was changed: make a new plan with `neonform plan -out plan.json`, review it and apply it",
-					field, ch.Address, stepOf(steps, ch.Address), why))
+				fmt.Sprintf("%s of change %s (%s): %s. %s", field, ch.Address, stepOf(steps, ch.Address), why, makeANewPlan))
+		}
+	}
+	for _, addr := range p.Forget {
+		if c := pol.compute(addr); c != nil {
+			return diag.ErrorAt(addr, "Plan allows what the configuration forbids",
+				fmt.Sprintf("forget of %s (%s): the configuration%s declares it, but the plan stops managing it, as a removed block with destroy = false asked when it was made. %s",
+					addr, stepOf(steps, addr), pol.where(c, ""), makeANewPlan))
 		}
 	}
 	return nil

@@ -136,6 +136,25 @@ func TestHoldToDeletes(t *testing.T) {
 	wantLoosened(t, holdTo(t, d, st, strict, nil), "prevent_destroy")
 }
 
+// A compute a removed block let go (destroy = false) is not forgotten
+// once the configuration declares it again.
+func TestHoldToForget(t *testing.T) {
+	cfg, st, live := policyWorld()
+	none := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain)))
+	none.Removals = append(none.Removals, &config.Removal{From: "shop.main.c", DeclRange: difftest.At(), FromRange: difftest.At()})
+	p := mustBuild(t, none, st, live)
+	if len(p.Forget) != 1 {
+		t.Fatalf("the plan forgets %v, want shop.main.c", p.Forget)
+	}
+	if err := holdTo(t, p, st, none, nil); err != nil {
+		t.Fatalf("a forget the configuration asks for: %v", err)
+	}
+	err := holdTo(t, p, st, cfg, nil)
+	if err == nil || !strings.Contains(err.Error(), "forget of shop.main.c (step 1, state only): the configuration (main.hcl:") || !strings.Contains(err.Error(), "make a new plan") {
+		t.Errorf("a forget of a compute declared again: %v", err)
+	}
+}
+
 func withScope(s Scope) Options {
 	o := testOpts
 	o.Scope = s
