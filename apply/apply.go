@@ -51,6 +51,11 @@ type Options struct {
 	// nil: every changed project is read again, since time passed (a saved
 	// plan, or one a person said yes to).
 	PlanRead map[string][]api.Endpoint
+	// Policy is what the configuration says now of the plan's computes
+	// (diff.PolicyOf): Apply refuses a plan that permits what it forbids,
+	// before any call (diff.HoldTo). nil holds the plan to nothing but
+	// itself and the state: for a caller that has no configuration.
+	Policy *diff.Policy
 }
 
 // Apply carries out p: it takes the state lock, refuses a plan that no longer
@@ -110,6 +115,11 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		// changes and the state make some, and Verify refused it.
 		tell.PlanChecked(p)
 		return &Report{Elapsed: time.Since(start)}, nil
+	}
+	// A plan file edited to loosen a guard, or a guard tightened since the
+	// plan: refused before any call.
+	if err := diff.HoldTo(p, st, steps, opts.Policy); err != nil {
+		return nil, loosened(p, err)
 	}
 	verified := *p
 	verified.Steps = steps

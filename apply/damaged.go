@@ -35,8 +35,15 @@ func (e *DamagedPlanError) Unwrap() error {
 // damaged is the refusal of p, whose Verify failed with err. What differs
 // may quote a secret, and the error may end up in a CI log: it is hidden.
 func damaged(p *diff.Plan, err error) *DamagedPlanError {
-	secrets := p.SensitiveTexts()
-	e := &DamagedPlanError{Reason: diff.HideTexts(err.Error(), secrets)}
-	e.Diagnostics = diag.Diagnostics{diff.Refusal(err, "Plan cannot be applied", e.Error(), secrets)}
+	e := &DamagedPlanError{}
+	e.Reason, e.Diagnostics = refused(p, err, "Plan cannot be applied", func(r string) string { return (&DamagedPlanError{Reason: r}).Error() })
 	return e
+}
+
+// refused is the reason and the diagnostic of a refusal of p for err, its
+// secrets hidden; sentence words the refusal from the reason.
+func refused(p *diff.Plan, err error, summary string, sentence func(reason string) string) (string, diag.Diagnostics) {
+	secrets := p.SensitiveTexts()
+	reason := diff.HideTexts(err.Error(), secrets)
+	return reason, diag.Diagnostics{diff.Refusal(err, summary, sentence(reason), secrets)}
 }

@@ -41,6 +41,8 @@ type world struct {
 	// service, or forward it and lose or replace the answer (see tamperTransport).
 	tamper tamperFunc
 	mu     sync.Mutex
+	// scope is the -target, -replace or -destroy of the next plan.
+	scope diff.Scope
 }
 
 type worldOptions struct {
@@ -227,7 +229,7 @@ func (w *world) tryPlan(src string) (*diff.Plan, error) {
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("fetch: %v", diags)
 	}
-	p, diags := diff.Build(cfg, st, live, diff.Options{ToolVersion: "test", APIURL: w.srv.URL, Now: time.Now(),
+	p, diags := diff.Build(cfg, st, live, diff.Options{ToolVersion: "test", APIURL: w.srv.URL, Now: time.Now(), Scope: w.scope,
 		ConfigDigest: diff.ConfigDigest(files), ConfigFiles: diff.FileDigests(files)})
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("plan: %v", diags)

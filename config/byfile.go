@@ -89,12 +89,12 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 		// Their labels are checked as the rest of the top level was.
 		c, diags := bodyContent(&hclsyntax.Body{Blocks: projects}, rootSchema, "the top level of a file")
 		l.diags = append(l.diags, diags...)
-		if !l.opts.SettingsOnly { // parsed all the same: load reports a syntax error anywhere
+		if !l.opts.SettingsOnly || l.opts.Projects { // parsed all the same: load reports a syntax error anywhere
 			l.decodeProjects(c.Blocks)
 		}
 		f.others, f.projects = nil, nil
 	}
-	if !l.opts.SettingsOnly {
+	if !l.opts.SettingsOnly || l.opts.Projects {
 		l.decodeMoves(byType["moved"])
 		l.decodeRemovals(byType["removed"])
 	}

@@ -295,7 +295,7 @@ func (l *loader) load(files map[string][]byte) {
 
 	l.evaluateVariablesAndLocals(byType)
 	l.decodeSettings(byType["neonform"])
-	if l.opts.SettingsOnly {
+	if l.opts.SettingsOnly && !l.opts.Projects {
 		return
 	}
 	l.decodeProjects(byType["project"])

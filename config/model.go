@@ -251,6 +251,11 @@ type Options struct {
 	// applying a saved plan: the plan already holds every value the projects used,
 	// so a variable without a value is an error only where the neonform block needs it.
 	SettingsOnly bool
+	// Projects, with SettingsOnly, reads the project, moved and removed
+	// blocks too, as far as the values given allow: an attribute that uses a
+	// variable without a value is an error at the attribute. Applying a
+	// saved plan holds it to the lifecycle blocks so read (diff.PolicyOf).
+	Projects bool
 	// KnownDir, when set, is where the configuration is known to be while
 	// this run reads another directory (apply PLANFILE: the plan records
 	// it): the advice for a directory without configuration files names it.

@@ -22,6 +22,7 @@ func TestDamagedPlansAreRefused(t *testing.T) {
 					EndpointID: "ep-y", Record: &state.Compute{EndpointID: "ep-y"}, After: []int{1}},
 				{ID: 3, ProjectID: "p2", Address: "b.m.z", Kind: StepDelete, Method: "DELETE", Path: "/projects/p2/endpoints/ep-z", EndpointID: "ep-z"},
 				{ID: 4, ProjectID: "p2", Address: "b.m.w", Kind: StepState, Forget: "b.m.w"},
+				{ID: 5, ProjectID: "p1", Address: "a.defaults", Kind: StepDefaults, Method: "PATCH", Path: "/projects/p1", Body: json.RawMessage(`{}`)},
 			},
 		}
 	}
@@ -43,6 +44,29 @@ func TestDamagedPlansAreRefused(t *testing.T) {
 		{"delete as a GET", func(p *Plan) { p.Steps[2].Method = "GET" }, "a delete must be DELETE"},
 		{"delete with a path trick", func(p *Plan) { p.Steps[2].EndpointID = "ep-z/restart" }, "a delete needs a valid endpoint id"},
 		{"state step that calls", func(p *Plan) { p.Steps[3].Method = "DELETE" }, "a state-only step must not call the API"},
+		{"id zero", func(p *Plan) { p.Steps[0].ID = 0 }, "its id must be a positive number"},
+		{"no address", func(p *Plan) { p.Steps[3].Address = "" }, "it has no address"},
+		{"delete with a body", func(p *Plan) { p.Steps[2].Body = json.RawMessage(`0`) }, "a delete has no body"},
+		{"delete without endpoint", func(p *Plan) { p.Steps[2].EndpointID = "" }, "a delete needs a valid endpoint id"},
+		{"update with a path trick", func(p *Plan) { p.Steps[1].EndpointID = "ep-y?x=1" }, "an update needs a valid endpoint id"},
+		{"update as a PUT", func(p *Plan) { p.Steps[1].Method = "PUT" }, "an update must be PATCH"},
+		{"update without record", func(p *Plan) { p.Steps[1].Record = nil }, "an update must say what to record in the state"},
+		{"create as a PUT", func(p *Plan) { p.Steps[0].Method = "PUT" }, "a create must be POST"},
+		{"create without record", func(p *Plan) { p.Steps[0].Record = nil }, "a create must say what to record in the state"},
+		{"state step records no endpoint", func(p *Plan) { p.Steps[3].Record = &state.Compute{} }, "it records a compute without an endpoint id"},
+		{"state step with a path", func(p *Plan) { p.Steps[3].Path = "/projects/p2" }, "a state-only step must not call the API"},
+		{"a call that forgets a gone compute", func(p *Plan) { p.Steps[2].Gone = true }, "only a state-only step forgets a gone compute"},
+		{"a gone step that forgets another", func(p *Plan) { p.Steps[3].Gone, p.Steps[3].Forget = true, "b.m.v" }, "a step that forgets a gone compute forgets its own address and records nothing"},
+		{"a gone step that records", func(p *Plan) {
+			p.Steps[3].Gone, p.Steps[3].Record = true, &state.Compute{EndpointID: "ep-w"}
+		}, "forgets its own address and records nothing"},
+		{"a gone step that renames", func(p *Plan) { p.Steps[3].Gone, p.Steps[3].MovedFrom = true, "b.m.v" }, "forgets its own address and records nothing"},
+		{"defaults of another project", func(p *Plan) { p.Steps[4].Path = "/projects/p2" }, "a change to a project's defaults must be PATCH /projects/p1"},
+		{"defaults as a POST", func(p *Plan) { p.Steps[4].Method = "POST" }, "a change to a project's defaults must be PATCH /projects/p1"},
+		{"defaults without a body", func(p *Plan) { p.Steps[4].Body = nil }, "a change to a project's defaults sends a body and acts on no endpoint"},
+		{"defaults that record", func(p *Plan) { p.Steps[4].Record = &state.Compute{EndpointID: "ep-y"} }, "sends a body and acts on no endpoint"},
+		{"defaults on an endpoint", func(p *Plan) { p.Steps[4].EndpointID = "ep-y" }, "sends a body and acts on no endpoint"},
+		{"unknown kind", func(p *Plan) { p.Steps[3].Kind = StepKind(99) }, "unknown kind of step"},
 	} {
 		p := good()
 		c.edit(p)

@@ -118,9 +118,7 @@ func (pp *projectPlan) checkLifecycle(t *target, ch *Change) {
 			"%s has lifecycle.prevent_destroy = true, but %s: it can only be done by deleting the compute and creating a new one (new id and host). "+
 				"Keep the old value, or set prevent_destroy = false to allow the recreate.", c.Address, describeCause(ch, Recreate))
 	}
-	if !c.AllowRestart && ch.Disruption >= Restart {
-		ch.RestartIdleOnly = true
-	}
+	ch.RestartIdleOnly = idleOnly(ch, c.AllowRestart)
 	if !c.AllowRestart && ch.Active && ch.Disruption >= Restart {
 		rng := c.Range("lifecycle.allow_restart")
 		cause := describeCause(ch, Restart)

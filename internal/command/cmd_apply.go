@@ -245,7 +245,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	}
 	startApplying(ctx)
 	fmt.Fprintln(o.view.People)
-	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, true, p.read)
+	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, true, p.read, nil)
 }
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.
@@ -310,7 +310,18 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		startApplying(ctx)
 		fmt.Fprintf(o.view.People, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	}
-	return carryOut(ctx, o, plan, conn.client, backend, false, nil)
+	return carryOut(ctx, o, plan, conn.client, backend, false, nil, policyOf(in, o.Env))
+}
+
+// policyOf reads the lifecycle blocks and sensitive values of the
+// configuration a saved plan is applied with, as far as the values given
+// allow (a lifecycle that uses a variable without one counts as the
+// strictest): apply holds the plan to them (diff.HoldTo). Its diagnostics
+// are not printed: only where they fall matters, and the settings were read
+// and reported already.
+func policyOf(in planInputs, env environment) *diff.Policy {
+	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list, SettingsOnly: true, Projects: true, KnownDir: in.KnownDir})
+	return diff.PolicyOf(cfg, diags)
 }
 
 // configChangedNote says which configuration files changed since the plan
@@ -344,8 +355,10 @@ func configChangedNote(plan *diff.Plan, cfg *config.Config, dir string) string {
 
 // carryOut runs the plan and prints how it ended. locked: the caller holds
 // the state lock already. planRead: the endpoints the plan was made from a
-// moment ago (apply.Options.PlanRead), or nil to read them again.
-func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend, locked bool, planRead map[string][]api.Endpoint) error {
+// moment ago (apply.Options.PlanRead), or nil to read them again. policy:
+// the configuration's guards a saved plan is held to (apply.Options.Policy);
+// nil for a plan made from it in this run.
+func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.Client, backend state.Backend, locked bool, planRead map[string][]api.Endpoint, policy *diff.Policy) error {
 	if events := o.view.JSON; events != nil {
 		// A long wait is said on standard error, as before the apply, and
 		// is an event too.
@@ -364,6 +377,7 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 		LockTimeout: o.LockTimeout,
 		LockWaiting: lockWaitNote(o.Stderr, o.LockTimeout),
 		PlanRead:    planRead,
+		Policy:      policy,
 	})
 	if rep == nil {
 		return err // refused before the first step: nothing was changed

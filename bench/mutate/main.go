@@ -1,0 +1,272 @@
+// Command mutate measures how many single changes to the checks a plan is
+// held to the tests notice (docs/development.md, "Mutation testing"). For
+// each mutation of the files it is given (a comparison flipped, && and ||
+// swapped, an integer constant off by one, an if's condition negated, a
+// return in an if block or an append deleted), it runs the tests with the
+// mutated file in place of the real one through go's -overlay: the tree is
+// never written, so an interrupted run leaves nothing behind. A mutant the
+// tests fail on is killed; one they pass survives; one that does not build
+// is not counted.
+//
+//	go run ./bench/mutate [-sample N] [-seed S] [-at FILE:LINE,...] [-timeout 5m] [-pkgs "./diff/... ./apply/..."] FILE...
+//
+// bench/mutate.sh runs it on the files of docs/mutation.md.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// mutant is one single change to a file: the bytes [from, to) replaced.
+type mutant struct {
+	file     string
+	line     int
+	op       string
+	from, to int
+	with     string
+}
+
+func main() {
+	sample := flag.Int("sample", 0, "run this many mutants, picked at random (0: all)")
+	seed := flag.Uint64("seed", 1, "the seed of the sample")
+	timeout := flag.Duration("timeout", 5*time.Minute, "the longest a mutant's tests may take: longer counts as killed (a hang)")
+	pkgs := flag.String("pkgs", "./diff/... ./apply/...", "the packages whose tests must notice, run one pattern after another in this order")
+	list := flag.Bool("list", false, "list the mutants without running them")
+	at := flag.String("at", "", "only the mutants at these places, FILE:LINE separated by commas")
+	only := flag.String("only", "", "after sampling, only the mutants of files whose path starts so: one sample run in parts")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench/mutate [flags] FILE...")
+		os.Exit(2)
+	}
+	var all []mutant
+	for _, f := range flag.Args() {
+		ms, err := mutantsOf(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		all = append(all, ms...)
+	}
+	if *at != "" {
+		places := map[string]bool{}
+		for _, p := range strings.Split(*at, ",") {
+			places[p] = true
+		}
+		var kept []mutant
+		for _, m := range all {
+			if places[fmt.Sprintf("%s:%d", m.file, m.line)] {
+				kept = append(kept, m)
+			}
+		}
+		all = kept
+	}
+	if *sample > 0 && *sample < len(all) {
+		r := rand.New(rand.NewPCG(*seed, *seed))
+		r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+		all = all[:*sample]
+		sort.SliceStable(all, func(i, j int) bool {
+			if all[i].file != all[j].file {
+				return all[i].file < all[j].file
+			}
+			return all[i].from < all[j].from
+		})
+	}
+	if *only != "" {
+		var kept []mutant
+		for _, m := range all {
+			if strings.HasPrefix(m.file, *only) {
+				kept = append(kept, m)
+			}
+		}
+		all = kept
+	}
+	if *list {
+		for _, m := range all {
+			fmt.Printf("%s:%d %s\n", m.file, m.line, m.op)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	scratch, err := os.MkdirTemp("", "mutate-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(scratch)
+	type tally struct{ killed, survived, unbuilt int }
+	byFile := map[string]*tally{}
+	for i, m := range all {
+		if ctx.Err() != nil {
+			break
+		}
+		if byFile[m.file] == nil {
+			byFile[m.file] = &tally{}
+		}
+		t := byFile[m.file]
+		verdict, out := run(ctx, m, scratch, *timeout, strings.Fields(*pkgs))
+		switch verdict {
+		case "killed":
+			t.killed++
+		case "survived":
+			t.survived++
+		case "unbuilt":
+			t.unbuilt++
+		default:
+			continue // interrupted: not counted
+		}
+		fmt.Printf("%d/%d %-8s %s:%d %s\n", i+1, len(all), verdict, m.file, m.line, m.op)
+		if verdict == "unbuilt" && os.Getenv("MUTATE_VERBOSE") != "" {
+			fmt.Println(out)
+		}
+	}
+	var k, s, u int
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	fmt.Println()
+	for _, f := range files {
+		t := byFile[f]
+		k, s, u = k+t.killed, s+t.survived, u+t.unbuilt
+		fmt.Printf("%-24s killed %3d of %3d (%s), %d did not build\n", f, t.killed, t.killed+t.survived, rate(t.killed, t.survived), t.unbuilt)
+	}
+	fmt.Printf("%-24s killed %3d of %3d (%s), %d did not build\n", "all", k, k+s, rate(k, s), u)
+	if ctx.Err() != nil {
+		fmt.Println("interrupted: the tree was not changed")
+		os.Exit(130)
+	}
+}
+
+func rate(killed, survived int) string {
+	if killed+survived == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f %%", 100*float64(killed)/float64(killed+survived))
+}
+
+// run tests the packages with m in place of its file, and says how it went:
+// killed, survived, unbuilt, or "" when ctx was cancelled.
+func run(ctx context.Context, m mutant, scratch string, timeout time.Duration, pkgs []string) (verdict, output string) {
+	src, err := os.ReadFile(m.file)
+	if err != nil {
+		return "unbuilt", err.Error()
+	}
+	mutated := append(append(append([]byte{}, src[:m.from]...), m.with...), src[m.to:]...)
+	abs, err := filepath.Abs(m.file)
+	if err != nil {
+		return "unbuilt", err.Error()
+	}
+	copyPath := filepath.Join(scratch, filepath.Base(m.file))
+	overlay := filepath.Join(scratch, "overlay.json")
+	doc, _ := json.Marshal(map[string]map[string]string{"Replace": {abs: copyPath}})
+	// go test builds the mutant (a separate go build would compile the
+	// package twice): one that does not compile is not a test's to kill.
+	if err := os.WriteFile(copyPath, mutated, 0o600); err != nil {
+		return "unbuilt", err.Error()
+	}
+	if err := os.WriteFile(overlay, doc, 0o600); err != nil {
+		return "unbuilt", err.Error()
+	}
+	// One package pattern after another, cheapest first: the first that
+	// fails kills the mutant, and the rest need not run (go test's
+	// -failfast stops a package's tests, not the other packages).
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var out bytes.Buffer
+	for _, pkg := range pkgs {
+		cmd := exec.CommandContext(tctx, "go", "test", "-overlay", overlay, "-count=1", "-failfast", pkg)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		out.Reset()
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		switch {
+		case ctx.Err() != nil:
+			return "", ""
+		case errors.Is(tctx.Err(), context.DeadlineExceeded):
+			return "killed", "timed out"
+		case err != nil && (strings.Contains(out.String(), "[build failed]") || strings.Contains(out.String(), "[setup failed]")):
+			return "unbuilt", out.String()
+		case err != nil:
+			return "killed", out.String()
+		}
+	}
+	return "survived", out.String()
+}
+
+// mutantsOf lists the mutants of one Go file.
+func mutantsOf(file string) ([]mutant, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	var out []mutant
+	add := func(pos, end token.Pos, op, with string) {
+		p := fset.Position(pos)
+		out = append(out, mutant{file: file, line: p.Line, op: op, from: p.Offset, to: fset.Position(end).Offset, with: with})
+	}
+	flips := map[token.Token]string{token.EQL: "!=", token.NEQ: "==", token.LSS: "<=", token.LEQ: "<", token.GTR: ">=", token.GEQ: ">", token.LAND: "||", token.LOR: "&&"}
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Body == nil {
+			continue
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BinaryExpr:
+				if with, ok := flips[n.Op]; ok {
+					add(n.OpPos, n.OpPos+token.Pos(len(n.Op.String())), n.Op.String()+" -> "+with, with)
+				}
+			case *ast.BasicLit:
+				if n.Kind == token.INT {
+					if v, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
+						add(n.Pos(), n.End(), fmt.Sprintf("%s -> %d", n.Value, v+1), strconv.FormatInt(v+1, 10))
+					}
+				}
+			case *ast.IfStmt:
+				add(n.Cond.Pos(), n.Cond.End(), "negate if", "!("+string(src[fset.Position(n.Cond.Pos()).Offset:fset.Position(n.Cond.End()).Offset])+")")
+				if last := len(n.Body.List); last > 0 {
+					if r, ok := n.Body.List[last-1].(*ast.ReturnStmt); ok {
+						add(r.Pos(), r.End(), "delete return in if", "")
+					}
+				}
+			case *ast.AssignStmt:
+				if len(n.Rhs) == 1 {
+					if call, ok := n.Rhs[0].(*ast.CallExpr); ok {
+						if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "append" {
+							add(n.Pos(), n.End(), "delete append", "")
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out, nil
+}
