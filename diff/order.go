@@ -220,6 +220,9 @@ func (d *deriver) appendSteps(plan *Plan, nextID int) int {
 		o.id = nextID
 		nextID++
 	}
+	// Room for the project's steps at once: 250,000 steps of one project
+	// appended one by one make the list anew some thirty times.
+	plan.Steps = slices.Grow(plan.Steps, len(d.ops))
 	for _, o := range d.ops {
 		s := o.step
 		s.ID = o.id
