@@ -162,7 +162,7 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	p, err := makePlan(ctx, o.planInputs, o.Env, o.Stderr)
 	if err != nil {
-		return err
+		return planInterrupted(ctx, err)
 	}
 	defer p.Close(o.Stderr)
 	if o.Out != "" {

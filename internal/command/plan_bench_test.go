@@ -274,7 +274,7 @@ func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
 
 // writePlanBench writes the emulator's world, the state and the
 // configuration's files of a benchmark.
-func writePlanBench(b *testing.B, dir string, world, st map[string]any, files map[string]string) {
+func writePlanBench(b testing.TB, dir string, world, st map[string]any, files map[string]string) {
 	write := func(name string, v any) {
 		data, err := json.Marshal(v)
 		if err != nil {
@@ -406,7 +406,7 @@ func benchPlanGone(b *testing.B, entries, perProject int) {
 // writePlanBenchGone writes a benchmark of a state of entries computes,
 // perProject to a project, whose endpoints are all gone: the projects are
 // configured (with no compute) and live, with no endpoint.
-func writePlanBenchGone(b *testing.B, dir string, entries, perProject int) {
+func writePlanBenchGone(b testing.TB, dir string, entries, perProject int) {
 	var ps []map[string]any
 	computes := map[string]*state.Compute{}
 	var hcl strings.Builder
