@@ -85,43 +85,20 @@ func benchPlan(b *testing.B, projects int, o planBench) {
 	} else {
 		writePlanBenchFiles(b, dir, projects, 10)
 	}
-	emu, err := emulator.New(emulator.Options{
-		APIKey: "napi_benchkey0123456789", DataFile: filepath.Join(dir, "world.json"),
-		Latency: o.latency, RatePerMinute: o.ratePerMinute, Burst: o.burst,
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(emu.Handler())
-	defer srv.Close()
-	defer emu.Close()
-
-	env := append(os.Environ(), "NEON_API_URL="+srv.URL+"/api/v2", "NEON_API_KEY="+emu.APIKey(), "NO_COLOR=1", "NEONFORM_RATE_LIMIT=")
-	if o.ratePerMinute < 0 {
-		env = append(env, "NEONFORM_RATE_LIMIT=off")
-	}
+	emu, env := benchEmulator(b, dir, emulator.Options{Latency: o.latency, RatePerMinute: o.ratePerMinute, Burst: o.burst})
 	var cpu, wall, worst time.Duration
 	var rssKB int64
 	emu.ResetStats()
 	b.ResetTimer()
 	for range b.N {
-		cmd := exec.Command(bin, "plan", filepath.Join(dir, "cfg"), "-parallelism", "10", "-out", filepath.Join(dir, "plan.json"))
-		cmd.Env = env
-		var out strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &out
-		start := time.Now()
-		hwm, err := runWatchingMemory(cmd)
-		took := time.Since(start)
+		out, took, used, hwm := benchRunPlan(b, bin, dir, env)
 		wall += took
 		worst = max(worst, took)
-		if err != nil {
-			b.Fatalf("plan: %v\n%s", err, out.String())
-		}
 		rssKB = max(rssKB, hwm)
-		if !strings.Contains(out.String(), fmt.Sprintf("Plan: 0 to create, %d to update", projects/10)) {
-			b.Fatalf("unexpected plan:\n%.2000s", out.String())
+		if !strings.Contains(out, fmt.Sprintf("Plan: 0 to create, %d to update", projects/10)) {
+			b.Fatalf("unexpected plan:\n%.2000s", out)
 		}
-		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		cpu += used
 	}
 	b.StopTimer()
 	n := float64(b.N)
@@ -137,6 +114,23 @@ func benchPlan(b *testing.B, projects int, o planBench) {
 		b.ReportMetric(worst.Seconds()/least.Seconds(), "wall/least")
 		b.ReportMetric(float64(st.Statuses["429"]), "429s")
 	}
+}
+
+// benchRunPlan runs `neonform plan DIR/cfg -parallelism 10 -out
+// DIR/plan.json`, as the plan benchmarks do, and returns its output, its
+// wall and CPU time, and its peak memory in KB.
+func benchRunPlan(b *testing.B, bin, dir string, env []string) (string, time.Duration, time.Duration, int64) {
+	cmd := exec.Command(bin, "plan", filepath.Join(dir, "cfg"), "-parallelism", "10", "-out", filepath.Join(dir, "plan.json"))
+	cmd.Env = env
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	hwm, err := runWatchingMemory(cmd)
+	took := time.Since(start)
+	if err != nil {
+		b.Fatalf("plan: %v\n%.2000s", err, out.String())
+	}
+	return out.String(), took, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), hwm
 }
 
 // runWatchingMemory runs cmd and returns its peak resident memory in KB, as
@@ -370,37 +364,42 @@ func benchPlanGone(b *testing.B, entries, perProject int) {
 	bin := buildNeonform(b)
 	dir := b.TempDir()
 	writePlanBenchGone(b, dir, entries, perProject)
-	emu, err := emulator.New(emulator.Options{APIKey: "napi_benchkey0123456789", DataFile: filepath.Join(dir, "world.json"), RatePerMinute: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(emu.Handler())
-	defer srv.Close()
-	defer emu.Close()
-	env := append(os.Environ(), "NEON_API_URL="+srv.URL+"/api/v2", "NEON_API_KEY="+emu.APIKey(), "NO_COLOR=1", "NEONFORM_RATE_LIMIT=off")
+	_, env := benchEmulator(b, dir, emulator.Options{RatePerMinute: -1})
 	var cpu, wall time.Duration
 	var rssKB int64
 	for b.Loop() {
-		cmd := exec.Command(bin, "plan", filepath.Join(dir, "cfg"), "-parallelism", "10", "-out", filepath.Join(dir, "plan.json"))
-		cmd.Env = env
-		var out strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &out
-		start := time.Now()
-		hwm, err := runWatchingMemory(cmd)
-		wall += time.Since(start)
-		if err != nil {
-			b.Fatalf("plan: %v\n%.2000s", err, out.String())
+		out, took, used, hwm := benchRunPlan(b, bin, dir, env)
+		if want := "Apply forgets " + view.GoneWords(entries); !strings.Contains(out, want) {
+			b.Fatalf("the plan does not say %q:\n%.2000s", want, out[max(0, len(out)-2000):])
 		}
-		if want := "Apply forgets " + view.GoneWords(entries); !strings.Contains(out.String(), want) {
-			b.Fatalf("the plan does not say %q:\n%.2000s", want, out.String()[max(0, out.Len()-2000):])
-		}
-		rssKB = max(rssKB, hwm)
-		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		wall, cpu, rssKB = wall+took, cpu+used, max(rssKB, hwm)
 	}
 	n := float64(b.N)
 	b.ReportMetric(wall.Seconds()/n, "wall-s/op")
 	b.ReportMetric(cpu.Seconds()/n, "cpu-s/op")
 	b.ReportMetric(float64(rssKB)/1024, "peak-rss-MB")
+}
+
+// benchEmulator serves the world of dir/world.json on loopback until tb
+// ends, and returns it with the environment of a neonform run against it:
+// one that paces its requests as for the service, or, when the emulator
+// enforces no rate limit (o.RatePerMinute < 0), does not pace at all.
+func benchEmulator(tb testing.TB, dir string, o emulator.Options) (*emulator.Emulator, []string) {
+	o.APIKey, o.DataFile = "napi_benchkey0123456789", filepath.Join(dir, "world.json")
+	emu, err := emulator.New(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewServer(emu.Handler())
+	tb.Cleanup(func() {
+		srv.Close()
+		emu.Close()
+	})
+	env := append(os.Environ(), "NEON_API_URL="+srv.URL+"/api/v2", "NEON_API_KEY="+emu.APIKey(), "NO_COLOR=1", "NEONFORM_RATE_LIMIT=")
+	if o.RatePerMinute < 0 {
+		env = append(env, "NEONFORM_RATE_LIMIT=off")
+	}
+	return emu, env
 }
 
 // writePlanBenchGone writes a benchmark of a state of entries computes,

@@ -3,7 +3,6 @@ package command
 import (
 	"bytes"
 	"errors"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,13 +26,7 @@ func TestInterruptWhilePlanningALargeState(t *testing.T) {
 	dir := t.TempDir()
 	const entries = 250_000
 	writePlanBenchGone(t, dir, entries, entries)
-	emu, err := emulator.New(emulator.Options{APIKey: "napi_signalkey0123456789", DataFile: filepath.Join(dir, "world.json"), RatePerMinute: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(emu.Handler())
-	defer srv.Close()
-	defer emu.Close()
+	_, env := benchEmulator(t, dir, emulator.Options{RatePerMinute: -1})
 	cfg := filepath.Join(dir, "cfg")
 	stateFile := filepath.Join(cfg, "neonform.state.json")
 	before, err := os.ReadFile(stateFile)
@@ -53,8 +46,7 @@ func TestInterruptWhilePlanningALargeState(t *testing.T) {
 	} {
 		t.Run(c.args[0]+"/"+c.sig.String(), func(t *testing.T) {
 			cmd := exec.Command("neonform", c.args...)
-			cmd.Env = append(os.Environ(), "NEON_API_URL="+srv.URL+"/api/v2", "NEON_API_KEY="+emu.APIKey(),
-				"NEONFORM_RATE_LIMIT=off", "NEONFORM_LOG=debug", "NO_COLOR=1")
+			cmd.Env = append(env, "NEONFORM_LOG=debug")
 			var stdout, stderr lockedBuffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
