@@ -165,6 +165,9 @@ func runPlan(ctx context.Context, o planOptions) error {
 		return planInterrupted(ctx, err)
 	}
 	defer p.Close(o.Stderr)
+	if ctx.Err() != nil { // a signal as the plan was made: nothing is saved
+		return planInterrupted(ctx, ctx.Err())
+	}
 	if o.Out != "" {
 		p.plan.ConfigDir = configDirFor(o.Out, o.Dir)
 		if err := planfile.WriteFile(o.Out, p.plan); err != nil {
