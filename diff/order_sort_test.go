@@ -147,3 +147,30 @@ func describeOps(ops []*op) string {
 	}
 	return s
 }
+
+// An interrupt while a large project is planned stops Build with ctx's
+// error and no plan, also when it comes once the project's steps are being
+// ordered (after the looks between projects).
+func TestBuildStopsWhenInterrupted(t *testing.T) {
+	cfg, st, live := goneWorld(3*interruptEvery, 3*interruptEvery)
+	for _, looks := range []int{0, 1, 2, 3} {
+		ctx := &cancelledAfter{Context: context.Background(), looks: looks}
+		p, diags, err := BuildContext(ctx, cfg, st, live, testOpts)
+		if err != context.Canceled || p != nil || diags != nil {
+			t.Errorf("cancelled after %d looks: plan %v, %v, %v; want no plan and %v", looks, p != nil, diags, err, context.Canceled)
+		}
+	}
+}
+
+// cancelledAfter is a context that is done from its looks+1st Err on.
+type cancelledAfter struct {
+	context.Context
+	looks int
+}
+
+func (c *cancelledAfter) Err() error {
+	if c.looks--; c.looks < 0 {
+		return context.Canceled
+	}
+	return nil
+}
