@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -95,12 +96,24 @@ type target struct {
 // st says neonform manages. It returns no plan when the diagnostics hold an
 // error: each says what is wrong and how to fix it.
 func Build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, diag.Diagnostics) {
-	plan, diags := build(cfg, st, live, opts)
-	return plan, diag.FromHCL(diags)
+	plan, diags, _ := BuildContext(context.Background(), cfg, st, live, opts)
+	return plan, diags
 }
 
-// build is Build in hcl's diagnostics, which the planner makes.
-func build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, hcl.Diagnostics) {
+// BuildContext is Build that gives up once ctx is done (an interrupt): it
+// then returns ctx's error and no plan. It looks at ctx between projects
+// and while it orders the steps of a large one, so that it stops well
+// within a second however large the state (docs/apply.md, Interrupting).
+func BuildContext(ctx context.Context, cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, diag.Diagnostics, error) {
+	plan, diags, err := build(ctx, cfg, st, live, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return plan, diag.FromHCL(diags), nil
+}
+
+// build is BuildContext in hcl's diagnostics, which the planner makes.
+func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, hcl.Diagnostics, error) {
 	if st == nil {
 		st = &state.State{}
 	}
@@ -109,7 +122,7 @@ func build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	}
 	pl := &planner{st: st, inConfig: map[string]*config.Compute{}}
 	if !pl.checkRuleTargets(cfg, live, opts.Scope) {
-		return nil, pl.diags
+		return nil, pl.diags, nil
 	}
 	cfg, ruleDiags := expandRules(cfg, live) // the branch rules' instances (rules.go)
 	pl.cfg, pl.diags = cfg, append(pl.diags, ruleDiags...)
@@ -129,7 +142,7 @@ func build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	}
 	projects := ProjectsToRead(cfg, st, opts.Scope)
 	if !pl.startScope(opts.Scope) {
-		return nil, pl.diags
+		return nil, pl.diags, nil
 	}
 	if !pl.scope.destroy {
 		pl.checkUnreadProjects(projects, pl.coveredOnly(byProject))
@@ -152,6 +165,9 @@ func build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	opts.Scope.record(plan)
 	names := branchNames{}
 	for _, p := range projects {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		lp := live.Projects[p.ID]
 		if lp == nil {
 			rng := p.DeclRange
@@ -184,34 +200,37 @@ func build(cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan
 	}
 	slices.Sort(plan.Forget)
 	if pl.diags.HasErrors() {
-		return nil, pl.diags
+		return nil, pl.diags, nil
 	}
 	// The cost needs the configuration's price, hints and budgets: made
 	// before it is let go, and a plan over a budget is no plan.
 	if pl.diags = append(pl.diags, addCosts(plan, pl.cfg, pl.inConfig)...); pl.diags.HasErrors() {
-		return nil, pl.diags
+		return nil, pl.diags, nil
 	}
 	pl.letGo()
 	slices.SortFunc(plan.Changes, func(a, b Change) int { return strings.Compare(a.Address, b.Address) })
 	// Everything else (drift, the steps and their order, the summary)
 	// follows from the changes, the live endpoints and the state: derived by
 	// the same code that apply runs to check a saved plan.
-	problems, err := derive(plan, st, names)
+	problems, err := deriveContext(ctx, plan, st, names)
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
 	if err != nil {
 		pl.errorf(nil, "Inconsistent plan", "The plan contradicts itself (%v). This is a bug in neonform.", err)
-		return nil, pl.diags
+		return nil, pl.diags, nil
 	}
 	for _, pr := range problems {
 		pl.errorf(pl.subjectOf(pr.Address), pr.Summary, "%s", pr.Detail)
 	}
 	if pl.diags.HasErrors() {
-		return nil, pl.diags
+		return nil, pl.diags, nil
 	}
 	nameRenames(plan, st, pl.removals)
 	markDrift(plan, st)
 	plan.Warnings = pl.warnings
 	Normalize(plan)
-	return plan, pl.diags
+	return plan, pl.diags, nil
 }
 
 // markDrift hides the drift of the values that come from sensitive

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"context"
 	"fmt"
 	"github.com/neonform/neonform/internal/managed"
 	"maps"
@@ -26,6 +27,13 @@ import (
 // left out: the drift, the state-only steps, and what the steps record and
 // forget; the calls to the service and their order are still derived.
 func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, error) {
+	return deriveContext(context.Background(), p, st, names)
+}
+
+// deriveContext is derive that gives up, with ctx's error, once ctx is done:
+// an interrupt while planning stops it between projects and within the
+// ordering of a large one.
+func deriveContext(ctx context.Context, p *Plan, st *state.State, names branchNames) (diag.Diagnostics, error) {
 	withState := st != nil
 	if st == nil {
 		st = &state.State{}
@@ -87,6 +95,9 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 	var problems diag.Diagnostics
 	nextID := 1
 	for _, proj := range p.Projects {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		d := &deriver{st: st, withState: withState, scope: scope, holders: holders, inState: inState[proj.ID], names: names[proj.ID], project: proj.ID,
 			live: map[string]*LiveEndpoint{}, onBranch: map[string][]*LiveEndpoint{}, addressOf: map[string]string{}}
 		for i := range proj.Endpoints {
@@ -117,7 +128,11 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 				p.Drift = append(p.Drift, *dd)
 			}
 		}
-		problems = append(problems, d.order()...)
+		orderProblems, err := d.order(ctx)
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, orderProblems...)
 		nextID = d.appendSteps(p, nextID)
 	}
 	p.Summary = summarize(p.Changes)

@@ -35,6 +35,9 @@ func encode(s *State) ([]byte, error) {
 // is not this neonform's, is the format_version looked at on its own, so
 // that a newer state is reported as newer rather than as misshapen.
 func decode(data []byte, source, fix string) (*State, error) {
+	if err := checkSize(len(data), source); err != nil {
+		return nil, err
+	}
 	// Unknown fields are an error, not ignored: reading and then writing the
 	// state would silently drop them.
 	var s State
@@ -69,6 +72,9 @@ func decode(data []byte, source, fix string) (*State, error) {
 	}
 	if s.Computes == nil {
 		s.Computes = map[string]*Compute{}
+	}
+	if err := checkComputes(len(s.Computes), source); err != nil {
+		return nil, err
 	}
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)

@@ -68,10 +68,11 @@ func (l *Local) Read(ctx context.Context) (*State, error) {
 	return decode(data, "state file "+l.path, l.fix())
 }
 
-// MaxFileSize bounds what is read of a state file, so that a state path
-// pointing at /dev/zero or a huge file cannot exhaust memory: 10,000 computes
-// are 2.7 MB.
-const MaxFileSize = 256 << 20
+// MaxFileSize is the largest state neonform reads, from a file, a
+// Postgres row or `state push` (docs/limits.md): a state path pointing at
+// /dev/zero or a huge file cannot exhaust memory. 10,000 computes are 2.7
+// MB, MaxComputes about 100 MB.
+const MaxFileSize = 128 << 20
 
 // fix says how to repair a state file neonform cannot read.
 func (l *Local) fix() string {

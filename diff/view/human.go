@@ -154,10 +154,11 @@ func (h *human) drift(p *diff.Plan) {
 		return
 	}
 	h.printf("Changed outside neonform since the last apply:\n")
+	notes := goneNotes(p)
 	for _, d := range p.Drift {
 		if d.Gone {
 			h.printf("%s %s  %s  %s\n", h.paint(ansiRed, "   -"), d.Address, d.EndpointID, "deleted outside neonform")
-			if note := goneNote(p, d); note != "" {
+			if note := notes[d.Address]; note != "" {
 				h.printf("      %s\n", note)
 			}
 			continue

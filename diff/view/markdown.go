@@ -325,9 +325,10 @@ func driftSection(p *diff.Plan) *section {
 			return fmt.Sprintf("- _and %d more not shown_\n", n)
 		},
 	}
+	notes := goneNotes(p)
 	for _, d := range p.Drift {
 		what := "deleted outside neonform"
-		if note := goneNote(p, d); note != "" {
+		if note := notes[d.Address]; d.Gone && note != "" {
 			what += "; " + note
 		}
 		if !d.Gone {

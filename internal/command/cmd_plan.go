@@ -162,9 +162,12 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	p, err := makePlan(ctx, o.planInputs, o.Env, o.Stderr)
 	if err != nil {
-		return err
+		return planInterrupted(ctx, err)
 	}
 	defer p.Close(o.Stderr)
+	if ctx.Err() != nil { // a signal as the plan was made: nothing is saved
+		return planInterrupted(ctx, ctx.Err())
+	}
 	if o.Out != "" {
 		p.plan.ConfigDir = configDirFor(o.Out, o.Dir)
 		if err := planfile.WriteFile(o.Out, p.plan); err != nil {

@@ -116,3 +116,13 @@ func (f *fallbackWriter) Write(p []byte) (int, error) {
 	}
 	return f.fallback.Write(p)
 }
+
+// planInterrupted gives a plan stopped by a stop signal its ending: exit
+// status 1 and what happened, not the context's error ("context canceled").
+// A plan changes nothing, so nothing was. Any other error is returned as it is.
+func planInterrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return &exitError{code: 1, msg: "Plan cancelled: nothing was changed."}
+	}
+	return err
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/state"
 )
@@ -84,43 +85,20 @@ func benchPlan(b *testing.B, projects int, o planBench) {
 	} else {
 		writePlanBenchFiles(b, dir, projects, 10)
 	}
-	emu, err := emulator.New(emulator.Options{
-		APIKey: "napi_benchkey0123456789", DataFile: filepath.Join(dir, "world.json"),
-		Latency: o.latency, RatePerMinute: o.ratePerMinute, Burst: o.burst,
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(emu.Handler())
-	defer srv.Close()
-	defer emu.Close()
-
-	env := append(os.Environ(), "NEON_API_URL="+srv.URL+"/api/v2", "NEON_API_KEY="+emu.APIKey(), "NO_COLOR=1", "NEONFORM_RATE_LIMIT=")
-	if o.ratePerMinute < 0 {
-		env = append(env, "NEONFORM_RATE_LIMIT=off")
-	}
+	emu, env := benchEmulator(b, dir, emulator.Options{Latency: o.latency, RatePerMinute: o.ratePerMinute, Burst: o.burst})
 	var cpu, wall, worst time.Duration
 	var rssKB int64
 	emu.ResetStats()
 	b.ResetTimer()
 	for range b.N {
-		cmd := exec.Command(bin, "plan", filepath.Join(dir, "cfg"), "-parallelism", "10", "-out", filepath.Join(dir, "plan.json"))
-		cmd.Env = env
-		var out strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &out
-		start := time.Now()
-		hwm, err := runWatchingMemory(cmd)
-		took := time.Since(start)
+		out, took, used, hwm := benchRunPlan(b, bin, dir, env)
 		wall += took
 		worst = max(worst, took)
-		if err != nil {
-			b.Fatalf("plan: %v\n%s", err, out.String())
-		}
 		rssKB = max(rssKB, hwm)
-		if !strings.Contains(out.String(), fmt.Sprintf("Plan: 0 to create, %d to update", projects/10)) {
-			b.Fatalf("unexpected plan:\n%.2000s", out.String())
+		if !strings.Contains(out, fmt.Sprintf("Plan: 0 to create, %d to update", projects/10)) {
+			b.Fatalf("unexpected plan:\n%.2000s", out)
 		}
-		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		cpu += used
 	}
 	b.StopTimer()
 	n := float64(b.N)
@@ -136,6 +114,23 @@ func benchPlan(b *testing.B, projects int, o planBench) {
 		b.ReportMetric(worst.Seconds()/least.Seconds(), "wall/least")
 		b.ReportMetric(float64(st.Statuses["429"]), "429s")
 	}
+}
+
+// benchRunPlan runs `neonform plan DIR/cfg -parallelism 10 -out
+// DIR/plan.json`, as the plan benchmarks do, and returns its output, its
+// wall and CPU time, and its peak memory in KB.
+func benchRunPlan(b *testing.B, bin, dir string, env []string) (string, time.Duration, time.Duration, int64) {
+	cmd := exec.Command(bin, "plan", filepath.Join(dir, "cfg"), "-parallelism", "10", "-out", filepath.Join(dir, "plan.json"))
+	cmd.Env = env
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	hwm, err := runWatchingMemory(cmd)
+	took := time.Since(start)
+	if err != nil {
+		b.Fatalf("plan: %v\n%.2000s", err, out.String())
+	}
+	return out.String(), took, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), hwm
 }
 
 // runWatchingMemory runs cmd and returns its peak resident memory in KB, as
@@ -273,7 +268,7 @@ func writePlanBenchFiles(b *testing.B, dir string, projects, computes int) {
 
 // writePlanBench writes the emulator's world, the state and the
 // configuration's files of a benchmark.
-func writePlanBench(b *testing.B, dir string, world, st map[string]any, files map[string]string) {
+func writePlanBench(b testing.TB, dir string, world, st map[string]any, files map[string]string) {
 	write := func(name string, v any) {
 		data, err := json.Marshal(v)
 		if err != nil {
@@ -339,4 +334,102 @@ func writePlanBenchFleet(b *testing.B, dir string, projects, previews int) {
 	world := map[string]any{"format_version": 1, "users": []map[string]string{{"id": "u-bench", "name": "Bench", "email": "bench@example.com"}}, "projects": ps}
 	st := map[string]any{"format_version": 1, "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60", "serial": 1, "computes": entries}
 	writePlanBench(b, dir, world, st, map[string]string{"projects.hcl": hcl.String()})
+}
+
+// BenchmarkPlanGone is `neonform plan` of a state whose every entry's
+// endpoint was deleted outside neonform: each is forgotten by a state-only
+// step, so the plan orders as many steps as the state has entries. With
+// every entry in one project (one-project), its steps are ordered together;
+// spread puts 10 in each project. It reports the CPU time and peak memory
+// of the whole run: reading the state, one request per project, planning,
+// checking, printing and saving the plan. Goals and figures:
+// docs/PERFORMANCE.md; the limits on a state: docs/limits.md.
+//
+//	go test . -run '^$' -bench BenchmarkPlanGone -benchtime 1x -timeout 60m
+func BenchmarkPlanGone(b *testing.B) {
+	for _, entries := range []int{10_000, 40_000, 250_000} {
+		for _, perProject := range []int{entries, 10} {
+			layout := "spread"
+			if perProject == entries {
+				layout = "one-project"
+			}
+			b.Run(fmt.Sprintf("entries=%d/%s", entries, layout), func(b *testing.B) {
+				benchPlanGone(b, entries, perProject)
+			})
+		}
+	}
+}
+
+func benchPlanGone(b *testing.B, entries, perProject int) {
+	bin := buildNeonform(b)
+	dir := b.TempDir()
+	writePlanBenchGone(b, dir, entries, perProject)
+	_, env := benchEmulator(b, dir, emulator.Options{RatePerMinute: -1})
+	var cpu, wall time.Duration
+	var rssKB int64
+	for b.Loop() {
+		out, took, used, hwm := benchRunPlan(b, bin, dir, env)
+		if want := "Apply forgets " + view.GoneWords(entries); !strings.Contains(out, want) {
+			b.Fatalf("the plan does not say %q:\n%.2000s", want, out[max(0, len(out)-2000):])
+		}
+		wall, cpu, rssKB = wall+took, cpu+used, max(rssKB, hwm)
+	}
+	n := float64(b.N)
+	b.ReportMetric(wall.Seconds()/n, "wall-s/op")
+	b.ReportMetric(cpu.Seconds()/n, "cpu-s/op")
+	b.ReportMetric(float64(rssKB)/1024, "peak-rss-MB")
+}
+
+// benchEmulator serves the world of dir/world.json on loopback until tb
+// ends, and returns it with the environment of a neonform run against it:
+// one that paces its requests as for the service, or, when the emulator
+// enforces no rate limit (o.RatePerMinute < 0), does not pace at all.
+func benchEmulator(tb testing.TB, dir string, o emulator.Options) (*emulator.Emulator, []string) {
+	o.APIKey, o.DataFile = "napi_benchkey0123456789", filepath.Join(dir, "world.json")
+	emu, err := emulator.New(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewServer(emu.Handler())
+	tb.Cleanup(func() {
+		srv.Close()
+		emu.Close()
+	})
+	env := append(os.Environ(), "NEON_API_URL="+srv.URL+"/api/v2", "NEON_API_KEY="+emu.APIKey(), "NO_COLOR=1", "NEONFORM_RATE_LIMIT=")
+	if o.RatePerMinute < 0 {
+		env = append(env, "NEONFORM_RATE_LIMIT=off")
+	}
+	return emu, env
+}
+
+// writePlanBenchGone writes a benchmark of a state of entries computes,
+// perProject to a project, whose endpoints are all gone: the projects are
+// configured (with no compute) and live, with no endpoint.
+func writePlanBenchGone(b testing.TB, dir string, entries, perProject int) {
+	var ps []map[string]any
+	computes := map[string]*state.Compute{}
+	var hcl strings.Builder
+	files := map[string]string{}
+	for i := range entries {
+		p := i / perProject
+		id := generatedProjectID(p)
+		if i%perProject == 0 {
+			ps = append(ps, map[string]any{"id": id, "name": fmt.Sprintf("p%d", p),
+				"branches": []map[string]any{{"id": fmt.Sprintf("br-main-%08d", p), "name": "main", "default": true}}})
+			fmt.Fprintf(&hcl, "project \"p%d\" {\n  id = %q\n}\n\n", p, id)
+			if len(ps)%projectsPerFile == 0 {
+				files[fmt.Sprintf("projects-%05d.hcl", p/projectsPerFile*projectsPerFile)] = hcl.String()
+				hcl.Reset()
+			}
+		}
+		computes[fmt.Sprintf("p%d.main.c%d", p, i)] = &state.Compute{EndpointID: fmt.Sprintf("ep-gone-%08d", i), ProjectID: id,
+			BranchID: fmt.Sprintf("br-main-%08d", p), Type: api.EndpointTypeReadOnly, BranchName: "main",
+			Applied: state.Attributes{Name: fmt.Sprintf("c%d", i), MinCU: 0.25, MaxCU: 1}}
+	}
+	if hcl.Len() > 0 {
+		files["projects-last.hcl"] = hcl.String()
+	}
+	world := map[string]any{"format_version": 1, "users": []map[string]string{{"id": "u-bench", "name": "Bench", "email": "bench@example.com"}}, "projects": ps}
+	st := map[string]any{"format_version": 1, "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60", "serial": 1, "computes": computes}
+	writePlanBench(b, dir, world, st, files)
 }

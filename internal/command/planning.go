@@ -183,7 +183,7 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	// lets the rest go before it derives the steps (a third of what a plan
 	// of 100,000 computes holds), as long as nothing here holds it.
 	files := cfg.Files
-	plan, bdiags := diff.Build(cfg, out.state, live, diff.Options{
+	plan, bdiags, err := diff.BuildContext(ctx, cfg, out.state, live, diff.Options{
 		ToolVersion:  version,
 		APIURL:       out.conn.apiURL,
 		Now:          time.Now().UTC(),
@@ -191,6 +191,9 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 		ConfigFiles:  diff.FileDigests(sources),
 		Scope:        in.Scope,
 	})
+	if err != nil {
+		return nil, err // interrupted: nothing was changed, and out.Close releases the lock
+	}
 	diags = append(diags, bdiags...)
 	if len(diags) > 0 {
 		configArgsOf(in).completeDiagnostics(diags)

@@ -1,0 +1,82 @@
+package command
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/neonform/neonform/emulator"
+)
+
+// TestInterruptWhilePlanningALargeState: SIGINT or SIGTERM while plan or
+// apply works out the steps of a state of 250,000 entries (all gone: as
+// many steps to order, in one project) stops it there. Before, planning
+// went on for minutes and the signal was honoured, if at all, at its end.
+// The run exits 1 saying nothing was changed; apply releases the state
+// lock; neither saves a plan nor touches the state. The signal is sent
+// once the last call to the service is made, so it lands in the planning
+// (the state is read before).
+func TestInterruptWhilePlanningALargeState(t *testing.T) {
+	dir := t.TempDir()
+	const entries = 250_000
+	writePlanBenchGone(t, dir, entries, entries)
+	_, env := benchEmulator(t, dir, emulator.Options{RatePerMinute: -1})
+	cfg := filepath.Join(dir, "cfg")
+	stateFile := filepath.Join(cfg, "neonform.state.json")
+	before, err := os.ReadFile(stateFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planFile := filepath.Join(dir, "plan.json")
+	for _, c := range []struct {
+		sig  syscall.Signal
+		args []string
+		want string
+	}{
+		{syscall.SIGINT, []string{"plan", "-out", planFile, cfg}, "Plan cancelled: nothing was changed.\n"},
+		{syscall.SIGTERM, []string{"plan", "-out", planFile, cfg}, "Plan cancelled: nothing was changed.\n"},
+		{syscall.SIGINT, []string{"apply", "-auto-approve", cfg}, "Apply cancelled: nothing was changed.\n"},
+		{syscall.SIGTERM, []string{"apply", "-auto-approve", cfg}, "Apply cancelled: nothing was changed.\n"},
+	} {
+		t.Run(c.args[0]+"/"+c.sig.String(), func(t *testing.T) {
+			cmd := exec.Command("neonform", c.args...)
+			cmd.Env = append(env, "NEONFORM_LOG=debug")
+			var stdout, stderr lockedBuffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// The project's endpoints are its last read: planning follows.
+			for !strings.Contains(stderr.String(), "/endpoints") {
+				if cmd.ProcessState != nil {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+			cmd.Process.Signal(c.sig)
+			code := waitExit(t, cmd)
+			out := stdout.String() + stderr.String()
+			if code != 1 || !strings.HasSuffix(stderr.String(), c.want) {
+				t.Errorf("exit %d, want 1 and %q:\n%.3000s", code, c.want, out[max(0, len(out)-3000):])
+			}
+			if strings.Contains(out, "Apply forgets") || strings.Contains(out, "goroutine ") {
+				t.Errorf("the plan was made, or the run crashed:\n%.3000s", out[max(0, len(out)-3000):])
+			}
+			after, err := os.ReadFile(stateFile)
+			if err != nil || !bytes.Equal(after, before) {
+				t.Errorf("the state changed (%v)", err)
+			}
+			for _, f := range []string{planFile, stateFile + ".lock"} {
+				if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s: %v, want none", f, err)
+				}
+			}
+		})
+	}
+}
