@@ -32,7 +32,7 @@ func poolerHost(host string) string {
 // Options.Postgres, through the local proxy, which connects (sessions.go).
 func (e *Emulator) endpointURI(ep *endpoint, pooled bool, r role, dbName string) string {
 	if pg := e.opts.Postgres; pg != nil {
-		return LocalURI(pg.Addr(), ep.ID, r.Name, r.Password, dbName)
+		return localURI(pg.Addr(), ep.ID, r.Name, r.Password, dbName)
 	}
 	host := ep.Host
 	if pooled {
@@ -41,10 +41,10 @@ func (e *Emulator) endpointURI(ep *endpoint, pooled bool, r role, dbName string)
 	return connectionURI(host, r, dbName)
 }
 
-// LocalURI is the URI of a database through the local proxy at addr: plain TCP
+// localURI is the URI of a database through the local proxy at addr: plain TCP
 // on loopback, so no TLS and no server name; the endpoint is named in the
 // options parameter, as the service's proxy accepts it from clients without SNI.
-func LocalURI(addr, endpointID, roleName, password, dbName string) string {
+func localURI(addr, endpointID, roleName, password, dbName string) string {
 	q := url.Values{"options": {"endpoint=" + endpointID}, "sslmode": {"disable"}}
 	u := url.URL{Scheme: "postgresql", User: url.UserPassword(roleName, password), Host: addr, Path: "/" + dbName,
 		RawQuery: q.Encode()}
