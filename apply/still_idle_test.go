@@ -32,7 +32,9 @@ func TestStepsThatInterruptAreSentOnlyWhileIdle(t *testing.T) {
 		says    string
 	}{
 		{"restart, woken", false, api.EndpointStateActive, "PATCH", false, "was idle when planned, but"},
-		{"restart, still idle", false, api.EndpointStateIdle, "PATCH", true, "idle now, no connections to drop"},
+		// The engine reports the fact (the views word it: "idle now, no
+		// connections to drop", internal/command/views).
+		{"restart, still idle", false, api.EndpointStateIdle, "PATCH", true, "update idle-now=true"},
 		{"restart, read refused", false, "", "PATCH", false, "to check that it is still idle failed"},
 		{"replacement, woken", true, api.EndpointStateActive, "DELETE", false, "was idle when planned, but"},
 		{"replacement, still idle", true, api.EndpointStateIdle, "DELETE", true, ""},

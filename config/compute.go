@@ -367,6 +367,9 @@ func (l *loader) decodeLifecycle(cp *Compute, blocks []*hclsyntax.Block) {
 		return
 	}
 	cp.Ranges.Set("lifecycle", first.DefRange())
+	for _, a := range first.Body.Attributes {
+		l.noteApplyVariables(a.Expr)
+	}
 	c, diags := bodyContent(first.Body, lifecycleSchema, "a lifecycle block")
 	l.diags = append(l.diags, diags...)
 	if a := c.Attributes["prevent_destroy"]; a != nil {

@@ -38,6 +38,7 @@ func (l *loader) instances(b *hclsyntax.Block) []instance {
 	if a == nil {
 		return []instance{{label: b.Labels[0]}}
 	}
+	l.noteApplyVariables(a.Expr)
 	v, state, sensitive := l.evalAny(a, cty.DynamicPseudoType)
 	switch {
 	case state == invalid:

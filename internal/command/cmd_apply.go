@@ -277,7 +277,11 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		}
 		return &exitError{code: 1, msg: msg}
 	}
-	if err := refuseVarsForSavedPlan(o.PlanFile, o.Vars, cfg.Settings.Variables, configArgsOf(o.planInputs)); err != nil {
+	policy, readVars := policyOf(in, o.Env)
+	if readVars == nil {
+		readVars = cfg.Settings.Variables
+	}
+	if err := refuseVarsForSavedPlan(o.PlanFile, o.Vars, readVars, configArgsOf(o.planInputs)); err != nil {
 		return err
 	}
 	if madeWith != "" {
@@ -310,7 +314,7 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 		startApplying(ctx)
 		fmt.Fprintf(o.view.People, "Plan %s, made %s: %s\n\n", filepath.ToSlash(o.PlanFile), plan.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), planSummary(plan))
 	}
-	return carryOut(ctx, o, plan, conn.client, backend, false, nil, policyOf(in, o.Env))
+	return carryOut(ctx, o, plan, conn.client, backend, false, nil, policy)
 }
 
 // policyOf reads the lifecycle blocks and sensitive values of the
@@ -319,9 +323,16 @@ func applyPlanFile(ctx context.Context, o applyOptions) error {
 // strictest): apply holds the plan to them (diff.HoldTo). Its diagnostics
 // are not printed: only where they fall matters, and the settings were read
 // and reported already.
-func policyOf(in planInputs, env environment) *diff.Policy {
+// The variables it returns are those applying the plan reads (the neonform
+// block's, the lifecycle blocks' and for_each's: config.Settings.Variables);
+// nil when the configuration could not be read.
+func policyOf(in planInputs, env environment) (*diff.Policy, []string) {
 	cfg, diags := config.Load(in.Dir, config.Options{Vars: in.Vars, VarFiles: in.VarFiles, Environ: env.list, SettingsOnly: true, Projects: true, KnownDir: in.KnownDir})
-	return diff.PolicyOf(cfg, diags)
+	var vars []string
+	if cfg != nil {
+		vars = cfg.Settings.Variables
+	}
+	return diff.PolicyOf(cfg, diags), vars
 }
 
 // configChangedNote says which configuration files changed since the plan

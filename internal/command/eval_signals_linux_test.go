@@ -74,7 +74,7 @@ func TestInterruptStopsTheEvaluation(t *testing.T) {
 				end  string
 			}{
 				{[]string{"validate", w.dir}, "Error: Interrupted while reading the configuration: nothing was changed.\n"},
-				{[]string{"plan", w.dir}, "Error: Interrupted while reading the configuration: nothing was changed.\n"},
+				{[]string{"plan", w.dir}, "Plan cancelled: nothing was changed.\n"},
 				{[]string{"apply", "-auto-approve", w.dir}, "Apply cancelled: nothing was changed.\n"},
 			} {
 				w.emu.ResetStats()

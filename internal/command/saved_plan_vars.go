@@ -9,8 +9,9 @@ import (
 )
 
 // forSavedPlan is the configuration's arguments as applying a saved plan
-// needs them: the -var of the variables the neonform block uses (it alone
-// is read), and the -var-file only when it uses any. The plan holds every
+// needs them: the -var of the variables it reads (the neonform block's, the
+// lifecycle blocks' and for_each's: config.Settings.Variables), and the
+// -var-file only when it reads any. The plan holds every
 // other value it was made with.
 func (a configArgs) forSavedPlan(settingsVars []string) configArgs {
 	var vars []string
@@ -31,7 +32,7 @@ func (a configArgs) forSavedPlan(settingsVars []string) configArgs {
 // read: it reads the neonform block to learn which variables it needs.
 func (a configArgs) applySaved(planFile string, flags ...string) string {
 	var settingsVars []string
-	if cfg, _ := config.Load(a.dir, config.Options{SettingsOnly: true}); cfg != nil {
+	if cfg, _ := config.Load(a.dir, config.Options{SettingsOnly: true, Projects: true}); cfg != nil {
 		settingsVars = cfg.Settings.Variables
 	}
 	return a.forSavedPlan(settingsVars).command("apply", append(flags, planFile)...)
@@ -39,7 +40,8 @@ func (a configArgs) applySaved(planFile string, flags ...string) string {
 
 // refuseVarsForSavedPlan refuses a -var that applying a saved plan would
 // ignore: the plan holds the values it was made with, and only the
-// neonform block's variables (the service, the state) are read again.
+// variables of the neonform block (the service, the state), the lifecycle
+// blocks and for_each (which the plan is held to) are read again.
 // Silently applying the plan's 4 when -var said 8 is the mistake
 // Terraform refuses too.
 func refuseVarsForSavedPlan(planFile string, vars, settingsVars []string, args configArgs) error {
