@@ -19,7 +19,7 @@ const validDir = "../testdata/config/valid"
 // checks them on their own.
 var ignoreRanges = cmp.Options{
 	cmpopts.IgnoreFields(config.Config{}, "Dir", "Files", "VarFiles", "NamedValues"), // named_values_test.go
-	cmpopts.IgnoreFields(config.Settings{}, "DeclRange", "Variables"), // settings_vars_test.go
+	cmpopts.IgnoreFields(config.Settings{}, "DeclRange", "Variables"),                // settings_vars_test.go
 	cmpopts.IgnoreFields(config.Project{}, "DeclRange"),
 	cmpopts.IgnoreFields(config.Branch{}, "DeclRange", "NameRange"),
 	cmpopts.IgnoreFields(config.Compute{}, "DeclRange", "Ranges"),
