@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/diff/internal/difftest"
 )
 
 // sortSeed replays one walk of TestSortOpsIsTheSelectionSort:
@@ -172,5 +175,51 @@ func (c *cancelledAfter) Err() error {
 	if c.looks--; c.looks < 0 {
 		return context.Canceled
 	}
+	return nil
+}
+
+// Inside one project of thousands of changes, every place Build looks at
+// ctx stops it: between projects, every 1,024 changes derived, before
+// forgetting the gone computes and before the drift, and while ordering.
+// A plan of 3,000 deletes in one project looks often enough that no
+// stretch of it runs unchecked (docs/apply.md, Interrupting).
+func TestBuildStopsAtEveryLookInsideAProject(t *testing.T) {
+	const n = 3 * interruptEvery
+	st := stateWith("", nil)
+	cfg := difftest.CfgOf(difftest.Project("p0", "proj-0"))
+	eps := make([]api.Endpoint, 0, n)
+	for i := range n {
+		ep := difftest.Endpoint(fmt.Sprintf("ep-old-%08d", i), "br-main", difftest.RO)
+		st.Computes[fmt.Sprintf("p0.main.c%d", i)] = LiveValues(&ep).Record(ep.ID, "proj-0", false)
+		eps = append(eps, ep)
+	}
+	live := liveOf(liveProject("proj-0", eps...))
+	counting := &countingContext{Context: context.Background()}
+	p, diags, err := BuildContext(counting, cfg, st, live, testOpts)
+	if err != nil || diags.HasErrors() || len(p.Changes) != n {
+		t.Fatalf("the whole plan: %v, %v, %d changes, want %d", err, diags, len(p.Changes), n)
+	}
+	// 3,000 changes: 2 looks while deriving them, 2 around the gone and
+	// the drift, 2 while ordering 3,000 steps, and those between projects
+	// and in the planning before them (6 before the looks inside derive).
+	if counting.looks < 10 {
+		t.Fatalf("Build looked at its context %d times over 3,000 changes in one project, want 10 or more", counting.looks)
+	}
+	for looks := range counting.looks {
+		ctx := &cancelledAfter{Context: context.Background(), looks: looks}
+		if p, _, err := BuildContext(ctx, cfg, st, live, testOpts); err != context.Canceled || p != nil {
+			t.Errorf("cancelled after %d of %d looks: plan %v, err %v; want no plan and %v", looks, counting.looks, p != nil, err, context.Canceled)
+		}
+	}
+}
+
+// countingContext counts the looks at Err of a context never done.
+type countingContext struct {
+	context.Context
+	looks int
+}
+
+func (c *countingContext) Err() error {
+	c.looks++
 	return nil
 }
