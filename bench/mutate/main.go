@@ -177,6 +177,10 @@ func run(ctx context.Context, m mutant, scratch string, timeout time.Duration, p
 	if err != nil {
 		return "unbuilt", err.Error()
 	}
+	// The mutant and its overlay go into the private directory this run
+	// made (os.MkdirTemp, 0700), never into the tree: plain writes of files
+	// nobody else can have placed there, not internal/atomicfile's, which
+	// guards the files neonform writes for its users.
 	copyPath := filepath.Join(scratch, filepath.Base(m.file))
 	overlay := filepath.Join(scratch, "overlay.json")
 	doc, _ := json.Marshal(map[string]map[string]string{"Replace": {abs: copyPath}})
