@@ -44,7 +44,8 @@ func TestNoFunctionIsLongerThan80Lines(t *testing.T) {
 }
 
 // funcLengths is, for every function declared outside tests, its length in
-// lines, by "path name" (a method's name is Type.Name).
+// lines, by "path name" (a method's name is Type.Name); a function literal
+// outside any function is "path func literal at line N".
 func funcLengths(t *testing.T) map[string]int {
 	t.Helper()
 	out := map[string]int{}
@@ -66,17 +67,29 @@ func funcLengths(t *testing.T) map[string]int {
 		if err != nil {
 			return err
 		}
+		lines := func(n ast.Node) int { return fset.Position(n.End()).Line - fset.Position(n.Pos()).Line + 1 }
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
+			if !ok {
+				// A function written as a package variable's value counts
+				// too, named by where it starts.
+				ast.Inspect(decl, func(n ast.Node) bool {
+					if fl, ok := n.(*ast.FuncLit); ok {
+						out[fmt.Sprintf("%s func literal at line %d", filepath.ToSlash(path), fset.Position(fl.Pos()).Line)] = lines(fl)
+						return false
+					}
+					return true
+				})
+				continue
+			}
+			if fd.Body == nil {
 				continue
 			}
 			name := fd.Name.Name
 			if fd.Recv != nil && len(fd.Recv.List) > 0 {
 				name = receiverName(fd.Recv.List[0].Type) + "." + name
 			}
-			lines := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
-			out[fmt.Sprintf("%s %s", filepath.ToSlash(path), name)] = lines
+			out[fmt.Sprintf("%s %s", filepath.ToSlash(path), name)] = lines(fd)
 		}
 		return nil
 	})
