@@ -170,21 +170,17 @@ func (b *evalBudget) guardedCopy(expr hcl.Expression) hcl.Expression {
 // its value. A reference or a literal is left as it is when it is only
 // read: it makes nothing, and takes no time.
 func (b *evalBudget) guard(e hclsyntax.Expression, u use) hclsyntax.Expression {
-	// wrap guards x, which makes its value new if makes.
-	wrap := func(x hclsyntax.Expression, makes bool) *guard {
-		return &guard{Expression: x, b: b, makes: makes, use: u}
-	}
 	switch e := e.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		if u == useRead && !(e.Val.Type() == cty.Number && numberTooLarge(e.Val.AsBigFloat()) != nil) {
 			return e
 		}
-		return wrap(e, false) // a number too large is refused where it is written
+		return b.wrap(e, false, u) // a number too large is refused where it is written
 	case *hclsyntax.ScopeTraversalExpr, *hclsyntax.AnonSymbolExpr:
 		if u == useRead {
 			return e
 		}
-		return wrap(e, false)
+		return b.wrap(e, false, u)
 	case *hclsyntax.TemplateExpr:
 		cp := *e
 		cp.Parts = make([]hclsyntax.Expression, len(e.Parts))
@@ -196,38 +192,43 @@ func (b *evalBudget) guard(e hclsyntax.Expression, u use) hclsyntax.Expression {
 				g.template = text
 			}
 		}
-		g := wrap(&cp, true)
+		g := b.wrap(&cp, true, u)
 		g.resets = text
 		return g
+	}
+	cp, makes := b.guardParts(e, u)
+	return b.wrap(cp, makes, u)
+}
+
+// wrap guards x, for the use u of its value, which x makes new if makes.
+func (b *evalBudget) wrap(x hclsyntax.Expression, makes bool, u use) *guard {
+	return &guard{Expression: x, b: b, makes: makes, use: u}
+}
+
+// guardParts copies e, an expression made of others, with guards on its
+// parts; makes says whether e's value is new. An expression hcl adds later
+// is left as it is: evaluated as it is, the guard around it charges a step.
+func (b *evalBudget) guardParts(e hclsyntax.Expression, u use) (hclsyntax.Expression, bool) {
+	switch e := e.(type) {
 	case *hclsyntax.TemplateWrapExpr:
 		cp := *e
 		cp.Wrapped = b.guard(e.Wrapped, u)
-		return wrap(&cp, false)
+		return &cp, false
 	case *hclsyntax.TemplateJoinExpr:
 		cp := *e
 		cp.Tuple = b.guard(e.Tuple, useRead)
-		return wrap(&cp, true)
+		return &cp, true
 	case *hclsyntax.ParenthesesExpr:
 		cp := *e
 		cp.Expression = b.guard(e.Expression, u)
-		return wrap(&cp, false)
+		return &cp, false
 	case *hclsyntax.FunctionCallExpr:
-		cp := *e
-		cp.Args = make([]hclsyntax.Expression, len(e.Args))
-		f, known := b.functions[e.Name]
-		for i, a := range e.Args {
-			au := useRead
-			if known && unifies(f, i) {
-				au = useUnified
-			}
-			cp.Args[i] = b.guard(a, au)
-		}
-		return wrap(&cp, false) // the function charges its result (boundedfuncs.go)
+		return b.guardCall(e), false // the function charges its result (boundedfuncs.go)
 	case *hclsyntax.ConditionalExpr:
 		cp := *e
 		cp.Condition = b.guard(e.Condition, useRead)
 		cp.TrueResult, cp.FalseResult = b.guard(e.TrueResult, u), b.guard(e.FalseResult, u)
-		return wrap(&cp, false)
+		return &cp, false
 	case *hclsyntax.BinaryOpExpr:
 		cp := *e
 		operand := useRead
@@ -235,55 +236,75 @@ func (b *evalBudget) guard(e hclsyntax.Expression, u use) hclsyntax.Expression {
 			operand = useCompared
 		}
 		cp.LHS, cp.RHS = b.guard(e.LHS, operand), b.guard(e.RHS, operand)
-		return wrap(&cp, true)
+		return &cp, true
 	case *hclsyntax.UnaryOpExpr:
 		cp := *e
 		cp.Val = b.guard(e.Val, useRead)
-		return wrap(&cp, true)
+		return &cp, true
 	case *hclsyntax.IndexExpr:
 		cp := *e
 		cp.Collection, cp.Key = b.guard(e.Collection, useRead), b.guard(e.Key, useRead)
-		return wrap(&cp, false)
+		return &cp, false
 	case *hclsyntax.RelativeTraversalExpr:
 		cp := *e
 		cp.Source = b.guard(e.Source, useRead)
-		return wrap(&cp, false)
+		return &cp, false
 	case *hclsyntax.SplatExpr:
 		cp := *e
 		cp.Source = b.guard(e.Source, useIterated)
 		cp.Each = b.guard(e.Each, useRead)
-		return wrap(&cp, true)
+		return &cp, true
 	case *hclsyntax.ForExpr:
-		cp := *e
-		cp.CollExpr = b.guard(e.CollExpr, useIterated)
-		if e.KeyExpr != nil {
-			cp.KeyExpr = b.guard(e.KeyExpr, useCopied)
-		}
-		// Each element is charged as new: one made from a reference is
-		// charged whole, though it shares the referenced value's memory, so
-		// a thousand copies of a large value are a thousand.
-		cp.ValExpr = b.guard(e.ValExpr, useCopied)
-		if e.CondExpr != nil {
-			cp.CondExpr = b.guard(e.CondExpr, useRead)
-		}
-		return wrap(&cp, true)
+		return b.guardFor(e), true
 	case *hclsyntax.TupleConsExpr:
 		cp := *e
 		cp.Exprs = make([]hclsyntax.Expression, len(e.Exprs))
 		for i, x := range e.Exprs {
 			cp.Exprs[i] = b.guard(x, useRead)
 		}
-		return wrap(&cp, true)
+		return &cp, true
 	case *hclsyntax.ObjectConsExpr:
 		cp := *e
 		cp.Items = make([]hclsyntax.ObjectConsItem, len(e.Items))
 		for i, item := range e.Items {
 			cp.Items[i] = hclsyntax.ObjectConsItem{KeyExpr: b.guardKey(item.KeyExpr), ValueExpr: b.guard(item.ValueExpr, useRead)}
 		}
-		return wrap(&cp, true)
+		return &cp, true
 	}
-	// An expression hcl adds later: evaluated as it is, a step charged.
-	return wrap(e, false)
+	return e, false
+}
+
+// guardCall copies a function call with guards on its arguments; one the
+// function unifies is charged for it.
+func (b *evalBudget) guardCall(e *hclsyntax.FunctionCallExpr) *hclsyntax.FunctionCallExpr {
+	cp := *e
+	cp.Args = make([]hclsyntax.Expression, len(e.Args))
+	f, known := b.functions[e.Name]
+	for i, a := range e.Args {
+		au := useRead
+		if known && unifies(f, i) {
+			au = useUnified
+		}
+		cp.Args[i] = b.guard(a, au)
+	}
+	return &cp
+}
+
+// guardFor copies a for expression with guards on its parts.
+func (b *evalBudget) guardFor(e *hclsyntax.ForExpr) *hclsyntax.ForExpr {
+	cp := *e
+	cp.CollExpr = b.guard(e.CollExpr, useIterated)
+	if e.KeyExpr != nil {
+		cp.KeyExpr = b.guard(e.KeyExpr, useCopied)
+	}
+	// Each element is charged as new: one made from a reference is
+	// charged whole, though it shares the referenced value's memory, so
+	// a thousand copies of a large value are a thousand.
+	cp.ValExpr = b.guard(e.ValExpr, useCopied)
+	if e.CondExpr != nil {
+		cp.CondExpr = b.guard(e.CondExpr, useRead)
+	}
+	return &cp
 }
 
 // unifies says whether f's argument i is a list, a set or a map of any type.

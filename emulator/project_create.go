@@ -12,23 +12,29 @@ import (
 
 // projectCreateBody is ProjectCreateRequest, with pointers where absent and zero differ.
 type projectCreateBody struct {
-	Project *struct {
-		Name                    *string  `json:"name"`
-		RegionID                string   `json:"region_id"`
-		PgVersion               *int     `json:"pg_version"`
-		OrgID                   string   `json:"org_id"`
-		HistoryRetentionSeconds *int64   `json:"history_retention_seconds"`
-		Provisioner             string   `json:"provisioner"`
-		AutoscalingLimitMinCU   *float64 `json:"autoscaling_limit_min_cu"`
-		AutoscalingLimitMaxCU   *float64 `json:"autoscaling_limit_max_cu"`
-		Branch                  *struct {
-			Name         *string           `json:"name"`
-			RoleName     *string           `json:"role_name"`
-			DatabaseName *string           `json:"database_name"`
-			Annotations  map[string]string `json:"annotations"`
-		} `json:"branch"`
-		DefaultEndpointSettings *api.DefaultEndpointSettings `json:"default_endpoint_settings"`
-	} `json:"project"`
+	Project *projectCreateFields `json:"project"`
+}
+
+// projectCreateFields is the request's project.
+type projectCreateFields struct {
+	Name                    *string                      `json:"name"`
+	RegionID                string                       `json:"region_id"`
+	PgVersion               *int                         `json:"pg_version"`
+	OrgID                   string                       `json:"org_id"`
+	HistoryRetentionSeconds *int64                       `json:"history_retention_seconds"`
+	Provisioner             string                       `json:"provisioner"`
+	AutoscalingLimitMinCU   *float64                     `json:"autoscaling_limit_min_cu"`
+	AutoscalingLimitMaxCU   *float64                     `json:"autoscaling_limit_max_cu"`
+	Branch                  *branchCreateFields          `json:"branch"`
+	DefaultEndpointSettings *api.DefaultEndpointSettings `json:"default_endpoint_settings"`
+}
+
+// branchCreateFields is the request's default branch.
+type branchCreateFields struct {
+	Name         *string           `json:"name"`
+	RoleName     *string           `json:"role_name"`
+	DatabaseName *string           `json:"database_name"`
+	Annotations  map[string]string `json:"annotations"`
 }
 
 // projectSpec is a checked request for a new project.
@@ -60,71 +66,10 @@ func (e *Emulator) createProject(c *call) (int, any, error) {
 		return 0, nil, badRequest(`the body needs a "project" object, e.g. {"project":{"name":"shop"}}`)
 	}
 	in := body.Project
-	spec := projectSpec{region: defaultString(in.RegionID, defaultRegion), pgVersion: defaultPgVersion,
-		retention: defaultRetention, creationSource: "api", branchName: "main", compute: defaultCompute()}
-	if in.Name != nil {
-		if n := len(*in.Name); n < 1 || n > 256 {
-			return 0, nil, badRequest("project name must be 1 to 256 characters long")
-		}
-		spec.name = *in.Name
-	}
-	if _, ok := regionHost(spec.region); !ok {
-		return 0, nil, badRequest("region_id %q is not a region of the service; use one of %s", spec.region, regionList())
-	}
-	if in.PgVersion != nil {
-		if *in.PgVersion < 14 || *in.PgVersion > 18 {
-			return 0, nil, badRequest("pg_version %d is not supported; use 14, 15, 16, 17 or 18", *in.PgVersion)
-		}
-		spec.pgVersion = *in.PgVersion
-	}
-	if r := in.HistoryRetentionSeconds; r != nil {
-		if *r < 0 || *r > 2592000 {
-			return 0, nil, badRequest("history_retention_seconds must be from 0 to 2592000 (30 days)")
-		}
-		spec.retention = int32(*r)
-	}
-	if b := in.Branch; b != nil {
-		if b.Name != nil {
-			if n := len(*b.Name); n < 1 || n > 256 {
-				return 0, nil, badRequest("branch name must be 1 to 256 characters long")
-			}
-			spec.branchName = *b.Name
-		}
-		if err := setPostgresName(&spec.roleName, b.RoleName, "branch.role_name"); err != nil {
-			return 0, nil, err
-		}
-		if err := setPostgresName(&spec.databaseName, b.DatabaseName, "branch.database_name"); err != nil {
-			return 0, nil, err
-		}
-		if err := checkAnnotations(b.Annotations); err != nil {
-			return 0, nil, err
-		}
-		spec.annotations = maps.Clone(b.Annotations)
-	}
-	// The project keeps its default_endpoint_settings for every compute made later
-	// without values of its own; the deprecated sizes of the project are the same
-	// defaults, under their old name.
-	spec.defaults = in.DefaultEndpointSettings
-	if in.AutoscalingLimitMinCU != nil || in.AutoscalingLimitMaxCU != nil {
-		d := api.DefaultEndpointSettings{}
-		if spec.defaults != nil {
-			d = *spec.defaults
-		}
-		d.AutoscalingLimitMinCU = cmp.Or(d.AutoscalingLimitMinCU, in.AutoscalingLimitMinCU)
-		d.AutoscalingLimitMaxCU = cmp.Or(d.AutoscalingLimitMaxCU, in.AutoscalingLimitMaxCU)
-		spec.defaults = &d
-	}
-	if err := checkDefaults(spec.defaults); err != nil {
+	spec, err := specOf(in)
+	if err != nil {
 		return 0, nil, err
 	}
-	spec.compute = (&endpointFields{}).resolve(spec.defaults)
-	if in.Provisioner != "" {
-		if err := checkProvisioner(in.Provisioner); err != nil {
-			return 0, nil, err
-		}
-		spec.compute.provisioner = in.Provisioner
-	}
-
 	if err := e.requireOrgID(c, in.OrgID); err != nil {
 		return 0, nil, err
 	}
@@ -145,6 +90,84 @@ func (e *Emulator) createProject(c *call) (int, any, error) {
 		return 0, nil, err
 	}
 	return http.StatusCreated, out, e.save()
+}
+
+// specOf checks the request's project, and what it says of the project to
+// make; the owner and the limits of the account are checked after.
+func specOf(in *projectCreateFields) (projectSpec, error) {
+	spec := projectSpec{region: defaultString(in.RegionID, defaultRegion), pgVersion: defaultPgVersion,
+		retention: defaultRetention, creationSource: "api", branchName: "main", compute: defaultCompute()}
+	if in.Name != nil {
+		if n := len(*in.Name); n < 1 || n > 256 {
+			return spec, badRequest("project name must be 1 to 256 characters long")
+		}
+		spec.name = *in.Name
+	}
+	if _, ok := regionHost(spec.region); !ok {
+		return spec, badRequest("region_id %q is not a region of the service; use one of %s", spec.region, regionList())
+	}
+	if in.PgVersion != nil {
+		if *in.PgVersion < 14 || *in.PgVersion > 18 {
+			return spec, badRequest("pg_version %d is not supported; use 14, 15, 16, 17 or 18", *in.PgVersion)
+		}
+		spec.pgVersion = *in.PgVersion
+	}
+	if r := in.HistoryRetentionSeconds; r != nil {
+		if *r < 0 || *r > 2592000 {
+			return spec, badRequest("history_retention_seconds must be from 0 to 2592000 (30 days)")
+		}
+		spec.retention = int32(*r)
+	}
+	if b := in.Branch; b != nil {
+		if err := spec.setBranch(b); err != nil {
+			return spec, err
+		}
+	}
+	// The project keeps its default_endpoint_settings for every compute made later
+	// without values of its own; the deprecated sizes of the project are the same
+	// defaults, under their old name.
+	spec.defaults = in.DefaultEndpointSettings
+	if in.AutoscalingLimitMinCU != nil || in.AutoscalingLimitMaxCU != nil {
+		d := api.DefaultEndpointSettings{}
+		if spec.defaults != nil {
+			d = *spec.defaults
+		}
+		d.AutoscalingLimitMinCU = cmp.Or(d.AutoscalingLimitMinCU, in.AutoscalingLimitMinCU)
+		d.AutoscalingLimitMaxCU = cmp.Or(d.AutoscalingLimitMaxCU, in.AutoscalingLimitMaxCU)
+		spec.defaults = &d
+	}
+	if err := checkDefaults(spec.defaults); err != nil {
+		return spec, err
+	}
+	spec.compute = (&endpointFields{}).resolve(spec.defaults)
+	if in.Provisioner != "" {
+		if err := checkProvisioner(in.Provisioner); err != nil {
+			return spec, err
+		}
+		spec.compute.provisioner = in.Provisioner
+	}
+	return spec, nil
+}
+
+// setBranch takes the request's default branch.
+func (s *projectSpec) setBranch(b *branchCreateFields) error {
+	if b.Name != nil {
+		if n := len(*b.Name); n < 1 || n > 256 {
+			return badRequest("branch name must be 1 to 256 characters long")
+		}
+		s.branchName = *b.Name
+	}
+	if err := setPostgresName(&s.roleName, b.RoleName, "branch.role_name"); err != nil {
+		return err
+	}
+	if err := setPostgresName(&s.databaseName, b.DatabaseName, "branch.database_name"); err != nil {
+		return err
+	}
+	if err := checkAnnotations(b.Annotations); err != nil {
+		return err
+	}
+	s.annotations = maps.Clone(b.Annotations)
+	return nil
 }
 
 // setPostgresName takes the name of a role or database when one is given. Postgres

@@ -59,10 +59,30 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 	p.CreatedAt = defaultTime(d.CreatedAt, now)
 	p.UpdatedAt = defaultTime(d.UpdatedAt, p.CreatedAt)
 
+	if err := loadBranches(w, p, d); err != nil {
+		return nil, err
+	}
+	for i := range d.Endpoints {
+		ep := d.Endpoints[i]
+		if err := loadEndpoint(w, p, &ep); err != nil {
+			return nil, fmt.Errorf("endpoint %q: %w", ep.ID, err)
+		}
+		p.addEndpoint(&ep)
+	}
+
+	if err := loadOperations(p, d); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// loadBranches checks the project's branches: unique ids, a parent of the
+// project when they have one, and exactly one default.
+func loadBranches(w *world, p *project, d *projectDoc) error {
 	for i := range d.Branches {
 		b := d.Branches[i]
 		if !validID(b.ID) || p.branches[b.ID] != nil || !w.claimBranchID(b.ID, p.ID) {
-			return nil, fmt.Errorf("branch %q: the id must be valid and unique", b.ID)
+			return fmt.Errorf("branch %q: the id must be valid and unique", b.ID)
 		}
 		b.ProjectID = p.ID
 		// Names may repeat here, though the API refuses to make a second
@@ -73,7 +93,7 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 		b.UpdatedAt = defaultTime(b.UpdatedAt, b.CreatedAt)
 		b.CreationSource = defaultString(b.CreationSource, "console")
 		if err := loadRolesAndDatabases(&b); err != nil {
-			return nil, fmt.Errorf("branch %s: %w", b.ID, err)
+			return fmt.Errorf("branch %s: %w", b.ID, err)
 		}
 		p.branches[b.ID] = &b
 	}
@@ -83,25 +103,22 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 			defaults++
 		}
 		if b.ParentID != "" && p.branches[b.ParentID] == nil {
-			return nil, fmt.Errorf("branch %s: parent_id %q is not a branch of the project", b.ID, b.ParentID)
+			return fmt.Errorf("branch %s: parent_id %q is not a branch of the project", b.ID, b.ParentID)
 		}
 	}
 	if defaults != 1 {
-		return nil, fmt.Errorf("has %d default branches; exactly one branch must have \"default\": true", defaults)
+		return fmt.Errorf("has %d default branches; exactly one branch must have \"default\": true", defaults)
 	}
+	return nil
+}
 
-	for i := range d.Endpoints {
-		ep := d.Endpoints[i]
-		if err := loadEndpoint(w, p, &ep); err != nil {
-			return nil, fmt.Errorf("endpoint %q: %w", ep.ID, err)
-		}
-		p.addEndpoint(&ep)
-	}
-
+// loadOperations checks the project's operations and fills their times: the
+// project is busy until the last finishes.
+func loadOperations(p *project, d *projectDoc) error {
 	for i := range d.Operations {
 		op := d.Operations[i]
 		if _, dup := p.opIndex[op.ID]; op.ID == "" || dup {
-			return nil, fmt.Errorf("operation %q: the id is empty or used twice", op.ID)
+			return fmt.Errorf("operation %q: the id is empty or used twice", op.ID)
 		}
 		op.ProjectID = p.ID
 		op.CreatedAt = defaultTime(op.CreatedAt, p.CreatedAt)
@@ -113,7 +130,7 @@ func loadProject(w *world, d *projectDoc, now time.Time) (*project, error) {
 			p.busyUntil = op.FinishAt
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // loadRolesAndDatabases checks a branch's roles and databases and fills what a seed

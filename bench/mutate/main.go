@@ -44,15 +44,28 @@ type mutant struct {
 	with     string
 }
 
+// options are the command's flags.
+type options struct {
+	sample  int
+	seed    uint64
+	timeout time.Duration
+	pkgs    []string
+	list    bool
+	at      string
+	only    string
+}
+
 func main() {
-	sample := flag.Int("sample", 0, "run this many mutants, picked at random (0: all)")
-	seed := flag.Uint64("seed", 1, "the seed of the sample")
-	timeout := flag.Duration("timeout", 5*time.Minute, "the longest a mutant's tests may take: longer counts as killed (a hang)")
+	var o options
+	flag.IntVar(&o.sample, "sample", 0, "run this many mutants, picked at random (0: all)")
+	flag.Uint64Var(&o.seed, "seed", 1, "the seed of the sample")
+	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "the longest a mutant's tests may take: longer counts as killed (a hang)")
 	pkgs := flag.String("pkgs", "./diff/... ./apply/...", "the packages whose tests must notice, run one pattern after another in this order")
-	list := flag.Bool("list", false, "list the mutants without running them")
-	at := flag.String("at", "", "only the mutants at these places, FILE:LINE separated by commas")
-	only := flag.String("only", "", "after sampling, only the mutants of files whose path starts so: one sample run in parts")
+	flag.BoolVar(&o.list, "list", false, "list the mutants without running them")
+	flag.StringVar(&o.at, "at", "", "only the mutants at these places, FILE:LINE separated by commas")
+	flag.StringVar(&o.only, "only", "", "after sampling, only the mutants of files whose path starts so: one sample run in parts")
 	flag.Parse()
+	o.pkgs = strings.Fields(*pkgs)
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: go run ./bench/mutate [flags] FILE...")
 		os.Exit(2)
@@ -66,40 +79,8 @@ func main() {
 		}
 		all = append(all, ms...)
 	}
-	if *at != "" {
-		places := map[string]bool{}
-		for _, p := range strings.Split(*at, ",") {
-			places[p] = true
-		}
-		var kept []mutant
-		for _, m := range all {
-			if places[fmt.Sprintf("%s:%d", m.file, m.line)] {
-				kept = append(kept, m)
-			}
-		}
-		all = kept
-	}
-	if *sample > 0 && *sample < len(all) {
-		r := rand.New(rand.NewPCG(*seed, *seed))
-		r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
-		all = all[:*sample]
-		sort.SliceStable(all, func(i, j int) bool {
-			if all[i].file != all[j].file {
-				return all[i].file < all[j].file
-			}
-			return all[i].from < all[j].from
-		})
-	}
-	if *only != "" {
-		var kept []mutant
-		for _, m := range all {
-			if strings.HasPrefix(m.file, *only) {
-				kept = append(kept, m)
-			}
-		}
-		all = kept
-	}
-	if *list {
+	all = o.choose(all)
+	if o.list {
 		for _, m := range all {
 			fmt.Printf("%s:%d %s\n", m.file, m.line, m.op)
 		}
@@ -113,7 +94,56 @@ func main() {
 		os.Exit(1)
 	}
 	defer os.RemoveAll(scratch)
-	type tally struct{ killed, survived, unbuilt int }
+	printTallies(runAll(ctx, all, scratch, o))
+	if ctx.Err() != nil {
+		fmt.Println("interrupted: the tree was not changed")
+		os.Exit(130)
+	}
+}
+
+// choose keeps the mutants the flags ask for: those at -at's places, a
+// -sample of them, and of those, the files -only names.
+func (o options) choose(all []mutant) []mutant {
+	if o.at != "" {
+		places := map[string]bool{}
+		for _, p := range strings.Split(o.at, ",") {
+			places[p] = true
+		}
+		all = keep(all, func(m mutant) bool { return places[fmt.Sprintf("%s:%d", m.file, m.line)] })
+	}
+	if o.sample > 0 && o.sample < len(all) {
+		r := rand.New(rand.NewPCG(o.seed, o.seed))
+		r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+		all = all[:o.sample]
+		sort.SliceStable(all, func(i, j int) bool {
+			if all[i].file != all[j].file {
+				return all[i].file < all[j].file
+			}
+			return all[i].from < all[j].from
+		})
+	}
+	if o.only != "" {
+		all = keep(all, func(m mutant) bool { return strings.HasPrefix(m.file, o.only) })
+	}
+	return all
+}
+
+func keep(all []mutant, ok func(mutant) bool) []mutant {
+	var kept []mutant
+	for _, m := range all {
+		if ok(m) {
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
+
+// tally is how a file's mutants went.
+type tally struct{ killed, survived, unbuilt int }
+
+// runAll runs the mutants one after another until ctx is cancelled,
+// printing each verdict, and counts them by file.
+func runAll(ctx context.Context, all []mutant, scratch string, o options) map[string]*tally {
 	byFile := map[string]*tally{}
 	for i, m := range all {
 		if ctx.Err() != nil {
@@ -123,7 +153,7 @@ func main() {
 			byFile[m.file] = &tally{}
 		}
 		t := byFile[m.file]
-		verdict, out := run(ctx, m, scratch, *timeout, strings.Fields(*pkgs))
+		verdict, out := run(ctx, m, scratch, o.timeout, o.pkgs)
 		switch verdict {
 		case "killed":
 			t.killed++
@@ -139,6 +169,11 @@ func main() {
 			fmt.Println(out)
 		}
 	}
+	return byFile
+}
+
+// printTallies prints the counts of each file, and of all.
+func printTallies(byFile map[string]*tally) {
 	var k, s, u int
 	files := make([]string, 0, len(byFile))
 	for f := range byFile {
@@ -152,10 +187,6 @@ func main() {
 		fmt.Printf("%-24s killed %3d of %3d (%s), %d did not build\n", f, t.killed, t.killed+t.survived, rate(t.killed, t.survived), t.unbuilt)
 	}
 	fmt.Printf("%-24s killed %3d of %3d (%s), %d did not build\n", "all", k, k+s, rate(k, s), u)
-	if ctx.Err() != nil {
-		fmt.Println("interrupted: the tree was not changed")
-		os.Exit(130)
-	}
 }
 
 func rate(killed, survived int) string {

@@ -134,47 +134,11 @@ const msgNoEndpoint = "Endpoint ID is not specified. Either please upgrade the p
 
 // handle serves one client: the startup, then the relay.
 func (p *Proxy) handle(raw net.Conn) {
-	raw.SetDeadline(time.Now().Add(startupTimeout))
-	client, be, serverName, startup, err := p.receiveStartup(raw)
-	if err != nil || startup == nil {
-		return
-	}
-	params := startup.Parameters
-	endpointID, options := splitOptions(params["options"])
-	if endpointID == "" {
-		endpointID = endpointOfHost(serverName)
-	}
-	be.Send(&pgproto3.AuthenticationCleartextPassword{})
-	if err := be.Flush(); err != nil {
-		return
-	}
-	if err := be.SetAuthType(pgproto3.AuthTypeCleartextPassword); err != nil {
-		return
-	}
-	msg, err := be.Receive()
-	if err != nil {
-		return
-	}
-	// The client has said everything; what follows (the first connection starts
-	// the cluster, which takes seconds) is bounded by its own connect timeout.
-	raw.SetDeadline(time.Time{})
-	pw, ok := msg.(*pgproto3.PasswordMessage)
+	in, ok := p.login(raw)
 	if !ok {
-		fatal(be, "08P01", "expected a password message")
 		return
 	}
-	password := pw.Password
-	if endpointID == "" {
-		endpointID, password = passwordForm(password)
-	}
-	if endpointID == "" {
-		fatal(be, "08001", msgNoEndpoint)
-		return
-	}
-	user, db := params["user"], params["database"]
-	if db == "" {
-		db = user
-	}
+	be := in.be
 	var backend net.Conn
 	var mu sync.Mutex
 	dropped := false
@@ -187,7 +151,7 @@ func (p *Proxy) handle(raw net.Conn) {
 		mu.Unlock()
 		raw.Close()
 	}
-	sess, err := p.emu.OpenSession(endpointID, user, password, db, drop)
+	sess, err := p.emu.OpenSession(in.endpointID, in.user, in.password, in.db, drop)
 	if err != nil {
 		var ce *emulator.ConnectError
 		if errors.As(err, &ce) {
@@ -201,7 +165,7 @@ func (p *Proxy) handle(raw net.Conn) {
 	if sess.StartsIn > 0 {
 		time.Sleep(sess.StartsIn) // the compute wakes, as the service's proxy waits for it
 	}
-	conn, err := p.dial(sess, params, options)
+	conn, err := p.dial(sess, in.params, in.options)
 	if err != nil {
 		fatal(be, "08006", "the compute's Postgres could not be reached: "+err.Error())
 		return
@@ -218,13 +182,72 @@ func (p *Proxy) handle(raw net.Conn) {
 	}
 	done := make(chan struct{})
 	go func() {
-		io.Copy(conn, client)
+		io.Copy(conn, in.client)
 		conn.Close()
 		close(done)
 	}()
-	io.Copy(client, conn)
-	client.Close()
+	io.Copy(in.client, conn)
+	in.client.Close()
 	<-done
+}
+
+// clientLogin is what a client said before its session opens.
+type clientLogin struct {
+	client net.Conn
+	be     *pgproto3.Backend
+	// params are the startup message's; options what is left of its
+	// options once the endpoint is taken out.
+	params                         map[string]string
+	options                        string
+	endpointID, user, password, db string
+}
+
+// login reads the client's startup message and password, and finds the
+// endpoint it names; ok is false when the client is gone or was told why
+// not.
+func (p *Proxy) login(raw net.Conn) (in clientLogin, ok bool) {
+	raw.SetDeadline(time.Now().Add(startupTimeout))
+	client, be, serverName, startup, err := p.receiveStartup(raw)
+	if err != nil || startup == nil {
+		return in, false
+	}
+	in = clientLogin{client: client, be: be, params: startup.Parameters}
+	in.endpointID, in.options = splitOptions(in.params["options"])
+	if in.endpointID == "" {
+		in.endpointID = endpointOfHost(serverName)
+	}
+	be.Send(&pgproto3.AuthenticationCleartextPassword{})
+	if err := be.Flush(); err != nil {
+		return in, false
+	}
+	if err := be.SetAuthType(pgproto3.AuthTypeCleartextPassword); err != nil {
+		return in, false
+	}
+	msg, err := be.Receive()
+	if err != nil {
+		return in, false
+	}
+	// The client has said everything; what follows (the first connection starts
+	// the cluster, which takes seconds) is bounded by its own connect timeout.
+	raw.SetDeadline(time.Time{})
+	pw, isPassword := msg.(*pgproto3.PasswordMessage)
+	if !isPassword {
+		fatal(be, "08P01", "expected a password message")
+		return in, false
+	}
+	in.password = pw.Password
+	if in.endpointID == "" {
+		in.endpointID, in.password = passwordForm(in.password)
+	}
+	if in.endpointID == "" {
+		fatal(be, "08001", msgNoEndpoint)
+		return in, false
+	}
+	in.user, in.db = in.params["user"], in.params["database"]
+	if in.db == "" {
+		in.db = in.user
+	}
+	return in, true
 }
 
 // receiveStartup reads the client's startup message: over TLS when the client

@@ -145,34 +145,10 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 			out.Close(stderr)
 		}
 	}()
-	if out.backend, err = openState(ctx, cfg, env); err != nil {
+	if err := out.open(ctx, cfg, in, env, stderr); err != nil {
 		return nil, err
 	}
-	if in.Lock {
-		if out.unlock, err = lockState(ctx, out.backend, "apply", in.LockTimeout, stderr); err != nil {
-			return nil, err
-		}
-	}
-	if out.state, err = out.backend.Read(ctx); err != nil {
-		return nil, err
-	}
-	if err := checkScope(in.Scope, cfg, out.state); err != nil {
-		return nil, err
-	}
-	if out.conn, err = connect(cfg, env, stderr, in.WaitTimeout); err != nil {
-		return nil, err
-	}
-	var reader fetch.Reader = out.conn.client
-	var kept *keptReads
-	if in.KeepRead {
-		kept = &keptReads{Reader: reader}
-		reader = kept
-	}
-	counted := &countingReader{Reader: reader}
-	progress := startReadProgress(stderr, in.LiveProgress)
-	live, diags := fetch.Live(ctx, counted, cfg, out.state, fetch.Options{
-		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update, Scope: in.Scope})
-	progress.finish()
+	live, counted, kept, diags := readLive(ctx, out.conn.client, cfg, out.state, in, stderr)
 	if diags.HasErrors() {
 		configArgsOf(in).completeDiagnostics(diags)
 		printDiagnostics(stderr, diags, cfg.Files, env)
@@ -216,6 +192,46 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	}
 	ok = true
 	return out, nil
+}
+
+// open opens and reads the state, under its lock when in.Lock asks,
+// checks the scope against it, and connects to the service.
+func (out *planned) open(ctx context.Context, cfg *config.Config, in planInputs, env environment, stderr io.Writer) error {
+	var err error
+	if out.backend, err = openState(ctx, cfg, env); err != nil {
+		return err
+	}
+	if in.Lock {
+		if out.unlock, err = lockState(ctx, out.backend, "apply", in.LockTimeout, stderr); err != nil {
+			return err
+		}
+	}
+	if out.state, err = out.backend.Read(ctx); err != nil {
+		return err
+	}
+	if err := checkScope(in.Scope, cfg, out.state); err != nil {
+		return err
+	}
+	out.conn, err = connect(cfg, env, stderr, in.WaitTimeout)
+	return err
+}
+
+// readLive reads the live endpoints the plan compares with, showing its
+// progress on stderr; counted counts the calls, and kept, when in.KeepRead
+// asks, keeps what was read for the apply that follows.
+func readLive(ctx context.Context, client fetch.Reader, cfg *config.Config, st *state.State, in planInputs, stderr io.Writer) (*diff.Live, *countingReader, *keptReads, diag.Diagnostics) {
+	reader := client
+	var kept *keptReads
+	if in.KeepRead {
+		kept = &keptReads{Reader: reader}
+		reader = kept
+	}
+	counted := &countingReader{Reader: reader}
+	progress := startReadProgress(stderr, in.LiveProgress)
+	live, diags := fetch.Live(ctx, counted, cfg, st, fetch.Options{
+		Parallelism: in.Parallelism, RefreshBranches: in.RefreshBranches, Progress: progress.update, Scope: in.Scope})
+	progress.finish()
+	return live, counted, kept, diags
 }
 
 // sourcesOf is the configuration's files by their path within the

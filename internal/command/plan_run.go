@@ -1,0 +1,83 @@
+package command
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+
+	"github.com/neonform/neonform/diff/planfile"
+	"github.com/neonform/neonform/diff/view"
+	"github.com/neonform/neonform/internal/english"
+)
+
+// planOptions are what plan was asked to do (cmd_plan.go reads them from
+// its flags and argument).
+type planOptions struct {
+	planInputs
+	Out              string
+	Format           string
+	DetailedExitCode bool
+	Verbose          bool
+	Env              environment
+	Stdout, Stderr   io.Writer
+	Color            bool
+}
+
+// runPlan makes the plan, saves it when asked, and prints it.
+func runPlan(ctx context.Context, o planOptions) error {
+	if err := checkFormat(o.Format); err != nil {
+		return err
+	}
+	if o.Out != "" {
+		// Before any call: a plan that cannot be saved is not worth making.
+		if err := planfile.CheckWritable(o.Out); err != nil {
+			return err
+		}
+	}
+	p, err := makePlan(ctx, o.planInputs, o.Env, o.Stderr)
+	if err != nil {
+		return planInterrupted(ctx, err)
+	}
+	defer p.Close(o.Stderr)
+	if ctx.Err() != nil { // a signal as the plan was made: nothing is saved
+		return planInterrupted(ctx, ctx.Err())
+	}
+	if o.Out != "" {
+		p.plan.ConfigDir = configDirFor(o.Out, o.Dir)
+		if err := planfile.WriteFile(o.Out, p.plan); err != nil {
+			return err
+		}
+	}
+	if err := renderPlan(o.Stdout, p, o.Format, o.Color, o.Verbose, o.Out, configArgsOf(o.planInputs)); err != nil {
+		return err
+	}
+	if o.DetailedExitCode && p.plan.HasChanges() {
+		return &exitError{code: exitChanges}
+	}
+	return nil
+}
+
+// renderPlan prints the plan; savedTo is where it was saved, if it was, and
+// args the configuration it was made from, which the commands it suggests
+// (how to apply the saved plan, the warnings' advice) must point at.
+func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, savedTo string, args configArgs) error {
+	switch format {
+	case "json":
+		return planfile.RenderJSON(w, p.plan)
+	case "markdown":
+		return view.Markdown(w, p.plan, markdownLimit)
+	}
+	applyWith := ""
+	if savedTo != "" {
+		savedTo = filepath.ToSlash(savedTo)
+		applyWith = args.forSavedPlan(p.settingsVars).command("apply", savedTo)
+	}
+	cw := args.completing(w)
+	if err := view.Human(cw, p.plan, view.HumanOptions{
+		Color: color, Verbose: verbose, SavedTo: savedTo, ApplyWith: applyWith,
+		Stats: english.Plural(p.reads, "API read", "API reads"),
+	}); err != nil {
+		return err
+	}
+	return cw.Flush()
+}
