@@ -391,7 +391,7 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 		Policy:      policy,
 	})
 	if rep == nil {
-		return err // refused before the first step: nothing was changed
+		return views.Refusal(err) // refused before the first step: nothing was changed
 	}
 	if err == nil && !plan.HasSteps() {
 		fmt.Fprintf(o.view.People, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
