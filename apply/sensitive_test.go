@@ -1,10 +1,10 @@
 package apply
 
 import (
-	"fmt"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 

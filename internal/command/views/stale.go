@@ -74,6 +74,15 @@ func staleLines(e *apply.StaleError) []staleLine {
 	var out []staleLine
 	for i := 0; i < len(e.Facts); i++ {
 		f := e.Facts[i]
+		if isEntry(f.Kind) {
+			n := i + 1
+			for n < len(e.Facts) && isEntry(e.Facts[n].Kind) && e.Facts[n].ProjectID == f.ProjectID {
+				n++
+			}
+			out = append(out, entriesLine(e.State, e.Facts[i:n]))
+			i = n - 1
+			continue
+		}
 		if f.Kind != apply.StaleAttribute {
 			out = append(out, staleLine{f.Address, staleSentence(e.State, f)})
 			continue
@@ -104,7 +113,6 @@ func endpointLabel(f apply.StaleFact) string {
 // staleSentence words one fact but an attribute's; where is the state's
 // place.
 func staleSentence(where string, f apply.StaleFact) string {
-	const between = "(another apply, import or state command ran in between)"
 	switch f.Kind {
 	case apply.StaleLineage:
 		return fmt.Sprintf("the state in %s is another state (lineage %s) than the one the plan was made against (lineage %s): "+
@@ -115,12 +123,6 @@ func staleSentence(where string, f apply.StaleFact) string {
 	case apply.StaleWritten:
 		return fmt.Sprintf("the state in %s changed since the plan was made: it is at serial %s now, was %s when planned, "+
 			"and a destroy plan covers the whole state %s", where, f.Now, f.Was, between)
-	case apply.StaleEntryAdded:
-		return fmt.Sprintf("the state in %s changed since the plan was made: %s was added to it, in project %s, which the plan changes %s", where, f.Address, f.Project, between)
-	case apply.StaleEntryRemoved:
-		return fmt.Sprintf("the state in %s changed since the plan was made: %s was removed from it, in project %s, which the plan changes %s", where, f.Address, f.Project, between)
-	case apply.StaleEntryChanged:
-		return fmt.Sprintf("the state in %s changed since the plan was made: its entry for %s changed, in project %s, which the plan changes %s", where, f.Address, f.Project, between)
 	case apply.StaleEndpointCreated:
 		return fmt.Sprintf("%s: %s was created on branch %s since the plan", f.Project, createdEndpoint(f), f.BranchID)
 	case apply.StaleEndpointDeleted:
@@ -147,4 +149,34 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// between is what most often wrote the state since a plan.
+const between = "(another apply, import or state command ran in between)"
+
+func isEntry(k apply.StaleKind) bool {
+	return k == apply.StaleEntryAdded || k == apply.StaleEntryRemoved || k == apply.StaleEntryChanged
+}
+
+// entriesLine words the entries of one project that changed in the state
+// since the plan, in one sentence: about the one compute when there is
+// one.
+func entriesLine(where string, facts []apply.StaleFact) staleLine {
+	parts := make([]string, len(facts))
+	for i, f := range facts {
+		switch f.Kind {
+		case apply.StaleEntryAdded:
+			parts[i] = f.Address + " was added"
+		case apply.StaleEntryRemoved:
+			parts[i] = f.Address + " was removed"
+		default:
+			parts[i] = f.Address + " changed"
+		}
+	}
+	l := staleLine{text: fmt.Sprintf("the state in %s changed since the plan was made, in project %s, which the plan changes: %s %s",
+		where, facts[0].Project, strings.Join(parts, ", "), between)}
+	if len(facts) == 1 {
+		l.address = facts[0].Address
+	}
+	return l
 }
