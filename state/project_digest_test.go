@@ -36,3 +36,19 @@ func TestEntryDigests(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEntryDigests100000Computes is what a plan of every project of a
+// state of 100,000 computes (10,000 projects) spends on their digests:
+//
+//	go test ./state/ -run '^$' -bench BenchmarkEntryDigests -benchmem
+func BenchmarkEntryDigests100000Computes(b *testing.B) {
+	s := bigState(100000)
+	projects := map[string]bool{}
+	for _, c := range s.Computes {
+		projects[c.ProjectID] = true
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		s.EntryDigests(projects)
+	}
+}
