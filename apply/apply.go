@@ -101,12 +101,13 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	if err != nil {
 		return nil, err
 	}
-	if reasons := checkState(p, st, opts.State.Describe()); len(reasons) > 0 {
-		return nil, staleError(stateReasons(reasons))
+	current, facts := checkState(p, st)
+	if len(facts) > 0 {
+		return nil, &StaleError{State: opts.State.Describe(), Facts: facts}
 	}
 	// The steps to carry out are those the plan's changes derive, never the
 	// file's own: they must be the same, or the plan was edited.
-	steps, err := diff.Verify(p, st)
+	steps, err := diff.Verify(current, st)
 	if err != nil {
 		return nil, damaged(p, err)
 	}
@@ -129,14 +130,14 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	if err != nil {
 		return nil, err
 	}
-	if reasons := checkLive(p, live); len(reasons) > 0 {
-		return nil, staleError(reasons)
+	if facts := checkLive(p, live); len(facts) > 0 {
+		return nil, &StaleError{State: opts.State.Describe(), Facts: facts}
 	}
-	if reasons, err := checkDefaults(ctx, opts.Client, p, steps); err != nil || len(reasons) > 0 {
+	if facts, err := checkDefaults(ctx, opts.Client, p, steps); err != nil || len(facts) > 0 {
 		if err != nil {
 			return nil, err
 		}
-		return nil, staleError(reasons)
+		return nil, &StaleError{State: opts.State.Describe(), Facts: facts}
 	}
 
 	r := newRun(&verified, st, live, opts)

@@ -1,6 +1,8 @@
 // Package apply carries out a diff.Plan against the service: it takes the
 // state lock, refuses a plan that no longer matches the state or the live
-// endpoints, then runs the plan's steps and writes the state after every one.
+// endpoints of a project it changes (stale.go: the state entries the plan
+// recorded for each project, so a write in another project leaves it
+// current), then runs the plan's steps and writes the state after every one.
 //
 // How the steps run, and why:
 //

@@ -122,7 +122,7 @@ func TestAPlanReadThatDiffersIsStale(t *testing.T) {
 	sent := w.sent()
 	_, err := Apply(context.Background(), p, Options{Client: w.c, State: w.state, PlanRead: read})
 	var stale *StaleError
-	if !errors.As(err, &stale) || !strings.Contains(err.Error(), "max_cu is 4 now") {
+	if !errors.As(err, &stale) || !hasFact(stale, StaleFact{Kind: StaleAttribute, Attribute: "max_cu", Now: "4"}) {
 		t.Fatalf("want the plan refused as stale, naming max_cu, got %v", err)
 	}
 	if got := sent(); len(got) != 0 {

@@ -1,164 +1,199 @@
 package apply
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
-	"sync"
+	"strconv"
 
-	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
-	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/state"
 )
 
 // StaleError refuses a plan that no longer matches what it was made from:
-// the state moved on, or the live endpoints changed. Nothing was changed.
+// the state of a project it changes moved on, or that project's live
+// endpoints or compute defaults changed. Nothing was changed.
 //
-// It wraps the reasons as a *diag.Error (errors.As finds it): one
-// diagnostic each, about the compute it names when it names one, so
-// `apply -json` reports them in the fields `validate -json` uses.
+// It holds the facts, one each thing that changed; the views word them
+// for people and as diagnostics for apply -json
+// (internal/command/views/stale.go).
 type StaleError struct {
-	// Reasons name what changed, one sentence each, e.g.
-	// "ep-x (shop.main.primary): max_cu is 4 now, was 2 when planned".
-	Reasons []string
-	// Diagnostics: the reasons as diagnostics (staleError makes them).
-	Diagnostics diag.Diagnostics
+	// State is where the state is (state.Backend.Describe).
+	State string
+	// Facts say what changed, in the order people read them.
+	Facts []StaleFact
 }
 
-// staleReason is one thing that changed since the plan, and the address of
-// the compute it concerns ("" for the state or an endpoint no compute is).
-type staleReason struct {
-	address, text string
-}
+// StaleKind is what changed since a plan was made.
+type StaleKind string
 
-// rerun is what a stale plan's refusal asks people to do.
-const rerun = "Run `neonform plan` again, review the new plan, and apply it."
+// The kinds of StaleFact, and the fields each one sets.
+const (
+	// StaleLineage: the state is another one than the plan's (Was, Now:
+	// the lineages; Was "" when the plan recorded none).
+	StaleLineage StaleKind = "state_lineage"
+	// StaleOlder: the state's serial is below the plan's (Was, Now): it
+	// was restored from a backup.
+	StaleOlder StaleKind = "state_older"
+	// StaleWritten: a destroy plan, which covers the whole state, and the
+	// state was written since (Was, Now: the serials).
+	StaleWritten StaleKind = "state_written"
+	// StaleEntryAdded, StaleEntryRemoved, StaleEntryChanged: the state's
+	// entry at Address, in a project the plan changes (Project, ProjectID),
+	// was added, removed or changed since the plan.
+	StaleEntryAdded   StaleKind = "state_entry_added"
+	StaleEntryRemoved StaleKind = "state_entry_removed"
+	StaleEntryChanged StaleKind = "state_entry_changed"
+	// StaleEndpointCreated: endpoint EndpointID (Type, Name, on BranchID)
+	// was created in Project since the plan.
+	StaleEndpointCreated StaleKind = "endpoint_created"
+	// StaleEndpointDeleted: endpoint EndpointID (of Address, when the plan
+	// names one) was deleted since the plan.
+	StaleEndpointDeleted StaleKind = "endpoint_deleted"
+	// StaleAttribute: Attribute of endpoint EndpointID (Address) is Now,
+	// was Was when planned; values from sensitive variables hidden.
+	StaleAttribute StaleKind = "endpoint_attribute"
+	// StaleLive: Project's live endpoints differ from the plan's record,
+	// in nothing the facts above name.
+	StaleLive StaleKind = "live_endpoints"
+	// StaleDefaults: Attribute of the compute defaults at Address was Was
+	// when planned and is Now.
+	StaleDefaults StaleKind = "project_defaults"
+)
 
-// staleError is the refusal of a plan for reasons.
-func staleError(reasons []staleReason) *StaleError {
-	e := &StaleError{}
-	for _, r := range reasons {
-		e.Reasons = append(e.Reasons, r.text)
-		e.Diagnostics = append(e.Diagnostics, diag.Diagnostic{Severity: diag.SeverityError, Summary: "Plan is stale",
-			Detail: r.text + ". " + rerun, Address: r.address})
-	}
-	return e
-}
-
-// Unwrap is the refusal as diagnostics.
-func (e *StaleError) Unwrap() error {
-	if len(e.Diagnostics) == 0 {
-		return nil
-	}
-	return &diag.Error{Diagnostics: e.Diagnostics, Message: e.Error()}
+// StaleFact is one thing that changed since the plan was made. Fields that
+// do not concern its Kind are empty.
+type StaleFact struct {
+	Kind StaleKind
+	// Project is the project's label (its id when it has none), ProjectID
+	// its id.
+	Project, ProjectID string
+	Address            string
+	EndpointID         string
+	Attribute          string
+	Was, Now           string
+	// Type, Name, BranchID: an endpoint created since.
+	Type, Name, BranchID string
 }
 
 func (e *StaleError) Error() string {
-	var b strings.Builder
-	b.WriteString("the plan is stale, so nothing was changed:")
-	for _, r := range e.Reasons {
-		b.WriteString("\n  - " + r)
-	}
-	b.WriteString("\n" + rerun)
-	return b.String()
+	return fmt.Sprintf("the plan is stale (%d changes since it was made), so nothing was changed", len(e.Facts))
 }
 
-// checkState compares the state the plan was made against with the stored one.
-func checkState(p *diff.Plan, st *state.State, where string) []string {
+// checkState holds p to the stored state st. A plan that saw a state needs
+// the same one (its lineage), and not an older one (its serial); beyond
+// that, only the projects the plan acts on matter (actedOn): their entries
+// must be those the plan recorded. A write anywhere else (a preview applied
+// in another project, an import, a state command) leaves the plan current.
+//
+// It returns the plan to verify: p without the projects it leaves alone
+// whose entries changed since (diff.Verify derives a project's drift and
+// no-ops from the state, which moved on there), or p itself.
+func checkState(p *diff.Plan, st *state.State) (*diff.Plan, []StaleFact) {
 	planned := p.State
-	// A plan made when there was no state yet: the stored state is still
-	// empty (serial 0), and its fresh lineage is not the one the plan saw,
-	// since every read of a missing state makes a new one.
-	if planned.Serial == 0 && st.Serial == 0 && len(st.Computes) == 0 {
-		return nil
+	if planned.Serial > 0 {
+		if planned.Lineage != st.Lineage {
+			return nil, []StaleFact{{Kind: StaleLineage, Was: planned.Lineage, Now: st.Lineage}}
+		}
+		if st.Serial < planned.Serial {
+			return nil, []StaleFact{{Kind: StaleOlder, Was: strconv.FormatInt(planned.Serial, 10), Now: strconv.FormatInt(st.Serial, 10)}}
+		}
 	}
-	if planned.Serial == 0 {
-		// The plan saw no state; one was written since (by another apply,
-		// an import or a state command).
-		return []string{fmt.Sprintf("the state in %s was written since the plan was made: it is at serial %d now, and there was none when planned "+
-			"(another apply, import or state command ran in between)", where, st.Serial)}
+	acted := actedOn(p)
+	ids := make(map[string]bool, len(p.Projects))
+	for _, proj := range p.Projects {
+		ids[proj.ID] = true
 	}
-	if planned.Lineage != st.Lineage {
-		return []string{fmt.Sprintf("the state in %s is another state (lineage %s) than the one the plan was made against (lineage %s): "+
-			"was the plan made in another directory, or with another state file?", where, st.Lineage, orNone(planned.Lineage))}
+	now := st.EntryDigests(ids)
+	var facts []StaleFact
+	quietMoved := map[string]bool{}
+	for _, proj := range p.Projects {
+		changed := entriesChanged(proj, now[proj.ID])
+		switch {
+		case acted[proj.ID]:
+			facts = append(facts, changed...)
+		case len(changed) > 0:
+			quietMoved[proj.ID] = true
+		}
 	}
-	switch {
-	case st.Serial > planned.Serial:
-		return []string{fmt.Sprintf("the state in %s changed since the plan was made: it is at serial %d now, was %d when planned "+
-			"(another apply, import or state command ran in between)", where, st.Serial, planned.Serial)}
-	case st.Serial < planned.Serial:
-		return []string{fmt.Sprintf("the state in %s is older than the plan: it is at serial %d, but the plan was made at serial %d "+
-			"(was it restored from a backup?)", where, st.Serial, planned.Serial)}
+	if p.Destroy && len(facts) == 0 && st.Serial != planned.Serial && !(planned.Serial == 0 && len(st.Computes) == 0) {
+		// A destroy plan deletes every managed compute: an entry written
+		// since in a project it did not read would be left behind.
+		facts = append(facts, StaleFact{Kind: StaleWritten, Was: strconv.FormatInt(planned.Serial, 10), Now: strconv.FormatInt(st.Serial, 10)})
 	}
-	return nil
+	if len(facts) > 0 {
+		return nil, facts
+	}
+	if len(quietMoved) == 0 {
+		return p, nil
+	}
+	return withoutProjects(p, quietMoved), nil
 }
 
-// stateReasons are checkState's reasons: about the state, no compute's.
-func stateReasons(texts []string) []staleReason {
-	out := make([]staleReason, len(texts))
-	for i, t := range texts {
-		out[i].text = t
+// actedOn is the set of the plan's projects that it acts on, as the file
+// says (Verify then holds the file to what its changes derive): a step, a
+// change other than a no-op, or a change of its defaults. A destroy plan
+// acts on every project it read.
+func actedOn(p *diff.Plan) map[string]bool {
+	out := map[string]bool{}
+	if p.Destroy {
+		for _, proj := range p.Projects {
+			out[proj.ID] = true
+		}
+		return out
+	}
+	for _, s := range p.Steps {
+		out[s.ProjectID] = true
+	}
+	for i := range p.Changes {
+		if p.Changes[i].Action != diff.NoOp {
+			out[p.Changes[i].ProjectID] = true
+		}
+	}
+	for _, d := range p.Defaults {
+		out[d.ProjectID] = true
 	}
 	return out
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
+// entriesChanged are the facts of what differs between the entries proj
+// recorded and now, by address.
+func entriesChanged(proj diff.Project, now map[string]string) []StaleFact {
+	var out []StaleFact
+	fact := func(kind StaleKind, addr string) {
+		out = append(out, StaleFact{Kind: kind, Project: projectName(proj), ProjectID: proj.ID, Address: addr})
 	}
-	return s
-}
-
-// changedProjects are the planned projects that steps act on (by a call
-// or in the state alone), in plan order.
-func changedProjects(p *diff.Plan, steps []diff.Step) []diff.Project {
-	acted := map[string]bool{}
-	for _, s := range steps {
-		acted[s.ProjectID] = true
+	for _, addr := range slices.Sorted(maps.Keys(proj.StateEntries)) {
+		switch d, ok := now[addr]; {
+		case !ok:
+			fact(StaleEntryRemoved, addr)
+		case d != proj.StateEntries[addr]:
+			fact(StaleEntryChanged, addr)
+		}
 	}
-	var out []diff.Project
-	for _, proj := range p.Projects {
-		if acted[proj.ID] {
-			out = append(out, proj)
+	for _, addr := range slices.Sorted(maps.Keys(now)) {
+		if _, ok := proj.StateEntries[addr]; !ok {
+			fact(StaleEntryAdded, addr)
 		}
 	}
 	return out
 }
 
-// fetchLive re-reads the endpoints of projects, at most parallelism at once.
-func fetchLive(ctx context.Context, c *api.Client, projects []diff.Project, parallelism int) (map[string][]api.Endpoint, error) {
-	out := make(map[string][]api.Endpoint, len(projects))
-	var mu sync.Mutex
-	var firstErr error
-	if parallelism <= 0 {
-		parallelism = api.DefaultParallelReads
-	}
-	sem := make(chan struct{}, parallelism)
-	var wg sync.WaitGroup
-	for _, proj := range projects {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			eps, err := c.ListEndpoints(ctx, proj.ID)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				if firstErr == nil {
-					firstErr = fmt.Errorf("re-reading the endpoints of project %s (id %s) to check the plan is still current: %w; nothing was changed",
-						projectName(proj), proj.ID, err)
-				}
-				return
-			}
-			out[proj.ID] = eps
-		}()
-	}
-	wg.Wait()
-	return out, firstErr
+// withoutProjects is a copy of p without the projects in gone, which it
+// leaves alone: their records, their changes (no-ops, taken out of the
+// summary's count) and their drift.
+func withoutProjects(p *diff.Plan, gone map[string]bool) *diff.Plan {
+	n := *p
+	n.Projects = slices.DeleteFunc(slices.Clone(p.Projects), func(proj diff.Project) bool { return gone[proj.ID] })
+	n.Changes = slices.DeleteFunc(slices.Clone(p.Changes), func(ch diff.Change) bool {
+		if gone[ch.ProjectID] {
+			n.Summary.NoOp--
+			return true
+		}
+		return false
+	})
+	n.Drift = slices.DeleteFunc(slices.Clone(p.Drift), func(d diff.Drift) bool { return gone[d.ProjectID] })
+	return &n
 }
 
 func projectName(proj diff.Project) string {
@@ -166,126 +201,4 @@ func projectName(proj diff.Project) string {
 		return proj.Label
 	}
 	return proj.ID
-}
-
-// checkLive compares the live endpoints now of each project read again
-// (live) with those the plan recorded, and says what changed.
-func checkLive(p *diff.Plan, live map[string][]api.Endpoint) []staleReason {
-	var reasons []staleReason
-	var sensitive map[string]diff.Secrets
-	for _, proj := range p.Projects {
-		now, read := live[proj.ID]
-		if !read || diff.LiveDigest(now) == proj.LiveDigest {
-			continue
-		}
-		if sensitive == nil {
-			sensitive = p.SensitiveByEndpoint()
-		}
-		reasons = append(reasons, explainProject(p, proj, now, sensitive)...)
-	}
-	if len(reasons) > 0 {
-		// An endpoint made since may bear a name from a sensitive variable
-		// (another apply of the same configuration made it).
-		secrets := p.SensitiveTexts()
-		for i := range reasons {
-			reasons[i].text = diff.HideTexts(reasons[i].text, secrets)
-		}
-	}
-	return reasons
-}
-
-// checkDefaults reads again the compute defaults of each project whose
-// defaults the plan changes, and says which changed since the plan read
-// them (a change in the console): the plan would overwrite it unseen.
-func checkDefaults(ctx context.Context, c *api.Client, p *diff.Plan, steps []diff.Step) ([]staleReason, error) {
-	var reasons []staleReason
-	for _, s := range steps {
-		if s.Kind != diff.StepDefaults {
-			continue
-		}
-		now, err := c.ProjectDefaults(ctx, s.ProjectID)
-		if err != nil {
-			return nil, fmt.Errorf("reading the compute defaults of project %s again, before changing them: %w", s.ProjectID, err)
-		}
-		for _, a := range diff.DefaultsChangedSince(p, s.ProjectID, now) {
-			before, after := a.Values()
-			reasons = append(reasons, staleReason{address: s.Address,
-				text: fmt.Sprintf("the compute defaults of %s changed since the plan: %s %s -> %s", s.Address, a.Name, before, after)})
-		}
-	}
-	return reasons, nil
-}
-
-// explainProject says what changed in one project since the plan: the
-// endpoints created and deleted since, and each attribute that differs from
-// what the plan recorded (by value: what the digest notices).
-// sensitive is the plan's SensitiveByEndpoint.
-func explainProject(p *diff.Plan, proj diff.Project, now []api.Endpoint, sensitive map[string]diff.Secrets) []staleReason {
-	then := make(map[string]*diff.LiveEndpoint, len(proj.Endpoints))
-	for i := range proj.Endpoints {
-		then[proj.Endpoints[i].ID] = &proj.Endpoints[i]
-	}
-	nowByID := make(map[string]*api.Endpoint, len(now))
-	for i := range now {
-		nowByID[now[i].ID] = &now[i]
-	}
-	names := addressesOf(p)
-	label := func(id string) string {
-		if a := names[id]; a != "" {
-			return fmt.Sprintf("%s (%s)", id, a)
-		}
-		return id
-	}
-	var reasons []staleReason
-	for _, id := range slices.Sorted(maps.Keys(nowByID)) {
-		if then[id] == nil {
-			ep := nowByID[id]
-			reasons = append(reasons, staleReason{text: fmt.Sprintf("%s: %s was created on branch %s since the plan", projectName(proj), describeEndpoint(ep), ep.BranchID)})
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(then)) {
-		ep := nowByID[id]
-		if ep == nil {
-			reasons = append(reasons, staleReason{names[id], fmt.Sprintf("%s: %s was deleted since the plan", projectName(proj), label(id))})
-			continue
-		}
-		var parts []string
-		changed := diff.ExactDifferences(then[id].Values, diff.LiveValues(ep))
-		diff.MarkSensitive(changed, sensitive[id])
-		for _, a := range changed {
-			before, after := a.Values()
-			parts = append(parts, fmt.Sprintf("%s is %s now, was %s when planned", a.Name, after, before))
-		}
-		if len(parts) > 0 {
-			reasons = append(reasons, staleReason{names[id], fmt.Sprintf("%s: %s", label(id), strings.Join(parts, ", "))})
-		}
-	}
-	if len(reasons) == 0 {
-		reasons = append(reasons, staleReason{text: fmt.Sprintf("%s (id %s): the live endpoints differ from the plan", projectName(proj), proj.ID)})
-	}
-	return reasons
-}
-
-// addressesOf maps endpoint ids to the addresses the plan gives them.
-func addressesOf(p *diff.Plan) map[string]string {
-	out := map[string]string{}
-	for _, ch := range p.Changes {
-		if ch.EndpointID != "" && out[ch.EndpointID] == "" {
-			out[ch.EndpointID] = ch.Address
-		}
-	}
-	for _, d := range p.Drift {
-		if d.EndpointID != "" && out[d.EndpointID] == "" {
-			out[d.EndpointID] = d.Address
-		}
-	}
-	return out
-}
-
-func describeEndpoint(ep *api.Endpoint) string {
-	s := fmt.Sprintf("%s (%s", ep.ID, ep.Type)
-	if ep.Name != "" {
-		s += fmt.Sprintf(" named %q", ep.Name)
-	}
-	return s + ")"
 }

@@ -164,6 +164,7 @@ func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live,
 	}
 	opts.Scope.record(plan)
 	names := branchNames{}
+	entries := st.EntryDigests(projectIDs(projects))
 	for _, p := range projects {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -188,7 +189,8 @@ func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live,
 			names[p.ID] = pp.branchNames()
 			changes, unmanaged, forget = pp.changes, pp.unmanaged, pp.forget
 		}
-		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(lp.Endpoints), Endpoints: lp.Endpoints, Defaults: lp.Defaults})
+		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(lp.Endpoints), Endpoints: lp.Endpoints, Defaults: lp.Defaults,
+			StateEntries: nilIfEmpty(entries[p.ID])})
 		if dc := planDefaults(p, lp); dc != nil && !pl.scope.destroy && len(opts.Scope.Targets) == 0 {
 			plan.Defaults = append(plan.Defaults, *dc)
 		}
@@ -541,4 +543,22 @@ func (pp *projectPlan) branchNames() func(id string) string {
 // branchLabel is a branch as the configuration labels it: "shop.main".
 func branchLabel(projectLabel, branchLabel string) string {
 	return projectLabel + "." + branchLabel
+}
+
+// projectIDs is the set of the ids of projects.
+func projectIDs(projects []*config.Project) map[string]bool {
+	out := make(map[string]bool, len(projects))
+	for _, p := range projects {
+		out[p.ID] = true
+	}
+	return out
+}
+
+// nilIfEmpty is m, or nil when it has nothing: a project without state
+// entries records none.
+func nilIfEmpty(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }

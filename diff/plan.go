@@ -17,7 +17,10 @@ import (
 // Format 3: a change's reasons are objects (a kind, its facts and their
 // words), not sentences.
 // Format 4: a reason is its kind and facts only; the words are the views'.
-const FormatVersion = 4
+// Format 5: each project records the digests of its state entries
+// (Project.StateEntries), and apply holds the plan to those of the projects
+// it changes rather than to the whole state's serial.
+const FormatVersion = 5
 
 // Plan is everything apply needs to carry out a change safely, and everything
 // a reviewer needs to judge it. It knows nothing of how it is printed.
@@ -92,6 +95,12 @@ type Project struct {
 	// when its block has a defaults block: a change to them is derived
 	// from these.
 	Defaults *api.DefaultEndpointSettings `json:"defaults,omitempty"`
+	// StateEntries is the digest of each of the project's state entries
+	// (its computes and its defaults) by address, as the plan read the
+	// state (state.EntryDigests); absent when it had none. apply refuses
+	// the plan when the entries of a project it changes differ now, and
+	// names the addresses that do.
+	StateEntries map[string]string `json:"state_entries,omitempty"`
 }
 
 // LiveEndpoint is a live endpoint as the plan read it: its id, whether it

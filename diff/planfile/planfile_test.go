@@ -155,19 +155,21 @@ func TestReadFileErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name, content, want string
 	}{
-		{"newer.json", `{"format_version": 99, "tool_version": "9.0.0"}`, "was written by neonform 9.0.0 in plan format 99, but this neonform reads format 4 at most"},
-		{"older.json", `{"format_version": 1, "tool_version": "0.1.0", "steps": []}`, "was written by neonform 0.1.0 in plan format 1, which this neonform no longer reads (it reads format 4)"},
+		{"newer.json", `{"format_version": 99, "tool_version": "9.0.0"}`, "was written by neonform 9.0.0 in plan format 99, but this neonform reads format 5 at most"},
+		{"older.json", `{"format_version": 1, "tool_version": "0.1.0", "steps": []}`, "was written by neonform 0.1.0 in plan format 1, which this neonform no longer reads (it reads format 5)"},
 		{"reasons_as_sentences.json", `{"format_version": 2, "tool_version": "0.9.0", "steps": [], "changes": [{"reasons": ["new read replica"]}]}`,
-			"was written by neonform 0.9.0 in plan format 2, which this neonform no longer reads (it reads format 4); make a new plan with"},
+			"was written by neonform 0.9.0 in plan format 2, which this neonform no longer reads (it reads format 5); make a new plan with"},
 		{"reasons_with_words.json", `{"format_version": 3, "tool_version": "0.10.0", "steps": [], "changes": [{"reasons": [{"kind": "new_compute", "text": "new read replica"}]}]}`,
-			"was written by neonform 0.10.0 in plan format 3, which this neonform no longer reads (it reads format 4); make a new plan with"},
+			"was written by neonform 0.10.0 in plan format 3, which this neonform no longer reads (it reads format 5); make a new plan with"},
+		{"whole_serial.json", `{"format_version": 4, "tool_version": "0.11.0", "steps": [], "state": {"lineage": "x", "serial": 3}}`,
+			"was written by neonform 0.11.0 in plan format 4, which this neonform no longer reads (it reads format 5); make a new plan with"},
 		{"other.json", `{"lineage": "x", "serial": 3}`, "is not a neonform plan (it has no format_version)"},
 		{"state.json", `{"format_version": 1, "lineage": "x", "serial": 3, "computes": {}}`, "is a neonform state file, not a plan"},
-		{"nosteps.json", `{"format_version": 4, "changes": []}`, "is not a neonform plan (it has no steps)"},
-		{"cut.json", "{\n  \"format_version\": 4,\n  \"changes\": [\n", "is not a valid plan file at line 4"},
-		{"typed.json", "{\n  \"format_version\": 4,\n  \"steps\": []\n,  \"summary\": 5\n}", "is not a valid plan file at line 4 (field summary)"},
-		{"twice.json", `{"format_version": 4, "steps": []} {"format_version": 4}`, "is not a valid plan file at line 1: invalid character '{' after top-level value"},
-		{"action.json", `{"format_version": 4, "steps": [], "changes": [{"action": "explode"}]}`, `unknown action "explode"`},
+		{"nosteps.json", `{"format_version": 5, "changes": []}`, "is not a neonform plan (it has no steps)"},
+		{"cut.json", "{\n  \"format_version\": 5,\n  \"changes\": [\n", "is not a valid plan file at line 4"},
+		{"typed.json", "{\n  \"format_version\": 5,\n  \"steps\": []\n,  \"summary\": 5\n}", "is not a valid plan file at line 4 (field summary)"},
+		{"twice.json", `{"format_version": 5, "steps": []} {"format_version": 5}`, "is not a valid plan file at line 1: invalid character '{' after top-level value"},
+		{"action.json", `{"format_version": 5, "steps": [], "changes": [{"action": "explode"}]}`, `unknown action "explode"`},
 	} {
 		path := filepath.Join(dir, tt.name)
 		os.WriteFile(path, []byte(tt.content), 0o600)

@@ -249,7 +249,7 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 		Policy:      policy,
 	})
 	if rep == nil {
-		return err // refused before the first step: nothing was changed
+		return views.Refusal(err) // refused before the first step: nothing was changed
 	}
 	if err == nil && !plan.HasSteps() {
 		o.view.NothingToDo(o.PlanFile)

@@ -96,7 +96,7 @@ func runStatePush(ctx context.Context, o stateOptions) error {
 		fmt.Fprintf(w, "-force: it was replaced although %s.\n", res.Forced)
 	}
 	if res.Serial != pushedState.Serial {
-		fmt.Fprintf(w, "Its serial is %d, not the file's %d: a serial never goes back, so apply refuses every plan saved before as stale.\n", res.Serial, pushedState.Serial)
+		fmt.Fprintf(w, "Its serial is %d, not the file's %d: a serial never goes back, so apply refuses a plan saved before wherever the entries of a project it changes differ now.\n", res.Serial, pushedState.Serial)
 	}
 	fmt.Fprintf(w, "Nothing changed in the service; run `%s` to check the state against the configuration.\n", configArgsOf(o.planInputs).command("plan"))
 	return nil

@@ -161,6 +161,7 @@ func finishedEvent(rep *apply.Report, err error) Event {
 	if rep == nil {
 		e := Event{Type: EventApplyFinished, Status: StatusError, Counts: &EventCounts{}, Message: "Nothing was changed."}
 		if err != nil {
+			err = Refusal(err) // a stale plan's facts, worded
 			e.Error = err.Error()
 			e.Diagnostics = diagnosticsOf(err)
 			e.Message = strings.TrimSuffix(firstLine(e.Error), ":")
