@@ -11,6 +11,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -34,8 +35,11 @@ type staleReason struct {
 	address, text string
 }
 
+// replan is the command a stale plan's refusal suggests (rerun).
+var replan = suggest.Run("plan")
+
 // rerun is what a stale plan's refusal asks people to do.
-const rerun = "Run `neonform plan` again, review the new plan, and apply it."
+var rerun = "Run " + replan.Quoted() + " again, review the new plan, and apply it."
 
 // staleError is the refusal of a plan for reasons.
 func staleError(reasons []staleReason) *StaleError {
@@ -43,7 +47,7 @@ func staleError(reasons []staleReason) *StaleError {
 	for _, r := range reasons {
 		e.Reasons = append(e.Reasons, r.text)
 		e.Diagnostics = append(e.Diagnostics, diag.Diagnostic{Severity: diag.SeverityError, Summary: "Plan is stale",
-			Detail: r.text + ". " + rerun, Address: r.address})
+			Detail: r.text + ". " + rerun, Address: r.address, Suggestions: []suggest.Command{replan}})
 	}
 	return e
 }
@@ -55,6 +59,9 @@ func (e *StaleError) Unwrap() error {
 	}
 	return &diag.Error{Diagnostics: e.Diagnostics, Message: e.Error()}
 }
+
+// Suggestions is the plan the refusal suggests.
+func (e *StaleError) Suggestions() []suggest.Command { return []suggest.Command{replan} }
 
 func (e *StaleError) Error() string {
 	var b strings.Builder

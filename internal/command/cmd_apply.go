@@ -397,7 +397,7 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 		fmt.Fprintf(o.view.People, "%s has no changes: nothing to do.\n", filepath.ToSlash(o.PlanFile))
 		return nil
 	}
-	summary := configArgsOf(o.planInputs).complete(views.Summary(rep))
+	summary := views.Summary(rep, configArgsOf(o.planInputs).context())
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "\n%s\n", summary)
 		return &exitError{code: 1}

@@ -3,6 +3,7 @@ package views
 import (
 	"bytes"
 	"errors"
+	"github.com/neonform/neonform/internal/suggest"
 	"strings"
 	"testing"
 	"time"
@@ -63,5 +64,5 @@ func TestProgressAndReportShowServiceTextEscaped(t *testing.T) {
 		NotAttempted: []apply.StepResult{{Step: *create, Err: errors.New("not attempted: " + bad)}},
 		LockLost:     &apply.LockLostError{Err: errors.New("the lock is now " + bad)},
 	}
-	textsafetest.Terminal(t, "report", Summary(rep))
+	textsafetest.Terminal(t, "report", Summary(rep, suggest.Context{}))
 }
