@@ -3,7 +3,6 @@ package views
 import (
 	"bytes"
 	"errors"
-	"github.com/neonform/neonform/internal/suggest"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/internal/textsafe/textsafetest"
 	"github.com/neonform/neonform/state"
 )

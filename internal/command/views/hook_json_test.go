@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/neonform/neonform/internal/suggest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // readEvents reads the lines ApplyJSON wrote: each one JSON object with a

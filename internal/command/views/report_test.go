@@ -2,13 +2,13 @@ package views
 
 import (
 	"errors"
-	"github.com/neonform/neonform/internal/suggest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 func done(steps ...diff.Step) []apply.StepResult {
