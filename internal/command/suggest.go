@@ -104,10 +104,16 @@ func (a configArgs) command(name string, args ...string) string {
 // completeDiagnostics writes the commands each diagnostic's detail suggests
 // for this run.
 func (a configArgs) completeDiagnostics(diags diag.Diagnostics) {
+	var x *suggest.Context // made once, at the first suggestion
 	for i := range diags {
-		if len(diags[i].Suggestions) > 0 {
-			diags[i].Detail = a.context().Complete(diags[i].Detail, diags[i].Suggestions)
+		if len(diags[i].Suggestions) == 0 {
+			continue
 		}
+		if x == nil {
+			c := a.context()
+			x = &c
+		}
+		diags[i].Detail = x.Complete(diags[i].Detail, diags[i].Suggestions)
 	}
 }
 
