@@ -3,6 +3,7 @@ package apply
 import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // DamagedPlanError refuses a plan that diff.Verify does not derive again: a
@@ -21,8 +22,14 @@ type DamagedPlanError struct {
 
 func (e *DamagedPlanError) Error() string {
 	return "the plan cannot be applied, so nothing was changed: " + e.Reason +
-		". Was the plan file edited or cut short? Make a new one with `neonform plan -out plan.json`."
+		". Was the plan file edited or cut short? Make a new one with " + newPlan.Quoted() + "."
 }
+
+// newPlan is the command a damaged plan's refusal suggests.
+var newPlan = suggest.Run("plan", "-out", "plan.json")
+
+// Suggestions is the new plan the refusal suggests.
+func (e *DamagedPlanError) Suggestions() []suggest.Command { return []suggest.Command{newPlan} }
 
 // Unwrap is the refusal as diagnostics.
 func (e *DamagedPlanError) Unwrap() error {
@@ -37,6 +44,7 @@ func (e *DamagedPlanError) Unwrap() error {
 func damaged(p *diff.Plan, err error) *DamagedPlanError {
 	e := &DamagedPlanError{}
 	e.Reason, e.Diagnostics = refused(p, err, "Plan cannot be applied", func(r string) string { return (&DamagedPlanError{Reason: r}).Error() })
+	e.Diagnostics[0].Suggestions = append(e.Diagnostics[0].Suggestions, newPlan)
 	return e
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/diff"
-	"github.com/neonform/neonform/internal/shellquote"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // A create whose answer was lost is recovered by looking on its branch for
@@ -75,8 +75,18 @@ type FoundNotCreatedError struct {
 func (e *FoundNotCreatedError) Error() string {
 	return fmt.Sprintf("the answer to the create was lost, and the branch now has a new endpoint named %q, %s, "+
 		"but it is not what the create asked for (%s), so it may be someone else's: it was not adopted, and nothing was recorded for %s. "+
-		"If it is the one this apply made, record it with `neonform import %s %s`; otherwise delete or rename it. Then run `neonform plan` again",
-		e.Name, e.EndpointID, strings.Join(e.Differences, "; "), e.Address, shellquote.Word(e.Address), e.EndpointID)
+		"If it is the one this apply made, record it with %s; otherwise delete or rename it. Then run %s again",
+		e.Name, e.EndpointID, strings.Join(e.Differences, "; "), e.Address, e.importIt().Quoted(), Replan.Quoted())
+}
+
+// importIt is the import that records the endpoint found at the address.
+func (e *FoundNotCreatedError) importIt() suggest.Command {
+	return suggest.Run("import", e.Address, e.EndpointID)
+}
+
+// Suggestions are the import and the plan the error suggests.
+func (e *FoundNotCreatedError) Suggestions() []suggest.Command {
+	return []suggest.Command{e.importIt(), Replan}
 }
 
 // adoptedStep is create s as it records ep, the endpoint it was found to

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -75,6 +76,12 @@ type StaleFact struct {
 	// Type, Name, BranchID: an endpoint created since.
 	Type, Name, BranchID string
 }
+
+// Replan is the command a stale plan's refusal suggests.
+var Replan = suggest.Run("plan")
+
+// Suggestions is the plan the refusal suggests.
+func (e *StaleError) Suggestions() []suggest.Command { return []suggest.Command{Replan} }
 
 func (e *StaleError) Error() string {
 	return fmt.Sprintf("the plan is stale (%d changes since it was made), so nothing was changed", len(e.Facts))

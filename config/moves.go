@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/neonform/neonform/internal/shellquote"
+	suggested "github.com/neonform/neonform/internal/suggest"
 )
 
 // move is a moved block with the ranges its checks point at.
@@ -152,8 +152,8 @@ func (l *loader) checkMove(m move, declared map[string]*Compute, all []move) {
 	// to a block of another project can be refused before any plan.
 	fromProject, toProject := l.cfg.projectAt(m.From), l.cfg.projectAt(m.To)
 	if fromProject != nil && toProject != nil {
-		if why := ProjectMoveRefusal(m.From, m.To, fromProject.ID, toProject.ID); why != "" {
-			l.errorf(m.toRange, "Move across projects", "%s", why)
+		if why, cmds := ProjectMoveRefusal(m.From, m.To, fromProject.ID, toProject.ID); why != "" {
+			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Move across projects", Detail: why, Subject: m.toRange.Ptr(), Extra: cmds})
 		}
 	}
 }
@@ -288,26 +288,25 @@ func (c *Config) addressesOfDepth(depth int, computes map[string]*Compute) []str
 // deletes anything: the refusal of a move must not lead to a delete.
 // entries, when the caller knows them (state mv of a branch or a project),
 // are the state's addresses under from, which the advice forgets in one
-// state rm.
-func ProjectMoveRefusal(from, to, fromProjectID, toProjectID string, entries ...string) string {
+// state rm. cmds is the command the advice suggests.
+func ProjectMoveRefusal(from, to, fromProjectID, toProjectID string, entries ...string) (why string, cmds []suggested.Command) {
 	if fromProjectID == toProjectID {
-		return ""
+		return "", nil
 	}
-	forget := fmt.Sprintf("`neonform state rm %s`", shellquote.Word(from))
+	rm := suggested.Run("state", "rm", from)
+	forget := rm.Quoted()
 	if parts, err := ParsePartialAddress(from); len(entries) > 0 {
-		words := make([]string, len(entries))
-		for i, e := range entries {
-			words[i] = shellquote.Word(e)
-		}
-		forget = fmt.Sprintf("`neonform state rm %s`", strings.Join(words, " "))
+		rm = suggested.Run(append([]string{"state", "rm"}, entries...)...)
+		forget = rm.Quoted()
 	} else if err != nil || len(parts) < 3 {
 		// The state is not read here, so the addresses under the prefix are
 		// not known: name the command that lists them, which pastes as printed.
-		forget = fmt.Sprintf("`neonform state rm` of the addresses that `neonform state list %s` prints (it takes them all at once)", shellquote.Word(from))
+		rm = suggested.Run("state", "list", from)
+		forget = "`neonform state rm` of the addresses that " + rm.Quoted() + " prints (it takes them all at once)"
 	}
 	return fmt.Sprintf("%s is in project %s and %s in project %s, and the service moves an endpoint between branches of its project, never to another project. "+
 		"Nothing needs to be deleted. Either keep the old label: drop the move, and keep or restore the block at %s; the endpoint stays managed as it is and nothing changes. "+
 		"Or forget the old endpoint with %s and let the plan adopt or create %s in project %s: "+
 		"the old endpoint keeps running, unmanaged, and is billed until you delete it yourself, and a created one has a new host, so its clients must be told.",
-		from, fromProjectID, to, toProjectID, from, forget, to, toProjectID)
+		from, fromProjectID, to, toProjectID, from, forget, to, toProjectID), []suggested.Command{rm}
 }

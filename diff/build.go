@@ -12,7 +12,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/diag"
-	"github.com/neonform/neonform/internal/shellquote"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -40,7 +40,9 @@ type planner struct {
 	inConfig map[string]*config.Compute // by address
 	diags    hcl.Diagnostics
 	warnings []string
-	scope    *planScope
+	// suggestions are the commands the warnings suggest (warn).
+	suggestions []suggest.Command
+	scope       *planScope
 
 	// Once every project is planned, the configuration is let go (letGo):
 	// what deriving the steps may still need of it is kept here.
@@ -230,7 +232,7 @@ func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live,
 	}
 	nameRenames(plan, st, pl.removals)
 	markDrift(plan, st)
-	plan.Warnings = pl.warnings
+	plan.Warnings, plan.Suggestions = pl.warnings, pl.suggestions
 	Normalize(plan)
 	return plan, pl.diags, nil
 }
@@ -319,11 +321,12 @@ func (pl *planner) checkUnreadProjects(projects []*config.Project, byProject map
 			addrs = append(addrs, e.origin)
 		}
 		slices.Sort(addrs)
-		pl.errorf(nil, "State has computes of a project that is not configured",
-			"The state manages %s in project %s, but no project block has id %q, so neonform does not read that project and cannot plan the deletion. "+
+		rm := suggest.Run("state", "rm", "ADDRESS")
+		pl.refuse(nil, "State has computes of a project that is not configured",
+			fmt.Sprintf("The state manages %s in project %s, but no project block has id %q, so neonform does not read that project and cannot plan the deletion. "+
 				"To delete them, keep a project block with that id (and no computes) for one more apply. "+
-				"To stop managing them and leave them running: `neonform state rm ADDRESS` for each.",
-			strings.Join(addrs, ", "), id, id)
+				"To stop managing them and leave them running: %s for each.",
+				strings.Join(addrs, ", "), id, id, rm.Quoted()), rm)
 	}
 }
 
@@ -395,15 +398,18 @@ func (pp *projectPlan) planRemovals() {
 			}
 			why = Reason{Kind: ReasonRemovedBlock, EndpointID: ep.ID}
 		}
+		rm := suggest.Run("state", "rm", e.origin)
+		var suggested []suggest.Command // what refusal suggests
 		refusal := fmt.Sprintf("%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
 			"To delete it: put its compute block back with prevent_destroy = false, apply, then remove the block. "+
-			"To stop managing it and leave it running: `neonform state rm %s`.", e.addr, ep.ID, shellquote.Word(e.origin))
+			"To stop managing it and leave it running: %s.", e.addr, ep.ID, rm.Quoted())
+		suggested = append(suggested, rm)
 		if moved := pp.relabelled(e); moved != "" {
 			// A project block given another label: the moved block keeps
 			// everything, where deleting or forgetting loses the compute.
 			refusal = fmt.Sprintf("%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the plan will not delete it. "+
 				"If the project block was renamed, say so with this block, which keeps every compute and endpoint as it is:\n\n%s\n\n"+
-				"To stop managing it and leave it running instead: `neonform state rm %s`.", e.addr, ep.ID, moved, shellquote.Word(e.origin))
+				"To stop managing it and leave it running instead: %s.", e.addr, ep.ID, moved, rm.Quoted())
 		}
 		protected := e.c.PreventDestroy
 		switch c := pp.pl.inConfig[e.base]; {
@@ -411,12 +417,14 @@ func (pp *projectPlan) planRemovals() {
 			addr = state.DeposedAddress(e.addr, ep.ID)
 			protected = pp.pl.inConfig[e.addr].PreventDestroy
 			why = Reason{Kind: ReasonReplacementSuperseded, EndpointID: ep.ID, Address: e.addr}
+			suggested = nil
 			refusal = fmt.Sprintf("%s takes back its endpoint from before an interrupted replacement, so %s, which that replacement made, would be deleted; "+
 				"but %s has lifecycle.prevent_destroy = true, so the plan will not. Set prevent_destroy = false to allow it, "+
 				"or configure %s as the replacement made it (a %s).", e.addr, ep.ID, e.addr, e.addr, ep.Type)
 		case e.deposed && c != nil:
 			protected = c.PreventDestroy // the configuration decides whether the replacement goes on
 			why = Reason{Kind: ReasonInterruptedReplace, EndpointID: ep.ID, Address: e.base}
+			suggested = nil
 			refusal = fmt.Sprintf("The replacement of %s was interrupted before it deleted %s, the endpoint it replaces, and %s has lifecycle.prevent_destroy = true now, so the plan will not delete it. "+
 				"To finish the replacement, set prevent_destroy = false. To keep the old endpoint instead, describe it again in the compute block (a %s): the next plan takes it back.",
 				e.base, ep.ID, e.base, ep.Type)
@@ -424,7 +432,7 @@ func (pp *projectPlan) planRemovals() {
 			why = Reason{Kind: ReasonInterruptedReplaceUnconfigured, EndpointID: ep.ID, Address: e.base}
 		}
 		if protected {
-			pp.errorf(pp.blockOf(e.c.BranchID), "Compute cannot be deleted", "%s", refusal)
+			pp.pl.refuse(pp.blockOf(e.c.BranchID), "Compute cannot be deleted", refusal, suggested...)
 			continue
 		}
 		ch := pp.newChange(addr, Delete, ep)

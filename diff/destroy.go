@@ -1,10 +1,11 @@
 package diff
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/neonform/neonform/config"
-	"github.com/neonform/neonform/internal/shellquote"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -57,18 +58,20 @@ func (pl *planner) refusesDestroy(addr string, c *state.Compute, ep *LiveEndpoin
 			return false
 		}
 		rng := cc.Range("lifecycle.prevent_destroy")
-		pl.errorf(&rng, "Compute cannot be destroyed",
-			"%s (%s) has lifecycle.prevent_destroy = true, so the destroy plan will not delete it, and nothing is destroyed. "+
-				"To destroy it too, set prevent_destroy = false first. To destroy everything else and leave it running, stop managing it: `neonform state rm %s`.",
-			addr, ep.ID, shellquote.Word(addr))
+		rm := suggest.Run("state", "rm", addr)
+		pl.refuse(&rng, "Compute cannot be destroyed",
+			fmt.Sprintf("%s (%s) has lifecycle.prevent_destroy = true, so the destroy plan will not delete it, and nothing is destroyed. "+
+				"To destroy it too, set prevent_destroy = false first. To destroy everything else and leave it running, stop managing it: %s.",
+				addr, ep.ID, rm.Quoted()), rm)
 		return true
 	}
 	if !c.PreventDestroy {
 		return false
 	}
-	pl.errorf(nil, "Compute cannot be destroyed",
-		"%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the destroy plan will not delete it, and nothing is destroyed. "+
-			"To destroy it too, put its compute block back, with prevent_destroy = false. To leave it running: `neonform state rm %s`.",
-		addr, ep.ID, shellquote.Word(addr))
+	rm := suggest.Run("state", "rm", addr)
+	pl.refuse(nil, "Compute cannot be destroyed",
+		fmt.Sprintf("%s (%s) is no longer in the configuration, but the state records lifecycle.prevent_destroy = true for it, so the destroy plan will not delete it, and nothing is destroyed. "+
+			"To destroy it too, put its compute block back, with prevent_destroy = false. To leave it running: %s.",
+			addr, ep.ID, rm.Quoted()), rm)
 	return true
 }

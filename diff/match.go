@@ -11,7 +11,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/nearest"
-	"github.com/neonform/neonform/internal/shellquote"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -74,9 +74,10 @@ func (pl *planner) applyMoves() map[string]*stateEntry {
 			if _, inState := slices.BinarySearch(held, moved); inState {
 				// Both ends were in the state before any move: the chain
 				// stops, and the entry stays where it is.
-				pl.warnf("moved block from %s to %s: both addresses are in the state, so the block is ignored. "+
-					"If the move is done, remove the block; otherwise forget the address that is not the compute's, `neonform state rm %s` or `neonform state rm %s`.",
-					to, moved, shellquote.Word(to), shellquote.Word(moved))
+				rmTo, rmMoved := suggest.Run("state", "rm", to), suggest.Run("state", "rm", moved)
+				pl.warn(fmt.Sprintf("moved block from %s to %s: both addresses are in the state, so the block is ignored. "+
+					"If the move is done, remove the block; otherwise forget the address that is not the compute's, %s or %s.",
+					to, moved, rmTo.Quoted(), rmMoved.Quoted()), rmTo, rmMoved)
 				last = nil
 				break
 			}
@@ -90,9 +91,9 @@ func (pl *planner) applyMoves() map[string]*stateEntry {
 			pl.undeclaredMove(last, from, to)
 			continue
 		}
-		if why := config.ProjectMoveRefusal(from, to, e.c.ProjectID, projectIDs[pl.inConfig[to].ProjectLabel]); why != "" {
+		if why, cmds := config.ProjectMoveRefusal(from, to, e.c.ProjectID, projectIDs[pl.inConfig[to].ProjectLabel]); why != "" {
 			r := last.DeclRange
-			pl.errorf(&r, "Move across projects", "%s", why)
+			pl.refuse(&r, "Move across projects", why, cmds...)
 			delete(eff, from) // refused: neither kept nor deleted by this plan
 			continue
 		}
@@ -202,10 +203,11 @@ func (pp *projectPlan) identify() {
 			continue
 		}
 		if e.c.ProjectID != pp.p.ID {
-			pp.errorf(&t.c.DeclRange, "Compute cannot change project",
-				"%s is recorded in state in project %s, but configured in project %q (id %s). An endpoint cannot move between projects. "+
-					"To start afresh here, forget the old one with `neonform state rm %s` (it keeps running), or give this compute a new label.",
-				t.c.Address, e.c.ProjectID, pp.p.Label, pp.p.ID, shellquote.Word(e.origin))
+			rm := suggest.Run("state", "rm", e.origin)
+			pp.pl.refuse(&t.c.DeclRange, "Compute cannot change project",
+				fmt.Sprintf("%s is recorded in state in project %s, but configured in project %q (id %s). An endpoint cannot move between projects. "+
+					"To start afresh here, forget the old one with %s (it keeps running), or give this compute a new label.",
+					t.c.Address, e.c.ProjectID, pp.p.Label, pp.p.ID, rm.Quoted()), rm)
 			continue
 		}
 		if ep := pp.live[e.c.EndpointID]; ep != nil {
@@ -282,8 +284,9 @@ func (pp *projectPlan) adoptable(t *target) *LiveEndpoint {
 		for i, ep := range found {
 			ids[i] = ep.ID
 		}
-		pp.warnf("%s: %d read replicas on its branch are named %s (%s); adopting %s. Import the one you mean with `neonform import %s ENDPOINT_ID` to choose.",
-			t.c.Address, len(found), QuotedName(t.c.Name, secretsOf(t.c)), strings.Join(ids, ", "), found[0].ID, shellquote.Word(t.c.Address))
+		imp := suggest.Run("import", t.c.Address, "ENDPOINT_ID")
+		pp.pl.warn(fmt.Sprintf("%s: %d read replicas on its branch are named %s (%s); adopting %s. Import the one you mean with %s to choose.",
+			t.c.Address, len(found), QuotedName(t.c.Name, secretsOf(t.c)), strings.Join(ids, ", "), found[0].ID, imp.Quoted()), imp)
 	}
 	if len(found) > 0 {
 		return found[0]
@@ -308,6 +311,23 @@ func (pl *planner) errorf(subject *hcl.Range, summary, format string, args ...an
 
 func (pl *planner) warnf(format string, args ...any) {
 	pl.warnings = append(pl.warnings, fmt.Sprintf(format, args...))
+}
+
+// refuse is an error of the plan whose detail suggests cmds, each written
+// there as its Quoted form.
+func (pl *planner) refuse(subject *hcl.Range, summary, detail string, cmds ...suggest.Command) {
+	pl.diags = append(pl.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject, Extra: cmds})
+}
+
+// warn is a warning of the plan that suggests cmds, each written in it as
+// its Quoted form.
+func (pl *planner) warn(text string, cmds ...suggest.Command) {
+	pl.warnings = append(pl.warnings, text)
+	for _, c := range cmds {
+		if !slices.ContainsFunc(pl.suggestions, c.Equal) {
+			pl.suggestions = append(pl.suggestions, c)
+		}
+	}
 }
 
 // nameRange is where a branch block's name is written (the name attribute, or the

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -49,6 +50,10 @@ type Plan struct {
 	Drift     []Drift     `json:"drift"`
 	Unmanaged []Unmanaged `json:"unmanaged"`
 	Warnings  []string    `json:"warnings"`
+	// Suggestions are the commands the warnings suggest, each written in
+	// them bare (suggest.Command.Quoted): a view writes them with its run's
+	// directory and variables. Absent when they suggest none.
+	Suggestions []suggest.Command `json:"suggestions,omitempty"`
 	// Cost is what the planned computes cost a month before and after the
 	// plan, and the price that says it (cost.go); absent from a plan written
 	// before costs were kept. Derived data: Verify does not check it.

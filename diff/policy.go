@@ -9,6 +9,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/state"
 )
 
@@ -96,8 +97,11 @@ func idleOnly(ch *Change, allowRestart bool) bool {
 	return !allowRestart && (ch.Action == Update || ch.Action == Replace) && ch.Disruption >= Restart
 }
 
+// newPlan is the command that makeANewPlan suggests.
+var newPlan = suggest.Run("plan", "-out", "plan.json")
+
 // makeANewPlan ends HoldTo's refusals.
-const makeANewPlan = "Nothing was changed: make a new plan with `neonform plan -out plan.json`, review it and apply it"
+var makeANewPlan = "Nothing was changed: make a new plan with " + newPlan.Quoted() + ", review it and apply it"
 
 // HoldTo refuses a plan, verified against st (steps: Verify's), that
 // permits what pol forbids: a change that restarts a compute whose
@@ -117,14 +121,14 @@ func HoldTo(p *Plan, st *state.State, steps []Step, pol *Policy) error {
 		ch := &p.Changes[i]
 		if field, why := pol.loosens(ch, st); field != "" {
 			return diag.ErrorAt(ch.Address, "Plan allows what the configuration forbids",
-				fmt.Sprintf("%s of change %s (%s): %s. %s", field, ch.Address, stepOf(steps, ch.Address), why, makeANewPlan))
+				fmt.Sprintf("%s of change %s (%s): %s. %s", field, ch.Address, stepOf(steps, ch.Address), why, makeANewPlan), newPlan)
 		}
 	}
 	for _, addr := range p.Forget {
 		if c := pol.compute(addr); c != nil {
 			return diag.ErrorAt(addr, "Plan allows what the configuration forbids",
 				fmt.Sprintf("forget of %s (%s): the configuration%s declares it, but the plan stops managing it, as a removed block with destroy = false asked when it was made. %s",
-					addr, stepOf(steps, addr), pol.where(c, ""), makeANewPlan))
+					addr, stepOf(steps, addr), pol.where(c, ""), makeANewPlan), newPlan)
 		}
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"os/user"
 	"strings"
 	"time"
+
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // Backend is where state lives: a local file (Local) or a Postgres table (Postgres).
@@ -88,6 +90,22 @@ type LockedError struct {
 	// Remove says how to remove the lock by hand, e.g. "run `neonform
 	// force-unlock <ID>` or delete neonform.state.json.lock".
 	Remove string
+	// Unlock is the force-unlock that Remove suggests, if it suggests one.
+	Unlock *suggest.Command
+}
+
+// Suggestions is the force-unlock the error suggests, if any.
+func (e *LockedError) Suggestions() []suggest.Command {
+	if e.Unlock == nil {
+		return nil
+	}
+	return []suggest.Command{*e.Unlock}
+}
+
+// forceUnlock is the force-unlock of the lock id, for Unlock.
+func forceUnlock(id string) *suggest.Command {
+	c := suggest.Run("force-unlock", id)
+	return &c
 }
 
 func (e *LockedError) Error() string {

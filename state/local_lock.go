@@ -91,7 +91,8 @@ func (l *Local) lockedError() (locked *LockedError, gone bool) {
 		return e, false
 	}
 	e.Info = info
-	e.Remove = fmt.Sprintf("run `neonform force-unlock %s` or delete %s", info.ID, lp)
+	e.Unlock = forceUnlock(info.ID)
+	e.Remove = fmt.Sprintf("run %s or delete %s", e.Unlock.Quoted(), lp)
 	if host, _ := os.Hostname(); host != "" && host == info.Host {
 		alive, known := process.Alive(info.PID)
 		e.Stale = known && !alive

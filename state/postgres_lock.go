@@ -126,7 +126,8 @@ func (p *Postgres) lockedError(ctx context.Context, conn *pgx.Conn) (*LockedErro
 		return e, nil
 	}
 	e.Info = info
-	e.Remove = fmt.Sprintf("run `neonform force-unlock %s`, which ends that database session (pid %d)", info.ID, backendPID)
+	e.Unlock = forceUnlock(info.ID)
+	e.Remove = fmt.Sprintf("run %s, which ends that database session (pid %d)", e.Unlock.Quoted(), backendPID)
 	if host, _ := os.Hostname(); host != "" && host == info.Host {
 		alive, known := process.Alive(info.PID)
 		e.Stale = known && !alive

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // A push replaces a backend's state with one read from elsewhere (a file
@@ -144,5 +146,10 @@ func Encode(s *State) ([]byte, error) {
 // reads): of a format this neonform reads, valid, with nothing unknown.
 // source names it in errors.
 func Decode(data []byte, source string) (*State, error) {
-	return decode(data, source, "write it with `neonform state pull`")
+	pull := suggest.Run("state", "pull")
+	s, err := decode(data, source, "write it with "+pull.Quoted())
+	if err != nil {
+		return nil, suggest.Wrap(err, pull)
+	}
+	return s, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // FormatVersion is the version of the state format this neonform writes and
@@ -157,11 +158,13 @@ func (s *State) Clone() *State {
 func (s *State) Move(from, to string) error {
 	c, ok := s.Computes[from]
 	if !ok {
-		return diag.ErrorAt(from, "No such compute in the state", fmt.Sprintf("no compute %q in state; `neonform state list` shows the addresses there are", from))
+		list := suggest.Run("state", "list")
+		return diag.ErrorAt(from, "No such compute in the state", fmt.Sprintf("no compute %q in state; %s shows the addresses there are", from, list.Quoted()), list)
 	}
 	if _, taken := s.Computes[to]; taken {
+		rm := suggest.Run("state", "rm", to)
 		return diag.ErrorAt(to, "Address already in the state",
-			fmt.Sprintf("cannot move %q to %q: %q is already in state; remove it first with `neonform state rm %s`", from, to, to, to))
+			fmt.Sprintf("cannot move %q to %q: %q is already in state; remove it first with %s", from, to, to, rm.Quoted()), rm)
 	}
 	delete(s.Computes, from)
 	s.Computes[to] = c
@@ -198,17 +201,20 @@ func validateIn(s *State, addrs iter.Seq[string]) error {
 		}
 		switch {
 		case c == nil:
-			return diag.ErrorAt(addr, "Empty state entry", fmt.Sprintf("compute %q in state is null; remove it with `neonform state rm %s`", addr, addr))
+			rm := suggest.Run("state", "rm", addr)
+			return diag.ErrorAt(addr, "Empty state entry", fmt.Sprintf("compute %q in state is null; remove it with %s", addr, rm.Quoted()), rm)
 		case c.EndpointID == "":
+			rm := suggest.Run("state", "rm", addr)
 			return diag.ErrorAt(addr, "State entry without an endpoint",
-				fmt.Sprintf("compute %q in state has no endpoint_id; remove it with `neonform state rm %s` and import it again", addr, addr))
+				fmt.Sprintf("compute %q in state has no endpoint_id; remove it with %s and import it again", addr, rm.Quoted()), rm)
 		case c.Type != api.EndpointTypeReadWrite && c.Type != api.EndpointTypeReadOnly:
 			return diag.ErrorAt(addr, "Unknown compute type in the state",
 				fmt.Sprintf("compute %q in state has type %q; it must be %q or %q", addr, c.Type, api.EndpointTypeReadWrite, api.EndpointTypeReadOnly))
 		}
 		if other, dup := owner[c.EndpointID]; dup {
+			rmOther, rm := suggest.Run("state", "rm", other), suggest.Run("state", "rm", addr)
 			return diag.ErrorAt(addr, "Endpoint in the state twice",
-				fmt.Sprintf("endpoint %s is in state twice, as %q and %q; remove one with `neonform state rm %s` or `neonform state rm %s`", c.EndpointID, other, addr, other, addr))
+				fmt.Sprintf("endpoint %s is in state twice, as %q and %q; remove one with %s or %s", c.EndpointID, other, addr, rmOther.Quoted(), rm.Quoted()), rmOther, rm)
 		}
 		owner[c.EndpointID] = addr
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/neonform/neonform/internal/bounded"
 	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/jsonfast"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // writePlan writes the plan file's bytes to w: indented JSON (a CI artifact
@@ -117,20 +118,20 @@ func ReadFile(path string) (*diff.Plan, error) {
 	}
 	switch {
 	case head.Computes != nil && head.Steps == nil:
-		return nil, fmt.Errorf("%s is a neonform state file, not a plan; make a plan with %s", path, remake(path))
+		return nil, remakeError(path, "%s is a neonform state file, not a plan; make a plan with %s", path)
 	case head.FormatVersion == 0:
-		return nil, fmt.Errorf("%s is not a neonform plan (it has no format_version); make one with %s", path, remake(path))
+		return nil, remakeError(path, "%s is not a neonform plan (it has no format_version); make one with %s", path)
 	case head.FormatVersion > diff.FormatVersion:
-		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
-			"apply it with that version or newer, or make a new plan with this one: %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion, remake(path))
+		return nil, remakeError(path, "%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
+			"apply it with that version or newer, or make a new plan with this one: %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion)
 	case head.FormatVersion < diff.FormatVersion:
-		return nil, fmt.Errorf("%s was written by neonform %s in plan format %d, which this neonform no longer reads (it reads format %d); "+
-			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion, remake(path))
+		return nil, remakeError(path, "%s was written by neonform %s in plan format %d, which this neonform no longer reads (it reads format %d); "+
+			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion)
 	case head.Steps == nil:
-		return nil, fmt.Errorf("%s is not a neonform plan (it has no steps); make one with %s", path, remake(path))
+		return nil, remakeError(path, "%s is not a neonform plan (it has no steps); make one with %s", path)
 	case head.Redacted:
-		return nil, fmt.Errorf("%s is a plan as `plan -format json` or `show -format json` print it, with the values of sensitive variables hidden, "+
-			"so neither show nor apply uses it. Use the file that `plan -out` wrote, or make one with %s", path, remake(path))
+		return nil, remakeError(path, "%s is a plan as `plan -format json` or `show -format json` print it, with the values of sensitive variables hidden, "+
+			"so neither show nor apply uses it. Use the file that `plan -out` wrote, or make one with %s", path)
 	}
 	// json.Unmarshal above already refused anything after the plan.
 	p, err := decodePlan(b)
@@ -146,10 +147,11 @@ func ReadFile(path string) (*diff.Plan, error) {
 	if err := diff.Check(p); err != nil {
 		// What differs may quote a secret: hidden, in the sentence and the diagnostic.
 		secrets := p.SensitiveTexts()
+		again := remake(path)
 		sentence := fmt.Sprintf("%s does not hold together, so neither show nor apply uses it: %v. Was it edited by hand? Make a new one with %s",
-			path, diff.HideTexts(err.Error(), secrets), remake(path))
+			path, diff.HideTexts(err.Error(), secrets), again.Quoted())
 		d := diff.Refusal(err, "Plan file does not hold together", sentence, secrets)
-		d.PlanFile = path
+		d.PlanFile, d.Suggestions = path, []suggest.Command{again}
 		return nil, &diag.Error{Message: sentence, Diagnostics: diag.Diagnostics{d}}
 	}
 	return p, nil
@@ -183,16 +185,14 @@ func corrupt(path string, b []byte, err error) error {
 	case errors.As(err, &typ):
 		where = fmt.Sprintf(" at line %d (field %s)", lineOf(b, typ.Offset), typ.Field)
 	}
-	return fmt.Errorf("%s is not a valid plan file%s: %v. It may be truncated or edited by hand; make a new one with %s",
-		path, where, err, remake(path))
+	return remakeError(path, "%s is not a valid plan file%s: %v. It may be truncated or edited by hand; make a new one with %s", path, where, err)
 }
 
-// remake is the command that makes a new plan in place of the one at path,
-// in backticks: at path itself if a plan may be saved there, otherwise (path
-// is a configuration file, a state, anything but a plan) beside it, in a
-// file -out will take. The caller completes it with the configuration's
-// directory.
-func remake(path string) string {
+// remake is the command that makes a new plan in place of the one at path:
+// at path itself if a plan may be saved there, otherwise (path is a
+// configuration file, a state, anything but a plan) beside it, in a file
+// -out will take. The CLI writes it with the configuration's directory.
+func remake(path string) suggest.Command {
 	out := path
 	for _, name := range []string{"plan.json", "neonform.plan.json", "new.plan.json"} {
 		if notAPlan(out) == "" {
@@ -200,10 +200,14 @@ func remake(path string) string {
 		}
 		out = filepath.Join(filepath.Dir(path), name)
 	}
-	if strings.ContainsAny(out, " \t'\"$`\\;&|<>()*?[]{}~#!") {
-		out = "'" + strings.ReplaceAll(out, "'", `'\''`) + "'"
-	}
-	return "`neonform plan -out " + filepath.ToSlash(out) + "`"
+	return suggest.Run("plan", "-out", filepath.ToSlash(out))
+}
+
+// remakeError is the error format says of the file at path, its last verb
+// the command that makes a new plan in its place (remake).
+func remakeError(path, format string, args ...any) error {
+	c := remake(path)
+	return suggest.Wrap(fmt.Errorf(format, append(args, c.Quoted())...), c)
 }
 
 // notAPlan says what the file at path is when it is there and is not a plan

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -24,6 +25,10 @@ type HumanOptions struct {
 	ApplyWith string
 	// Stats, when set, is appended to the first line: "3 API reads, 0.4s".
 	Stats string
+	// Context is the run's, which every command the view suggests carries
+	// (a warning's, how to see the rest of a partial plan): its -chdir, and
+	// the configuration's directory and variables.
+	Context suggest.Context
 }
 
 // unmanagedShown is how many unmanaged endpoints the terminal lists without -verbose.
@@ -100,7 +105,7 @@ func (h *human) render(p *diff.Plan) {
 		h.drift(p) // only gone computes, which apply forgets
 		h.unmanaged(p)
 		h.warnings(p)
-		h.printf("%s\n", noChangesLine(p, h.o.Stats)+goneEnd(p))
+		h.printf("%s\n", noChangesLine(p, h.o.Stats, h.o.Context)+goneEnd(p))
 		if p.HasSteps() {
 			h.saved()
 		}
@@ -122,7 +127,7 @@ func (h *human) render(p *diff.Plan) {
 		h.printf("%s: %s\n", l.topic, l.text)
 	}
 	if len(p.Targets) > 0 {
-		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))
+		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd(h.o.Context)))
 	}
 	h.saved()
 }
@@ -403,6 +408,6 @@ func (h *human) unmanaged(p *diff.Plan) {
 
 func (h *human) warnings(p *diff.Plan) {
 	for _, w := range p.Warnings {
-		h.printf("%s %s\n\n", h.paint(ansiYellow+ansiBold, "Warning:"), w)
+		h.printf("%s %s\n\n", h.paint(ansiYellow+ansiBold, "Warning:"), h.o.Context.Complete(w, p.Suggestions))
 	}
 }

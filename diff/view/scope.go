@@ -7,6 +7,7 @@ import (
 
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/internal/english"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -25,8 +26,11 @@ func targetFlags(p *diff.Plan) string {
 	return "-target " + strings.Join(p.Targets, " -target ")
 }
 
-// partialEnd says, after the summary, how to see the rest.
-const partialEnd = "This plan is partial: other changes may be waiting. `neonform plan` without -target shows every change."
+// partialEnd says, after the summary, how to see the rest, with the plan
+// command written for the run's context x.
+func partialEnd(x suggest.Context) string {
+	return "This plan is partial: other changes may be waiting. `" + x.Text(suggest.Run("plan")) + "` without -target shows every change."
+}
 
 // headerLine is the first line of the terminal view: "neonform plan: 2
 // projects, 6 computes", or for a destroy what it deletes.
@@ -38,8 +42,8 @@ func headerLine(p *diff.Plan) string {
 }
 
 // noChangesLine is the terminal view of a plan without changes; stats
-// ("1 API read") may be empty.
-func noChangesLine(p *diff.Plan, stats string) string {
+// ("1 API read") may be empty; x is the run's context (partialEnd).
+func noChangesLine(p *diff.Plan, stats string, x suggest.Context) string {
 	projects := english.Plural(len(p.Projects), "project", "projects")
 	counts := english.Plural(configured(p), "compute", "computes") + " in " + projects
 	if stats != "" {
@@ -50,7 +54,7 @@ func noChangesLine(p *diff.Plan, stats string) string {
 	case p.Destroy:
 		return fmt.Sprintf("Nothing to destroy: the state manages no computes (%s).", projects)
 	case len(p.Targets) > 0:
-		return fmt.Sprintf("No changes to the targeted computes: they match the configuration (%s). %s", counts, partialEnd)
+		return fmt.Sprintf("No changes to the targeted computes: they match the configuration (%s). %s", counts, partialEnd(x))
 	}
 	return fmt.Sprintf("No changes: the live computes match the configuration (%s).", counts)
 }

@@ -14,9 +14,7 @@ import (
 // run's configuration) and returns the error that ends the command with
 // exit code 1, having said everything.
 func refuse(w io.Writer, env environment, a configArgs, ds ...diag.Diagnostic) error {
-	for i := range ds {
-		ds[i].Detail = a.complete(ds[i].Detail)
-	}
+	a.completeDiagnostics(ds)
 	writeDiagnostics(w, ds, nil, env.color(w))
 	return &exitError{code: 1, diags: ds}
 }

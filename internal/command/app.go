@@ -67,11 +67,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(stderr, textsafe.TerminalText(cfgArgs.complete(ee.msg)))
+			fmt.Fprintln(stderr, textsafe.TerminalText(cfgArgs.completeError(ee.msg, err)))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "Error: %s\n", textsafe.TerminalText(cfgArgs.complete(err.Error())))
+	fmt.Fprintf(stderr, "Error: %s\n", textsafe.TerminalText(cfgArgs.completeError(err.Error(), err)))
 	return 1
 }
 

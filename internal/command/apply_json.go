@@ -31,7 +31,7 @@ func applyView(o applyOptions) (*views.Apply, error) {
 			"Add -auto-approve, or apply a plan that was reviewed:\n  %s\n  %s",
 			a.command("plan", "-out", "plan.json"), a.applySaved("plan.json", "-json"))
 	}
-	events := views.NewApplyJSON(o.Stdout, configArgsOf(o.planInputs).complete, o.PlanFile)
+	events := views.NewApplyJSON(o.Stdout, configArgsOf(o.planInputs).context, o.PlanFile)
 	return views.NewApply(o.Stdout, o.Stderr, false, events), nil
 }
 

@@ -255,7 +255,7 @@ func carryOut(ctx context.Context, o applyOptions, plan *diff.Plan, client *api.
 		o.view.NothingToDo(o.PlanFile)
 		return nil
 	}
-	summary := configArgsOf(o.planInputs).complete(views.Summary(rep))
+	summary := views.Summary(rep, configArgsOf(o.planInputs).context())
 	o.view.Finished(summary, err != nil)
 	if err != nil {
 		return &exitError{code: 1}

@@ -6,8 +6,6 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
-
-	"github.com/neonform/neonform/internal/shellquote"
 )
 
 // -chdir=DIR before the command runs it in DIR, as Terraform's -chdir does:
@@ -33,13 +31,4 @@ func enterChdir(c *cli.Context) error {
 		return fmt.Errorf("-chdir=%s: %v. Give the directory to run in, relative to this one: neonform -chdir=DIR COMMAND", dir, err)
 	}
 	return nil
-}
-
-// chdirWord is "-chdir=DIR" (quoted for a shell where needed) when this run
-// was given one, else "": the suggestions it makes carry it.
-func (a configArgs) chdirWord() string {
-	if a.chdir == "" {
-		return ""
-	}
-	return shellquote.Word("-chdir=" + a.chdir)
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 func destroyCommand() *cli.Command {
@@ -34,7 +36,8 @@ Exit status: 0 every compute deleted (or none to delete), 1 otherwise.`,
 			}
 			if dir := c.Args().First(); dir != "" {
 				if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-					return fmt.Errorf("%s is not a configuration directory: destroy takes one. To apply a saved destroy plan: `neonform apply %s`", dir, dir)
+					apply := suggest.Plain("apply", dir) // a saved plan holds its values: no -var
+					return suggest.Wrap(fmt.Errorf("%s is not a configuration directory: destroy takes one. To apply a saved destroy plan: %s", dir, apply.Quoted()), apply)
 				}
 			}
 			o, err := applyOptionsFrom(c)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/neonform/neonform/internal/diag"
 	"io"
 	"slices"
 	"text/tabwriter"
@@ -15,7 +14,9 @@ import (
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/view"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/english"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -71,6 +72,7 @@ Examples:
 			}
 			return runValidate(c.Context, validateOptions{
 				Dir:      dir,
+				Chdir:    c.String("chdir"),
 				JSON:     c.Bool("json"),
 				Vars:     c.StringSlice("var"),
 				VarFiles: c.StringSlice("var-file"),
@@ -85,6 +87,7 @@ Examples:
 // validateOptions are the inputs of neonform validate.
 type validateOptions struct {
 	Dir            string
+	Chdir          string // the run's -chdir, which the commands it suggests carry
 	JSON           bool
 	Vars, VarFiles []string
 	// Env is the process environment (NEONFORM_VAR_<name>, env(), NO_COLOR)
@@ -96,8 +99,12 @@ type validateOptions struct {
 func runValidate(ctx context.Context, o validateOptions) error {
 	cfg, diags := config.Load(o.Dir, config.Options{Vars: o.Vars, VarFiles: o.VarFiles, Environ: o.Env.list, Context: ctx})
 	interrupted := interruptedReading(ctx, diags.HasErrors())
+	args := configArgs{dir: o.Dir, chdir: o.Chdir, vars: o.Vars, varFiles: o.VarFiles, secrets: &sensitiveVars{}}
+	if cfg != nil {
+		args.secrets.learn(cfg.SensitiveVariables)
+	}
 	if o.JSON {
-		if err := writeValidateJSON(o.Stdout, diags); err != nil {
+		if err := writeValidateJSON(o.Stdout, diags, args); err != nil {
 			return err
 		}
 		if interrupted != nil {
@@ -113,6 +120,7 @@ func runValidate(ctx context.Context, o validateOptions) error {
 	if cfg != nil {
 		files = cfg.Files
 	}
+	args.completeDiagnostics(diags)
 	printDiagnostics(o.Stderr, diags, files, o.Env)
 	if interrupted != nil {
 		return interrupted
@@ -213,7 +221,8 @@ type validateJSON struct {
 	DiagnosticsOmitted int `json:"diagnostics_omitted,omitempty"`
 }
 
-func writeValidateJSON(w io.Writer, diags diag.Diagnostics) error {
+// writeValidateJSON writes diags, their suggestions for the run of args.
+func writeValidateJSON(w io.Writer, diags diag.Diagnostics, args configArgs) error {
 	out := validateJSON{FormatVersion: "1.0", Diagnostics: []diag.JSON{}}
 	for _, d := range diags {
 		if d.Severity == diag.SeverityWarning {
@@ -224,8 +233,12 @@ func writeValidateJSON(w io.Writer, diags diag.Diagnostics) error {
 	}
 	shown, moreErrors, moreWarnings := firstDiagnostics(diags)
 	out.DiagnosticsOmitted = moreErrors + moreWarnings
+	var x suggest.Context
+	if slices.ContainsFunc(shown, func(d diag.Diagnostic) bool { return len(d.Suggestions) > 0 }) {
+		x = args.context()
+	}
 	for _, d := range shown {
-		out.Diagnostics = append(out.Diagnostics, d.ToJSON())
+		out.Diagnostics = append(out.Diagnostics, d.ToJSONIn(x))
 	}
 	out.Valid = out.ErrorCount == 0
 	enc := json.NewEncoder(w)

@@ -37,7 +37,7 @@ func TestDiagnosticsStopAfterFifty(t *testing.T) {
 
 	// validate -json keeps the counts and leaves the same ones out.
 	buf.Reset()
-	if err := writeValidateJSON(&buf, diags); err != nil {
+	if err := writeValidateJSON(&buf, diags, configArgs{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"error_count": 60`, `"warning_count": 3`, `"diagnostics_omitted": 13`} {

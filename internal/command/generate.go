@@ -210,12 +210,12 @@ func checkGenerated(ctx context.Context, cfg *config.Config, o generateOptions, 
 	}
 	for _, c := range res.Computes {
 		if addr, ok := st.ByEndpoint(c.Endpoint.ID); ok && addr != c.Address {
-			return fmt.Errorf("endpoint %s is already in the state, as %s; generate would record it as %s. Remove that entry first (`neonform state rm %s`), or leave its project out",
-				c.Endpoint.ID, addr, c.Address, shellquote.Word(addr))
+			return fmt.Errorf("endpoint %s is already in the state, as %s; generate would record it as %s. Remove that entry first (`%s`), or leave its project out",
+				c.Endpoint.ID, addr, c.Address, configArgsOf(o.planInputs).command("state", "rm", addr))
 		}
 		if other := st.Computes[c.Address]; other != nil && other.EndpointID != c.Endpoint.ID {
-			return fmt.Errorf("%s is already in the state, as endpoint %s; generate would record endpoint %s there. Remove that entry first (`neonform state rm %s`)",
-				c.Address, other.EndpointID, c.Endpoint.ID, shellquote.Word(c.Address))
+			return fmt.Errorf("%s is already in the state, as endpoint %s; generate would record endpoint %s there. Remove that entry first (`%s`)",
+				c.Address, other.EndpointID, c.Endpoint.ID, configArgsOf(o.planInputs).command("state", "rm", c.Address))
 		}
 	}
 	sources := map[string][]byte{}

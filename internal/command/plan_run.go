@@ -72,12 +72,9 @@ func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, sav
 		savedTo = filepath.ToSlash(savedTo)
 		applyWith = args.forSavedPlan(p.settingsVars).command("apply", savedTo)
 	}
-	cw := args.completing(w)
-	if err := view.Human(cw, p.plan, view.HumanOptions{
+	return view.Human(w, p.plan, view.HumanOptions{
 		Color: color, Verbose: verbose, SavedTo: savedTo, ApplyWith: applyWith,
-		Stats: english.Plural(p.reads, "API read", "API reads"),
-	}); err != nil {
-		return err
-	}
-	return cw.Flush()
+		Stats:   english.Plural(p.reads, "API read", "API reads"),
+		Context: args.context(),
+	})
 }

@@ -30,7 +30,7 @@ func runShow(o showOptions) error {
 		// plan is made from: its advice says DIR, not a guess that would plan
 		// the current directory when pasted.
 		text := err.Error()
-		if completed := (configArgs{dir: "DIR", chdir: o.Chdir}).complete(text); completed != text {
+		if completed := (configArgs{dir: "DIR", chdir: o.Chdir}).completeError(text, err); completed != text {
 			return errors.New(completed + " (DIR: the configuration's directory)")
 		}
 		return err
@@ -42,9 +42,5 @@ func runShow(o showOptions) error {
 		return view.Markdown(o.Stdout, p, markdownLimit)
 	}
 	// Its advice (a partial plan's "neonform plan", a warning's) says DIR too.
-	cw := (configArgs{dir: "DIR", chdir: o.Chdir}).completing(o.Stdout)
-	if err := view.Human(cw, p, view.HumanOptions{Color: o.Color, Verbose: o.Verbose}); err != nil {
-		return err
-	}
-	return cw.Flush()
+	return view.Human(o.Stdout, p, view.HumanOptions{Color: o.Color, Verbose: o.Verbose, Context: (configArgs{dir: "DIR", chdir: o.Chdir}).context()})
 }

@@ -269,8 +269,10 @@ func projectMoveRefusals(from, to string, moves []entryMove, toProject *config.P
 				entries = append(entries, m.from)
 			}
 		}
-		if why := config.ProjectMoveRefusal(subject, target, p, toProject.ID, entries...); why != "" {
-			ds = append(ds, diag.AtAddress(subject, "Move across projects", why))
+		if why, cmds := config.ProjectMoveRefusal(subject, target, p, toProject.ID, entries...); why != "" {
+			d := diag.AtAddress(subject, "Move across projects", why)
+			d.Suggestions = cmds
+			ds = append(ds, d)
 		}
 	}
 	return ds

@@ -1,15 +1,12 @@
 package command
 
 import (
-	"bytes"
-	"io"
-	"regexp"
 	"strings"
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/nearest"
-	"github.com/neonform/neonform/internal/shellquote"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // Every command neonform suggests must work when pasted: it must point at the
@@ -17,10 +14,10 @@ import (
 // values), or it would read another directory, or plan with other values.
 //
 // The CLI builds its own suggestions with configArgs.command. The packages
-// below it (diff, apply, state) do not know the directory or the variables;
-// they write their suggestions in backticks, with the command's own
-// arguments only (`neonform state rm shop.main.x`), and complete adds the
-// rest, in the one place their messages pass through on their way out.
+// below it (config, diff, apply, state) do not know the directory or the
+// variables; they suggest a command as a value (internal/suggest), written
+// bare in their message and listed beside it, and the CLI renders it in
+// this run's context (configArgs.context).
 
 // configArgs are the arguments that point a command at the configuration of
 // this run.
@@ -71,21 +68,16 @@ func (s *sensitiveVars) shown(arg string) string {
 // error it returns.
 const configArgsKey = "configArgs"
 
-// completeDiagnostics completes the suggestions in diagnostics' details.
-func (a configArgs) completeDiagnostics(diags diag.Diagnostics) {
-	for i := range diags {
-		diags[i].Detail = a.complete(diags[i].Detail)
-	}
-}
-
-// suffix is what follows a command's own arguments: " infra -var-file prod.vars".
-func (a configArgs) suffix() string {
+// context is what this run adds to the commands it suggests: its -chdir,
+// and after a command that reads a configuration, its directory and
+// variables (a sensitive one's value hidden).
+func (a configArgs) context() suggest.Context {
 	var words []string
 	if a.dir != "" && a.dir != "." {
-		words = append(words, shellquote.Word(displayPath(a.dir)))
+		words = append(words, displayPath(a.dir))
 	}
 	for _, f := range a.varFiles {
-		words = append(words, "-var-file", shellquote.Word(f))
+		words = append(words, "-var-file", f)
 	}
 	if len(a.vars) > 0 && (a.secrets == nil || !a.secrets.known) {
 		// The run stopped before it read the configuration (a mistake in
@@ -98,124 +90,41 @@ func (a configArgs) suffix() string {
 		}
 	}
 	for _, v := range a.vars {
-		words = append(words, "-var", shellquote.Word(a.secrets.shown(v)))
+		words = append(words, "-var", a.secrets.shown(v))
 	}
-	if len(words) == 0 {
-		return ""
-	}
-	return " " + strings.Join(words, " ")
+	return suggest.Context{Chdir: a.chdir, Config: words}
 }
 
 // command is "neonform NAME ARGS..." for the configuration of this run, with
 // every word quoted for a POSIX shell where it needs it.
 func (a configArgs) command(name string, args ...string) string {
-	words := []string{"neonform"}
-	if w := a.chdirWord(); w != "" {
-		words = append(words, w)
-	}
-	words = append(words, name)
-	for _, w := range args {
-		words = append(words, shellquote.Word(w))
-	}
-	return strings.Join(words, " ") + a.suffix()
+	return a.context().Text(suggest.Run(append([]string{name}, args...)...))
 }
 
-// suggested is a command in backticks: `neonform state rm shop.main.x`.
-var suggested = regexp.MustCompile("`(neonform [^`\n]*)`")
-
-// configArity is how many arguments of its own each command that reads a
-// configuration takes before DIR; a suggestion with fewer is a sentence
-// fragment ("`neonform state rm` it"), left as it is.
-var configArity = map[string]int{
-	"plan": 0, "apply": 0, "validate": 0, "destroy": 0,
-	"import": 2, "force-unlock": 1,
-	"state list": 0, "state show": 1, "state rm": 1, "state mv": 2, "state pull": 0, "state push": 1,
-}
-
-// complete adds this run's configuration to every suggestion in text that
-// reads one and lacks it.
-//
-// With -chdir, every suggestion carries it too (neonform -chdir=infra state
-// rm ...): its paths are the directory's.
-func (a configArgs) complete(text string) string {
-	suffix, chdir := a.suffix(), a.chdirWord()
-	if suffix == "" && chdir == "" {
-		return text
-	}
-	return suggested.ReplaceAllStringFunc(text, func(m string) string {
-		cmd := m[1 : len(m)-1]
-		if chdir != "" && strings.HasPrefix(cmd, "neonform "+chdir+" ") || chdir == "" && strings.HasSuffix(cmd, suffix) {
-			return m // built complete, by the CLI
-		}
-		words := strings.Fields(strings.TrimPrefix(cmd, "neonform "))
-		if len(words) == 0 {
-			return m
-		}
-		if chdir != "" {
-			cmd = "neonform " + chdir + strings.TrimPrefix(cmd, "neonform")
-		}
-		name, rest := words[0], words[1:]
-		if name == "state" && len(rest) > 0 {
-			name, rest = "state "+rest[0], rest[1:]
-		}
-		arity, ok := configArity[name]
-		if !ok || positional(rest) < arity || strings.HasSuffix(cmd, suffix) {
-			return "`" + cmd + "`"
-		}
-		return "`" + cmd + suffix + "`"
-	})
-}
-
-// completing is w with the suggestions of every line completed, for a
-// plan's output, whose warnings may advise a command. Lines are written as
-// they end, so a large plan is not held twice.
-func (a configArgs) completing(w io.Writer) *completingWriter {
-	return &completingWriter{w: w, args: a, pass: a.suffix() == "" && a.chdirWord() == ""}
-}
-
-type completingWriter struct {
-	w    io.Writer
-	args configArgs
-	pass bool // nothing to complete: write through
-	line []byte
-}
-
-func (c *completingWriter) Write(p []byte) (int, error) {
-	if c.pass {
-		return c.w.Write(p)
-	}
-	c.line = append(c.line, p...)
-	if i := bytes.LastIndexByte(c.line, '\n'); i >= 0 {
-		if _, err := io.WriteString(c.w, c.args.complete(string(c.line[:i+1]))); err != nil {
-			return 0, err
-		}
-		c.line = append(c.line[:0], c.line[i+1:]...)
-	}
-	return len(p), nil
-}
-
-// Flush writes what is left after the last newline.
-func (c *completingWriter) Flush() error {
-	if len(c.line) == 0 {
-		return nil
-	}
-	_, err := io.WriteString(c.w, c.args.complete(string(c.line)))
-	c.line = c.line[:0]
-	return err
-}
-
-// positional counts the words that are not flags or their values (the flags
-// of suggestions take a value: -out FILE).
-func positional(words []string) int {
-	n := 0
-	for i := 0; i < len(words); i++ {
-		if strings.HasPrefix(words[i], "-") {
-			i++
+// completeDiagnostics writes the commands each diagnostic's detail suggests
+// for this run.
+func (a configArgs) completeDiagnostics(diags diag.Diagnostics) {
+	var x *suggest.Context // made once, at the first suggestion
+	for i := range diags {
+		if len(diags[i].Suggestions) == 0 {
 			continue
 		}
-		n++
+		if x == nil {
+			c := a.context()
+			x = &c
+		}
+		diags[i].Detail = x.Complete(diags[i].Detail, diags[i].Suggestions)
 	}
-	return n
+}
+
+// completeError is text (err's message, or a message that quotes it) with
+// the commands err suggests written for this run.
+func (a configArgs) completeError(text string, err error) string {
+	cmds := suggest.Of(err)
+	if len(cmds) == 0 {
+		return text
+	}
+	return a.context().Complete(text, cmds)
 }
 
 // closest is the name nearest to given, for "did you mean" (nearest.Name).

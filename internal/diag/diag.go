@@ -13,6 +13,8 @@ package diag
 
 import (
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // Severity is how bad a diagnostic is.
@@ -36,6 +38,9 @@ type Diagnostic struct {
 	Range    *hcl.Range
 	Address  string
 	PlanFile string
+	// Suggestions are the commands Detail advises, each written there as
+	// its Quoted form: a view renders them with the run's context.
+	Suggestions []suggest.Command
 
 	// What hcl.Diagnostic holds besides, kept so that nothing config says
 	// is lost on the way (an editor or a test may read them).
@@ -74,7 +79,9 @@ func AtAddress(address, summary, detail string) Diagnostic {
 	return Diagnostic{Severity: SeverityError, Summary: summary, Detail: detail, Address: address}
 }
 
-// FromHCL converts hcl's diagnostics (config's and diff.Build's).
+// FromHCL converts hcl's diagnostics (config's and diff.Build's). An
+// hcl.Diagnostic whose detail suggests commands holds them as its Extra
+// ([]suggest.Command): they become the Suggestions.
 func FromHCL(hd hcl.Diagnostics) Diagnostics {
 	if hd == nil {
 		return nil
@@ -83,6 +90,9 @@ func FromHCL(hd hcl.Diagnostics) Diagnostics {
 	for i, h := range hd {
 		d := Diagnostic{Severity: SeverityError, Summary: h.Summary, Detail: h.Detail, Range: h.Subject,
 			Context: h.Context, Expression: h.Expression, EvalContext: h.EvalContext, Extra: h.Extra}
+		if cmds, ok := h.Extra.([]suggest.Command); ok {
+			d.Suggestions, d.Extra = cmds, nil
+		}
 		if h.Severity == hcl.DiagWarning {
 			d.Severity = SeverityWarning
 		}

@@ -1,6 +1,10 @@
 package diag
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/neonform/neonform/internal/suggest"
+)
 
 // Error is a refusal made of diagnostics: plan and apply return it (or an
 // error that wraps it), so errors.As finds what a program needs to report
@@ -12,9 +16,20 @@ type Error struct {
 }
 
 // ErrorAt is an Error of one diagnostic about address, which people read as
-// message (also the diagnostic's detail).
-func ErrorAt(address, summary, message string) *Error {
-	return &Error{Message: message, Diagnostics: Diagnostics{AtAddress(address, summary, message)}}
+// message (also the diagnostic's detail), which suggests cmds.
+func ErrorAt(address, summary, message string, cmds ...suggest.Command) *Error {
+	d := AtAddress(address, summary, message)
+	d.Suggestions = cmds
+	return &Error{Message: message, Diagnostics: Diagnostics{d}}
+}
+
+// Suggestions are the commands the diagnostics suggest (suggest.Of).
+func (e *Error) Suggestions() []suggest.Command {
+	var out []suggest.Command
+	for _, d := range e.Diagnostics {
+		out = append(out, d.Suggestions...)
+	}
+	return out
 }
 
 func (e *Error) Error() string {

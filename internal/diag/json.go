@@ -3,6 +3,8 @@ package diag
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // Limits of one diagnostic as neonform shows it, to people and in JSON, so
@@ -24,6 +26,8 @@ type JSON struct {
 	Range    *RangeJSON `json:"range,omitempty"`
 	Address  string     `json:"address,omitempty"`
 	PlanFile string     `json:"plan_file,omitempty"`
+	// Suggestions are the commands Detail advises, as they are to be run.
+	Suggestions []suggest.JSON `json:"suggestions,omitempty"`
 }
 
 // RangeJSON is a place in a file; lines and columns count from 1.
@@ -40,10 +44,16 @@ type PosJSON struct {
 	Byte   int `json:"byte"`
 }
 
-// ToJSON is d as JSON, its summary and detail clipped as people see them.
-func (d Diagnostic) ToJSON() JSON {
-	j := JSON{Severity: "error", Summary: Clip(d.Summary, MaxSummary), Detail: Clip(d.Detail, MaxDetail),
-		Address: d.Address, PlanFile: d.PlanFile}
+// ToJSON is d as JSON, its summary and detail clipped as people see them,
+// its suggestions bare (ToJSONIn).
+func (d Diagnostic) ToJSON() JSON { return d.ToJSONIn(suggest.Context{}) }
+
+// ToJSONIn is d as JSON with its suggestions, in its detail and beside it,
+// in the context of the run that reports it.
+func (d Diagnostic) ToJSONIn(x suggest.Context) JSON {
+	j := JSON{Severity: "error", Summary: Clip(d.Summary, MaxSummary),
+		Detail:  Clip(x.Complete(d.Detail, d.Suggestions), MaxDetail),
+		Address: d.Address, PlanFile: d.PlanFile, Suggestions: x.JSON(d.Suggestions)}
 	if d.Severity == SeverityWarning {
 		j.Severity = "warning"
 	}
@@ -58,10 +68,13 @@ func (d Diagnostic) ToJSON() JSON {
 }
 
 // ToJSON is each of ds as JSON, nil for none.
-func (ds Diagnostics) ToJSON() []JSON {
+func (ds Diagnostics) ToJSON() []JSON { return ds.ToJSONIn(suggest.Context{}) }
+
+// ToJSONIn is each of ds as JSON in the context x (Diagnostic.ToJSONIn).
+func (ds Diagnostics) ToJSONIn(x suggest.Context) []JSON {
 	var out []JSON
 	for _, d := range ds {
-		out = append(out, d.ToJSON())
+		out = append(out, d.ToJSONIn(x))
 	}
 	return out
 }

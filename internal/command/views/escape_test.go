@@ -11,6 +11,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/internal/textsafe/textsafetest"
 	"github.com/neonform/neonform/state"
 )
@@ -63,5 +64,5 @@ func TestProgressAndReportShowServiceTextEscaped(t *testing.T) {
 		NotAttempted: []apply.StepResult{{Step: *create, Err: errors.New("not attempted: " + bad)}},
 		LockLost:     &apply.LockLostError{Err: errors.New("the lock is now " + bad)},
 	}
-	textsafetest.Terminal(t, "report", Summary(rep))
+	textsafetest.Terminal(t, "report", Summary(rep, suggest.Context{}))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // An apply is shown twice: in prose to people (hook_ui.go) and, with apply
@@ -98,6 +99,8 @@ type Event struct {
 	// Diagnostics: what a refusal names (a configuration error, an edited
 	// or stale plan, a damaged state), as validate -json writes them.
 	Diagnostics []diag.JSON `json:"diagnostics,omitempty"`
+	// Suggestions: the commands Error advises, as they are to be run.
+	Suggestions []suggest.JSON `json:"suggestions,omitempty"`
 }
 
 // EventCounts are an apply_finished's counts: the changes done, as the
@@ -157,13 +160,13 @@ func serviceWaitEvent(w api.Wait) Event {
 
 // finishedEvent is the apply_finished of an apply that ran (rep) or was
 // refused before its first step (rep nil, err its reason).
-func finishedEvent(rep *apply.Report, err error) Event {
+func finishedEvent(rep *apply.Report, err error, x suggest.Context) Event {
 	if rep == nil {
 		e := Event{Type: EventApplyFinished, Status: StatusError, Counts: &EventCounts{}, Message: "Nothing was changed."}
 		if err != nil {
 			err = Refusal(err) // a stale plan's facts, worded
-			e.Error = err.Error()
-			e.Diagnostics = diagnosticsOf(err)
+			e.Error, e.Suggestions = x.Complete(err.Error(), suggest.Of(err)), x.JSON(suggest.Of(err))
+			e.Diagnostics = diagnosticsOf(err, x)
 			e.Message = strings.TrimSuffix(firstLine(e.Error), ":")
 			if !strings.Contains(strings.ToLower(e.Message), "nothing was changed") {
 				e.Message = "Nothing was changed: " + e.Message
@@ -172,14 +175,14 @@ func finishedEvent(rep *apply.Report, err error) Event {
 		return e
 	}
 	c := rep.Counts
-	e := Event{Type: EventApplyFinished, Status: StatusComplete, Message: firstLine(Summary(rep)), Elapsed: seconds(rep.Elapsed),
+	e := Event{Type: EventApplyFinished, Status: StatusComplete, Message: firstLine(Summary(rep, x)), Elapsed: seconds(rep.Elapsed),
 		Counts: &EventCounts{Created: c.Created, Updated: c.Updated, Replaced: c.Replaced, Deleted: c.Deleted, Restarted: c.Restarted,
 			Suspended: c.Suspended, StateOnly: c.StateOnly, ForgotGone: c.ForgotGone, Defaults: c.Defaults, StepsDone: len(rep.Done), StepsFailed: len(rep.Failed), NotAttempted: len(rep.NotAttempted)}}
 	if len(rep.Failed) > 0 || len(rep.NotAttempted) > 0 || rep.Interrupted {
 		e.Status = StatusIncomplete
 	}
 	if err != nil {
-		e.Error = err.Error()
+		e.Error, e.Suggestions = x.Complete(err.Error(), suggest.Of(err)), x.JSON(suggest.Of(err))
 	}
 	for _, s := range rep.NotAttempted {
 		e.NotAttempted = append(e.NotAttempted, EventSkipped{Step: s.Step.ID, Address: s.Step.Address, Reason: s.Err.Error()})
@@ -187,14 +190,14 @@ func finishedEvent(rep *apply.Report, err error) Event {
 	return e
 }
 
-// diagnosticsOf is the diagnostics err carries (a *diag.Error), as JSON; nil
-// for an error that is only a sentence.
-func diagnosticsOf(err error) []diag.JSON {
+// diagnosticsOf is the diagnostics err carries (a *diag.Error), as JSON in
+// the run's context x; nil for an error that is only a sentence.
+func diagnosticsOf(err error, x suggest.Context) []diag.JSON {
 	var de *diag.Error
 	if !errors.As(err, &de) {
 		return nil
 	}
-	return de.Diagnostics.ToJSON()
+	return de.Diagnostics.ToJSONIn(x)
 }
 
 func firstLine(s string) string {
@@ -212,9 +215,10 @@ func seconds(d time.Duration) *float64 {
 type ApplyJSON struct {
 	write    func(Event)
 	finished atomic.Bool
-	// complete makes the commands an end's message suggests name the run's
-	// configuration, as the same text for people does.
-	complete func(string) string
+	// context is the run's, with which an end writes the commands it
+	// suggests, as the same text for people does; asked at the end, when
+	// the run knows which variables are sensitive.
+	context func() suggest.Context
 	// planFile is the plan file applied, named by diagnostics about its
 	// computes; "" when apply plans itself.
 	planFile string
@@ -225,10 +229,10 @@ type ApplyJSON struct {
 }
 
 // NewApplyJSON writes the events of an apply of planFile ("" when apply
-// plans itself) to w; complete words the commands an end suggests for the
-// run's configuration.
-func NewApplyJSON(w io.Writer, complete func(string) string, planFile string) *ApplyJSON {
-	return &ApplyJSON{write: jsonEvents(w), complete: complete, planFile: planFile, waiting: map[string]bool{}}
+// plans itself) to w; context is the run's, for the commands an end
+// suggests.
+func NewApplyJSON(w io.Writer, context func() suggest.Context, planFile string) *ApplyJSON {
+	return &ApplyJSON{write: jsonEvents(w), context: context, planFile: planFile, waiting: map[string]bool{}}
 }
 
 // Ended reports whether the apply_finished was written.
@@ -238,12 +242,10 @@ func (j *ApplyJSON) Ended() bool { return j.finished.Load() }
 func (j *ApplyJSON) send(e Event) {
 	if e.Type == EventApplyFinished {
 		j.finished.Store(true)
-		e.Message, e.Error = j.complete(e.Message), j.complete(e.Error)
 		for i := range e.Diagnostics {
 			if e.Diagnostics[i].Address != "" && e.Diagnostics[i].PlanFile == "" {
 				e.Diagnostics[i].PlanFile = j.planFile
 			}
-			e.Diagnostics[i].Detail = j.complete(e.Diagnostics[i].Detail)
 		}
 	}
 	j.write(e)
@@ -308,7 +310,9 @@ func (j *ApplyJSON) StateSaved(where string, serial int64) {
 
 func (j *ApplyJSON) Warning(error) {}
 
-func (j *ApplyJSON) Finished(rep *apply.Report, err error) { j.send(finishedEvent(rep, err)) }
+func (j *ApplyJSON) Finished(rep *apply.Report, err error) {
+	j.send(finishedEvent(rep, err, j.context()))
+}
 
 // stepEvent is an event about step s.
 func (j *ApplyJSON) stepEvent(t EventType, s *diff.Step, message string) Event {

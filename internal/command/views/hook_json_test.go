@@ -11,6 +11,7 @@ import (
 
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // readEvents reads the lines ApplyJSON wrote: each one JSON object with a
@@ -36,7 +37,7 @@ func readEvents(t *testing.T, out *bytes.Buffer) []map[string]any {
 // its message and the facts in fields.
 func TestApplyJSONWritesAnEventForEachCall(t *testing.T) {
 	var out bytes.Buffer
-	j := NewApplyJSON(&out, func(s string) string { return s }, "plan.json")
+	j := NewApplyJSON(&out, func() suggest.Context { return suggest.Context{} }, "plan.json")
 	create := diff.Step{ID: 1, Address: "shop.main.reports", Kind: diff.StepCreate, ProjectID: "p-1", Name: "reports", Record: nil}
 	update := diff.Step{ID: 2, Address: "shop.main.primary", Kind: diff.StepUpdate, ProjectID: "p-1", EndpointID: "ep-1"}
 	p := &diff.Plan{Projects: []diff.Project{{ID: "p-1", Label: "shop"}}, Steps: []diff.Step{create, update}, Summary: diff.Summary{Create: 1, Update: 1}}
@@ -90,14 +91,14 @@ func TestApplyJSONWritesAnEventForEachCall(t *testing.T) {
 	}
 	fin := events[7]
 	if counts := fin["counts"].(map[string]any); fin["status"] != "incomplete" || counts["updated"] != float64(1) || counts["steps_failed"] != float64(1) ||
-		fin["@message"] != firstLine(Summary(rep)) {
+		fin["@message"] != firstLine(Summary(rep, suggest.Context{})) {
 		t.Errorf("apply_finished = %v", fin)
 	}
 }
 
 func TestApplyJSONOfARefusedApply(t *testing.T) {
 	var out bytes.Buffer
-	j := NewApplyJSON(&out, func(s string) string { return s }, "")
+	j := NewApplyJSON(&out, func() suggest.Context { return suggest.Context{} }, "")
 	j.Finished(nil, errors.New("state is locked by someone-else"))
 	events := readEvents(t, &out)
 	if len(events) != 1 || events[0]["type"] != "apply_finished" || events[0]["status"] != "error" ||
@@ -108,7 +109,7 @@ func TestApplyJSONOfARefusedApply(t *testing.T) {
 
 func TestApplyJSONOfNothingToDo(t *testing.T) {
 	var out bytes.Buffer
-	j := NewApplyJSON(&out, func(s string) string { return s }, "")
+	j := NewApplyJSON(&out, func() suggest.Context { return suggest.Context{} }, "")
 	j.PlanChecked(&diff.Plan{})
 	if events := readEvents(t, &out); len(events) != 1 || events[0]["@message"] != "The plan has no changes: nothing to do." || events[0]["steps"] != float64(0) {
 		t.Errorf("events = %v", events)

@@ -10,6 +10,7 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/view"
 	"github.com/neonform/neonform/internal/english"
+	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/internal/textsafe"
 )
 
@@ -22,8 +23,9 @@ import (
 //	Apply complete: 1 created, 2 updated (1 restarted), 1 deleted in 12.4s.
 //
 // or, when a step failed or the apply was interrupted, what was done, what
-// failed and why, what was not attempted, and what to do next.
-func Summary(r *apply.Report) string {
+// failed and why, what was not attempted, and what to do next, its
+// commands written for the run's context x.
+func Summary(r *apply.Report, x suggest.Context) string {
 	var b strings.Builder
 	elapsed := formatElapsed(r.Elapsed)
 	switch {
@@ -51,7 +53,7 @@ func Summary(r *apply.Report) string {
 		if call := textsafe.Terminal(describeStep(&f.Step)); !strings.HasPrefix(f.Err.Error(), call) {
 			b.WriteString(", " + call) // the service's errors name the call themselves
 		}
-		fmt.Fprintf(&b, "): %s", textsafe.Terminal(f.Err.Error()))
+		fmt.Fprintf(&b, "): %s", textsafe.Terminal(x.Complete(f.Err.Error(), suggest.Of(f.Err))))
 		if f.Recorded {
 			b.WriteString(" (the endpoint exists and is recorded in the state)")
 		}
@@ -66,7 +68,7 @@ func Summary(r *apply.Report) string {
 	if r.LockLost != nil {
 		fmt.Fprintf(&b, "\nStopped: %s. Nothing more was sent to the service after that was found.", textsafe.Terminal(fmt.Sprint(errors.Unwrap(r.LockLost))))
 	}
-	b.WriteString("\nThe state records every step that was done. Run `neonform plan` to see exactly what remains")
+	fmt.Fprintf(&b, "\nThe state records every step that was done. Run `%s` to see exactly what remains", x.Text(suggest.Run("plan")))
 	if len(r.Failed) > 0 {
 		b.WriteString(", fix the cause of the failure above, and apply the new plan.")
 	} else {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // A stale plan's refusal: apply says what changed since the plan was made
@@ -14,7 +15,7 @@ import (
 // and as apply -json's diagnostics (StaleDiagnostics).
 
 // rerun is what a stale plan's refusal asks people to do.
-const rerun = "Run `neonform plan` again, review the new plan, and apply it."
+var rerun = "Run " + apply.Replan.Quoted() + " again, review the new plan, and apply it."
 
 // staleLine is one sentence of a stale plan's refusal, and the address of
 // the compute it concerns ("" for the state or an endpoint no compute is).
@@ -44,7 +45,7 @@ func StaleDiagnostics(e *apply.StaleError) diag.Diagnostics {
 	var out diag.Diagnostics
 	for _, l := range staleLines(e) {
 		out = append(out, diag.Diagnostic{Severity: diag.SeverityError, Summary: "Plan is stale",
-			Detail: l.text + ". " + rerun, Address: l.address})
+			Detail: l.text + ". " + rerun, Address: l.address, Suggestions: []suggest.Command{apply.Replan}})
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // A stale plan's facts are worded once, for people and as diagnostics: the
@@ -71,7 +72,7 @@ func TestRefusalOfAStalePlan(t *testing.T) {
 	if Refusal(other) != other {
 		t.Errorf("another error is changed")
 	}
-	ev := finishedEvent(nil, e)
+	ev := finishedEvent(nil, e, suggest.Context{})
 	if ev.Error != StaleText(e) || len(ev.Diagnostics) != 1 {
 		t.Errorf("apply -json's end: %+v", ev)
 	}
