@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -171,15 +170,14 @@ func (d *directory) sizeWords(cp *config.Compute) string {
 	if diff.SizeSensitive(cp) {
 		return fmt.Sprintf("`%s`: %s.", cp.Address, diff.HiddenSize)
 	}
-	r := sizing.Describe(sizing.Size{Min: cp.MinCU, Max: cp.MaxCU})
+	r := sizing.Describe(cp.Size())
 	lines := []string{fmt.Sprintf("`%s`: %s; %s.", cp.Address, r, r.Extra())}
 	if cp.Sensitive[managed.SuspendTimeout.Name] {
 		lines = append(lines, "Scale to zero: "+config.HiddenValue(cp.SensitiveFrom[managed.SuspendTimeout.Name])+".")
-	} else if sizing.NeverSuspends(cp.MaxCU, cp.SuspendTimeoutSeconds) {
+	} else if cp.NeverSuspends() {
 		lines = append(lines, "Never scales to zero: it runs, and costs, all month.")
 	} else {
-		after := time.Duration(managed.EffectiveSuspend(cp.SuspendTimeoutSeconds)) * time.Second
-		lines = append(lines, fmt.Sprintf("Scales to zero after %s without activity.", after))
+		lines = append(lines, fmt.Sprintf("Scales to zero after %s without activity.", cp.SuspendAfter()))
 	}
 	lines = append(lines, d.costWords(cp))
 	return strings.Join(lines, "\n")
