@@ -6,6 +6,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -171,6 +172,14 @@ func getScratch() *[2]Values { return scratch.Get().(*[2]Values) }
 func putScratch(s *[2]Values) {
 	*s = [2]Values{}
 	scratch.Put(s)
+}
+
+// settled is v with its settings never nil (managed.Settings): how derive,
+// the live digest and a plan file hold them, so that "no settings" is {}
+// wherever it is compared or written.
+func (v Values) settled() Values {
+	v.PgSettings = managed.Settings(v.PgSettings)
+	return v
 }
 
 func (v Values) clone() Values {
