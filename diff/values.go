@@ -7,6 +7,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/managed"
+	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
 )
 
@@ -172,6 +173,16 @@ func getScratch() *[2]Values { return scratch.Get().(*[2]Values) }
 func putScratch(s *[2]Values) {
 	*s = [2]Values{}
 	scratch.Put(s)
+}
+
+// size is v's size, as sizing reads it.
+func (v Values) size() sizing.Size { return sizing.Size{Min: v.MinCU, Max: v.MaxCU} }
+
+// usage is what the cost of a compute with these values follows from, before
+// any hint of its active hours (sizing.NeverSuspends says when it never
+// scales to zero).
+func (v Values) usage() sizing.Usage {
+	return sizing.Usage{Min: v.MinCU, Max: v.MaxCU, NeverSuspends: sizing.NeverSuspends(v.MaxCU, v.SuspendTimeoutSeconds), Disabled: v.Disabled}
 }
 
 // settled is v with its settings never nil (managed.Settings): how derive,
