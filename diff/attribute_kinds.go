@@ -55,6 +55,14 @@ type attribute interface {
 	// in v (BlockArguments); none when the block's place says it.
 	arguments(v *Values) []Argument
 
+	// fromDefaults reads a project's defaults (nil: none) as the value a
+	// compute created without its own gets: the project's, else the
+	// attribute's default; nothing for an attribute they do not have
+	// (managed.Attribute.ProjectDefault). toDefaults sets v's value in the
+	// update of a project's defaults.
+	fromDefaults(dst *Values, d *api.DefaultEndpointSettings)
+	toDefaults(s *api.DefaultsSent, v *Values)
+
 	toCreate(e *api.EndpointCreate, v *Values)
 	// toUpdate sets the value of v in an update; false when no update can
 	// change it (the compute must be recreated).
@@ -87,6 +95,11 @@ type field[T any] struct {
 	hcl func(*Values) []Argument
 	// why, when not nil, is what a change of it does (reason).
 	why func(a Attribute, branch func(id string) Branch) Reason
+	// project is where a project's defaults hold it, and sent where their
+	// update does; nil unless it is a project default
+	// (managed.Attribute.ProjectDefault).
+	project func(*api.DefaultEndpointSettings) **T
+	sent    func(*api.DefaultsSent) *T
 }
 
 func (f *field[T]) Name() string { return f.managed.Name }
@@ -176,6 +189,26 @@ func (f *field[T]) reason(a Attribute, branch func(id string) Branch) Reason {
 
 func (f *field[T]) arguments(v *Values) []Argument { return f.hcl(v) }
 
+func (f *field[T]) fromDefaults(dst *Values, d *api.DefaultEndpointSettings) {
+	if f.project == nil {
+		return
+	}
+	if d != nil {
+		if p := *f.project(d); p != nil {
+			*f.in(dst) = *p
+			return
+		}
+	}
+	x, _ := f.decode(f.managed.Default.Value) // TestProjectDefaultsAreTheTables checks it decodes
+	*f.in(dst) = x
+}
+
+func (f *field[T]) toDefaults(s *api.DefaultsSent, v *Values) {
+	if f.sent != nil {
+		*f.sent(s) = *f.in(v)
+	}
+}
+
 func (f *field[T]) toCreate(e *api.EndpointCreate, v *Values) { f.create(e, *f.in(v)) }
 
 func (f *field[T]) toUpdate(u *api.EndpointUpdate, v *Values) bool {
@@ -199,6 +232,10 @@ type settings struct {
 	live    func(*api.Endpoint) map[string]string
 	config  func(*config.Compute) map[string]string
 	stored  func(*state.Compute) *map[string]string
+	// project is a project's defaults' settings; sent, where their update
+	// sends them.
+	project func(*api.DefaultEndpointSettings) map[string]string
+	sent    func(*api.DefaultsSent) *map[string]string
 	effect  Disruption
 }
 
@@ -323,6 +360,21 @@ func (s *settings) arguments(v *Values) []Argument {
 		m[k] = cty.StringVal(x)
 	}
 	return []Argument{{s.managed.Name, cty.MapVal(m)}}
+}
+
+// fromDefaults: a project without settings has none, as a compute without them.
+func (s *settings) fromDefaults(dst *Values, d *api.DefaultEndpointSettings) {
+	var m map[string]string
+	if d != nil {
+		m = s.project(d)
+	}
+	dst.PgSettings = cloneSettings(m)
+}
+
+// toDefaults sends {} for no settings: the service keeps settings an update
+// leaves out.
+func (s *settings) toDefaults(u *api.DefaultsSent, v *Values) {
+	*s.sent(u) = managed.Settings(v.PgSettings)
 }
 
 func (s *settings) toCreate(e *api.EndpointCreate, v *Values) {
