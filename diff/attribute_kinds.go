@@ -50,6 +50,14 @@ type attribute interface {
 	// display prints a plan attribute's value for people; show, its value in v.
 	display(value any) string
 	show(v *Values) string
+	// showHidden prints its value in v with every value from a sensitive
+	// variable as hidden (a setting's name stays: it is the
+	// configuration's word).
+	showHidden(v *Values, hidden string) string
+	// texts are its values in v that the service's answers may quote (a
+	// name, settings' values), which apply hides when they are sensitive;
+	// none for a number, a type or a flag: "2" is in too many messages.
+	texts(v *Values) []string
 
 	// arguments are the compute block's arguments that ask for its value
 	// in v (BlockArguments); none when the block's place says it.
@@ -95,6 +103,8 @@ type field[T any] struct {
 	hcl func(*Values) []Argument
 	// why, when not nil, is what a change of it does (reason).
 	why func(a Attribute, branch func(id string) Branch) Reason
+	// text: its value is a text the service's answers may quote (texts).
+	text bool
 	// project is where a project's defaults hold it, and sent where their
 	// update does; nil unless it is a project default
 	// (managed.Attribute.ProjectDefault).
@@ -179,6 +189,15 @@ func (f *field[T]) atDefault(value any) bool {
 }
 
 func (f *field[T]) show(v *Values) string { return f.format(*f.in(v)) }
+
+func (f *field[T]) showHidden(_ *Values, hidden string) string { return hidden }
+
+func (f *field[T]) texts(v *Values) []string {
+	if s, ok := any(*f.in(v)).(string); ok && f.text && s != "" {
+		return []string{s}
+	}
+	return nil
+}
 
 func (f *field[T]) reason(a Attribute, branch func(id string) Branch) Reason {
 	if f.why == nil {
@@ -341,6 +360,23 @@ func (s *settings) display(value any) string {
 func (s *settings) atDefault(value any) bool { return value == nil }
 
 func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }
+
+func (s *settings) showHidden(v *Values, hidden string) string {
+	if len(v.PgSettings) == 0 {
+		return hidden
+	}
+	return formatSettings(v.PgSettings, func(string) string { return hidden })
+}
+
+func (s *settings) texts(v *Values) []string {
+	var out []string
+	for _, x := range v.PgSettings {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 // reason: a setting is read when Postgres starts, so a new one restarts it.
 func (s *settings) reason(a Attribute, _ func(id string) Branch) Reason {

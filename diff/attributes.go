@@ -130,6 +130,7 @@ var attributes = []attribute{
 		decode:  decodeString,
 		format:  quoteEmpty,
 		hcl:     func(v *Values) []Argument { return stringArgument("name", v.Name) },
+		text:    true, // a service that refuses a name may quote it
 	},
 	&field[bool]{
 		managed: managed.Disabled,
