@@ -193,6 +193,13 @@ func (c *Compute) NeverSuspends() bool {
 	return sizing.NeverSuspends(c.MaxCU, c.SuspendTimeoutSeconds)
 }
 
+// SuspendSensitive reports whether the block's suspend timeout comes from a
+// sensitive variable, and the variables it comes from.
+func (c *Compute) SuspendSensitive() (bool, []string) {
+	name := managed.SuspendTimeout.Name
+	return c.Sensitive[name], c.SensitiveFrom[name]
+}
+
 // SuspendAfter is how long the compute waits without activity before it
 // scales to zero: its timeout, the service's default said in seconds
 // (managed.EffectiveSuspend).

@@ -113,7 +113,7 @@ func (c *cursor) argumentWords(path []string, a *hclsyntax.Attribute) string {
 		if e, ok := changeEffect(a.Name); ok {
 			parts = append(parts, fmt.Sprintf("Changing it on a running compute: **%s**.", e))
 		}
-		if sizeOrSuspend(a.Name) {
+		if managed.ScalingArgument(a.Name) {
 			for _, cp := range c.computesOf(c.spot.block()) {
 				parts = append(parts, c.dir.sizeWords(cp))
 			}
@@ -134,12 +134,6 @@ func changeEffect(arg string) (diff.Disruption, bool) {
 		}
 	}
 	return worst, found
-}
-
-// sizeOrSuspend: the argument says what a compute gets (a size, or when it
-// scales to zero).
-func sizeOrSuspend(arg string) bool {
-	return managed.MinCU.SetBy(arg) || managed.SuspendTimeout.SetBy(arg)
 }
 
 // computesOf are the computes a compute (or defaults) block makes: one, or
@@ -172,8 +166,8 @@ func (d *directory) sizeWords(cp *config.Compute) string {
 	}
 	r := sizing.Describe(cp.Size())
 	lines := []string{fmt.Sprintf("`%s`: %s; %s.", cp.Address, r, r.Extra())}
-	if cp.Sensitive[managed.SuspendTimeout.Name] {
-		lines = append(lines, "Scale to zero: "+config.HiddenValue(cp.SensitiveFrom[managed.SuspendTimeout.Name])+".")
+	if hidden, vars := cp.SuspendSensitive(); hidden {
+		lines = append(lines, "Scale to zero: "+config.HiddenValue(vars)+".")
 	} else if cp.NeverSuspends() {
 		lines = append(lines, "Never scales to zero: it runs, and costs, all month.")
 	} else {

@@ -123,6 +123,14 @@ func Named(planName string) *Attribute {
 	return nil
 }
 
+// SizeArgument reports whether the compute block argument arg sets a
+// compute's size (size, min_cu, max_cu).
+func SizeArgument(arg string) bool { return slices.Contains(sizeArguments, arg) }
+
+// ScalingArgument reports whether the compute block argument arg says what
+// a compute gets: its size, or when it scales to zero.
+func ScalingArgument(arg string) bool { return SizeArgument(arg) || SuspendTimeout.SetBy(arg) }
+
 // IsSize reports whether the attribute is one end of a compute's size.
 func (s *Attribute) IsSize() bool { return s.SetBy("size") }
 
