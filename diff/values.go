@@ -185,6 +185,28 @@ func (v Values) usage() sizing.Usage {
 	return sizing.Usage{Min: v.MinCU, Max: v.MaxCU, NeverSuspends: sizing.NeverSuspends(v.MaxCU, v.SuspendTimeoutSeconds), Disabled: v.Disabled}
 }
 
+// ShownSize is a recorded compute's size as `neonform output` shows it:
+// each end a number, or the words that hide it when it came from a
+// sensitive variable.
+type ShownSize struct {
+	Min any `json:"min_cu"`
+	Max any `json:"max_cu"`
+}
+
+// AppliedSize is the size a state entry records, each end hidden as its
+// secrets say.
+func AppliedSize(c *state.Compute) ShownSize {
+	s := SecretsOf(c)
+	out := ShownSize{Min: c.Applied.MinCU, Max: c.Applied.MaxCU}
+	if s.Hides(managed.MinCU.Name) {
+		out.Min = s.Value(managed.MinCU.Name)
+	}
+	if s.Hides(managed.MaxCU.Name) {
+		out.Max = s.Value(managed.MaxCU.Name)
+	}
+	return out
+}
+
 // settled is v with its settings never nil (managed.Settings): how derive,
 // the live digest and a plan file hold them, so that "no settings" is {}
 // wherever it is compared or written.
