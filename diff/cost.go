@@ -125,14 +125,11 @@ func ConfiguredCost(c *config.Compute, price sizing.Price) (CostRange, bool) {
 // configuredValues are the values of a compute block its cost follows from
 // (managed.Attribute.Costed), read as the attribute table reads a block.
 func configuredValues(c *config.Compute) Values {
-	s := getScratch()
-	defer putScratch(s)
-	for _, a := range attributes {
+	return read(func(a attribute, v *Values) {
 		if a.spec().Costed {
-			a.fromConfig(&s[0], c, "")
+			a.fromConfig(v, c, "")
 		}
-	}
-	return s[0]
+	})
 }
 
 // spend is the ceiling after the plan of a project's computes, those whose

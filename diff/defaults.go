@@ -36,12 +36,7 @@ func (c *DefaultsChange) Secrets() Secrets { return Secrets{c.Sensitive, c.Sensi
 // table says: what a compute created without values of its own gets (the
 // service's defaults for what the project leaves out).
 func defaultsValues(d *api.DefaultEndpointSettings) Values {
-	s := getScratch()
-	defer putScratch(s)
-	for _, a := range attributes {
-		a.fromDefaults(&s[0], d)
-	}
-	return s[0]
+	return read(func(a attribute, v *Values) { a.fromDefaults(v, d) })
 }
 
 // defaultsDifferences are the differences of the attributes a project's

@@ -28,21 +28,22 @@ type Values struct {
 
 // LiveValues reads the managed attributes of a live endpoint.
 func LiveValues(ep *api.Endpoint) Values {
-	s := getScratch()
-	defer putScratch(s)
-	for _, a := range attributes {
-		a.fromLive(&s[0], ep)
-	}
-	return s[0]
+	return read(func(a attribute, v *Values) { a.fromLive(v, ep) })
 }
 
 // ConfiguredValues reads what a compute block asks for; branchID is its
 // branch block's resolved id.
 func ConfiguredValues(c *config.Compute, branchID string) Values {
+	return read(func(a attribute, v *Values) { a.fromConfig(v, c, branchID) })
+}
+
+// read is the Values that each attribute's from sets, in a pooled scratch
+// (an interface call's argument escapes: see scratch).
+func read(from func(a attribute, v *Values)) Values {
 	s := getScratch()
 	defer putScratch(s)
 	for _, a := range attributes {
-		a.fromConfig(&s[0], c, branchID)
+		from(a, &s[0])
 	}
 	return s[0]
 }
@@ -68,12 +69,7 @@ func wantedValues(c *config.Compute, branchID string, liveName *string) Values {
 
 // AppliedValues reads what a state entry says was last applied.
 func AppliedValues(sc *state.Compute) Values {
-	s := getScratch()
-	defer putScratch(s)
-	for _, a := range attributes {
-		a.fromState(&s[0], sc)
-	}
-	return s[0]
+	return read(func(a attribute, v *Values) { a.fromState(v, sc) })
 }
 
 // Record is the state entry of a compute with these values: what a step
