@@ -26,6 +26,12 @@ type DefaultsSent struct {
 	SuspendTimeoutSeconds int64             `json:"suspend_timeout_seconds"`
 }
 
+// Settings are the project's defaults once the update that sends s is done.
+func (s DefaultsSent) Settings() *DefaultEndpointSettings {
+	return &DefaultEndpointSettings{PgSettings: s.PgSettings, AutoscalingLimitMinCU: &s.AutoscalingLimitMinCU,
+		AutoscalingLimitMaxCU: &s.AutoscalingLimitMaxCU, SuspendTimeoutSeconds: &s.SuspendTimeoutSeconds}
+}
+
 // projectDefaultsAnswer is what a project answer says of its defaults.
 type projectDefaultsAnswer struct {
 	Project struct {

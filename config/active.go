@@ -14,7 +14,7 @@ import (
 // suspend_timeout = "never", or a size above 16 CU, which never scales to zero
 // (sizing.MaxScaleToZeroCU). A disabled compute is not running at all.
 func alwaysActive(c *Compute) bool {
-	return !c.Disabled && sizing.NeverSuspends(c.MaxCU, c.SuspendTimeoutSeconds)
+	return !c.Disabled && c.NeverSuspends()
 }
 
 // checkActiveComputes warns when a project's configuration could keep more computes

@@ -118,7 +118,7 @@ func (c *computeAttrs) decodeActiveHours() {
 			"expected_active_hours is how many hours a month the compute is expected to be active, from 0 to %d (a whole month); it narrows the plan's cost range to an estimate.", sizing.HoursPerMonth)
 		return
 	}
-	if !c.bad["suspend_timeout"] && !c.bad["max_cu"] && sizing.NeverSuspends(c.cp.MaxCU, c.cp.SuspendTimeoutSeconds) {
+	if !c.bad["suspend_timeout"] && !c.bad["max_cu"] && c.cp.NeverSuspends() {
 		c.fail(activeHoursArgument, "Usage hint on a compute that never suspends",
 			"This compute never scales to zero (suspend_timeout = \"never\", or larger than %s CU), so it is active all %d hours of a month and its cost needs no hint. Remove expected_active_hours, or let it suspend.",
 			sizing.Format(sizing.MaxScaleToZeroCU), sizing.HoursPerMonth)

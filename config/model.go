@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -180,6 +181,30 @@ func (c *Compute) NameFor(current string) string {
 		return ""
 	}
 	return c.Name
+}
+
+// Size is the size the block asks for: its two ends, as sizing reads them.
+func (c *Compute) Size() sizing.Size { return sizing.Size{Min: c.MinCU, Max: c.MaxCU} }
+
+// NeverSuspends reports whether the compute, once started, never suspends
+// on its own: suspend_timeout = "never", or a size above 16 CU, which never
+// scales to zero (sizing.NeverSuspends, the one place of that rule).
+func (c *Compute) NeverSuspends() bool {
+	return sizing.NeverSuspends(c.MaxCU, c.SuspendTimeoutSeconds)
+}
+
+// SuspendSensitive reports whether the block's suspend timeout comes from a
+// sensitive variable, and the variables it comes from.
+func (c *Compute) SuspendSensitive() (bool, []string) {
+	name := managed.SuspendTimeout.Name
+	return c.Sensitive[name], c.SensitiveFrom[name]
+}
+
+// SuspendAfter is how long the compute waits without activity before it
+// scales to zero: its timeout, the service's default said in seconds
+// (managed.EffectiveSuspend).
+func (c *Compute) SuspendAfter() time.Duration {
+	return time.Duration(managed.EffectiveSuspend(c.SuspendTimeoutSeconds)) * time.Second
 }
 
 // Wrote reports whether the block writes the named attribute.

@@ -45,10 +45,11 @@ func stringArgument(name, s string) []Argument {
 // sizeArguments are a size as a compute block writes it: size when it is
 // fixed, else min_cu and max_cu.
 func sizeArguments(v *Values) []Argument {
-	if v.MinCU == v.MaxCU {
-		return []Argument{{"size", number(v.MinCU)}}
+	s := v.size()
+	if s.Fixed() {
+		return []Argument{{"size", number(s.Min)}}
 	}
-	return []Argument{{"min_cu", number(v.MinCU)}, {"max_cu", number(v.MaxCU)}}
+	return []Argument{{"min_cu", number(s.Min)}, {"max_cu", number(s.Max)}}
 }
 
 // number is a size as the configuration writes it: 0.25, 1, 4.

@@ -50,10 +50,26 @@ type attribute interface {
 	// display prints a plan attribute's value for people; show, its value in v.
 	display(value any) string
 	show(v *Values) string
+	// showHidden prints its value in v with every value from a sensitive
+	// variable as hidden (a setting's name stays: it is the
+	// configuration's word).
+	showHidden(v *Values, hidden string) string
+	// texts are its values in v that the service's answers may quote (a
+	// name, settings' values), which apply hides when they are sensitive;
+	// none for a number, a type or a flag: "2" is in too many messages.
+	texts(v *Values) []string
 
 	// arguments are the compute block's arguments that ask for its value
 	// in v (BlockArguments); none when the block's place says it.
 	arguments(v *Values) []Argument
+
+	// fromDefaults reads a project's defaults (nil: none) as the value a
+	// compute created without its own gets: the project's, else the
+	// attribute's default; nothing for an attribute they do not have
+	// (managed.Attribute.ProjectDefault). toDefaults sets v's value in the
+	// update of a project's defaults.
+	fromDefaults(dst *Values, d *api.DefaultEndpointSettings)
+	toDefaults(s *api.DefaultsSent, v *Values)
 
 	toCreate(e *api.EndpointCreate, v *Values)
 	// toUpdate sets the value of v in an update; false when no update can
@@ -87,6 +103,13 @@ type field[T any] struct {
 	hcl func(*Values) []Argument
 	// why, when not nil, is what a change of it does (reason).
 	why func(a Attribute, branch func(id string) Branch) Reason
+	// text: its value is a text the service's answers may quote (texts).
+	text bool
+	// project is where a project's defaults hold it, and sent where their
+	// update does; nil unless it is a project default
+	// (managed.Attribute.ProjectDefault).
+	project func(*api.DefaultEndpointSettings) **T
+	sent    func(*api.DefaultsSent) *T
 }
 
 func (f *field[T]) Name() string { return f.managed.Name }
@@ -167,6 +190,15 @@ func (f *field[T]) atDefault(value any) bool {
 
 func (f *field[T]) show(v *Values) string { return f.format(*f.in(v)) }
 
+func (f *field[T]) showHidden(_ *Values, hidden string) string { return hidden }
+
+func (f *field[T]) texts(v *Values) []string {
+	if s, ok := any(*f.in(v)).(string); ok && f.text && s != "" {
+		return []string{s}
+	}
+	return nil
+}
+
 func (f *field[T]) reason(a Attribute, branch func(id string) Branch) Reason {
 	if f.why == nil {
 		return Reason{}
@@ -175,6 +207,26 @@ func (f *field[T]) reason(a Attribute, branch func(id string) Branch) Reason {
 }
 
 func (f *field[T]) arguments(v *Values) []Argument { return f.hcl(v) }
+
+func (f *field[T]) fromDefaults(dst *Values, d *api.DefaultEndpointSettings) {
+	if f.project == nil {
+		return
+	}
+	if d != nil {
+		if p := *f.project(d); p != nil {
+			*f.in(dst) = *p
+			return
+		}
+	}
+	x, _ := f.decode(f.managed.Default.Value) // TestProjectDefaultsAreTheTables checks it decodes
+	*f.in(dst) = x
+}
+
+func (f *field[T]) toDefaults(s *api.DefaultsSent, v *Values) {
+	if f.sent != nil {
+		*f.sent(s) = *f.in(v)
+	}
+}
 
 func (f *field[T]) toCreate(e *api.EndpointCreate, v *Values) { f.create(e, *f.in(v)) }
 
@@ -199,6 +251,10 @@ type settings struct {
 	live    func(*api.Endpoint) map[string]string
 	config  func(*config.Compute) map[string]string
 	stored  func(*state.Compute) *map[string]string
+	// project is a project's defaults' settings; sent, where their update
+	// sends them.
+	project func(*api.DefaultEndpointSettings) map[string]string
+	sent    func(*api.DefaultsSent) *map[string]string
 	effect  Disruption
 }
 
@@ -305,6 +361,23 @@ func (s *settings) atDefault(value any) bool { return value == nil }
 
 func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }
 
+func (s *settings) showHidden(v *Values, hidden string) string {
+	if len(v.PgSettings) == 0 {
+		return hidden
+	}
+	return formatSettings(v.PgSettings, func(string) string { return hidden })
+}
+
+func (s *settings) texts(v *Values) []string {
+	var out []string
+	for _, x := range v.PgSettings {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // reason: a setting is read when Postgres starts, so a new one restarts it.
 func (s *settings) reason(a Attribute, _ func(id string) Branch) Reason {
 	if a.Effect != Restart {
@@ -323,6 +396,21 @@ func (s *settings) arguments(v *Values) []Argument {
 		m[k] = cty.StringVal(x)
 	}
 	return []Argument{{s.managed.Name, cty.MapVal(m)}}
+}
+
+// fromDefaults: a project without settings has none, as a compute without them.
+func (s *settings) fromDefaults(dst *Values, d *api.DefaultEndpointSettings) {
+	var m map[string]string
+	if d != nil {
+		m = s.project(d)
+	}
+	dst.PgSettings = cloneSettings(m)
+}
+
+// toDefaults sends {} for no settings: the service keeps settings an update
+// leaves out.
+func (s *settings) toDefaults(u *api.DefaultsSent, v *Values) {
+	*s.sent(u) = managed.Settings(v.PgSettings)
 }
 
 func (s *settings) toCreate(e *api.EndpointCreate, v *Values) {

@@ -69,12 +69,14 @@ var attributes = []attribute{
 		stored:  func(sc *state.Compute) *float64 { return &sc.Applied.MinCU },
 		equal:   same[float64],
 		// A new size limit restarts the compute and drops its connections (docs/service.md, States and operations).
-		effect: func(_, _ float64) Disruption { return Restart },
-		create: func(e *api.EndpointCreate, cu float64) { e.AutoscalingLimitMinCU = &cu },
-		patch:  func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMinCU = &cu },
-		decode: decodeNumber,
-		format: sizing.Format,
-		hcl:    sizeArguments,
+		effect:  func(_, _ float64) Disruption { return Restart },
+		create:  func(e *api.EndpointCreate, cu float64) { e.AutoscalingLimitMinCU = &cu },
+		patch:   func(u *api.EndpointUpdate, cu float64) { u.AutoscalingLimitMinCU = &cu },
+		decode:  decodeNumber,
+		format:  sizing.Format,
+		hcl:     sizeArguments,
+		project: func(d *api.DefaultEndpointSettings) **float64 { return &d.AutoscalingLimitMinCU },
+		sent:    func(d *api.DefaultsSent) *float64 { return &d.AutoscalingLimitMinCU },
 	},
 	&field[float64]{
 		managed: managed.MaxCU,
@@ -89,6 +91,8 @@ var attributes = []attribute{
 		decode:  decodeNumber,
 		format:  sizing.Format,
 		hcl:     sizeArguments,
+		project: func(d *api.DefaultEndpointSettings) **float64 { return &d.AutoscalingLimitMaxCU },
+		sent:    func(d *api.DefaultsSent) *float64 { return &d.AutoscalingLimitMaxCU },
 	},
 	pgSettings,
 	&field[int64]{
@@ -110,6 +114,8 @@ var attributes = []attribute{
 		hcl: func(v *Values) []Argument {
 			return stringArgument("suspend_timeout", formatSuspend(v.SuspendTimeoutSeconds))
 		},
+		project: func(d *api.DefaultEndpointSettings) **int64 { return &d.SuspendTimeoutSeconds },
+		sent:    func(d *api.DefaultsSent) *int64 { return &d.SuspendTimeoutSeconds },
 	},
 	&field[string]{
 		managed: managed.Name,
@@ -124,6 +130,7 @@ var attributes = []attribute{
 		decode:  decodeString,
 		format:  quoteEmpty,
 		hcl:     func(v *Values) []Argument { return stringArgument("name", v.Name) },
+		text:    true, // a service that refuses a name may quote it
 	},
 	&field[bool]{
 		managed: managed.Disabled,
@@ -163,6 +170,8 @@ var pgSettings = &settings{
 	live:    func(ep *api.Endpoint) map[string]string { return ep.Settings.PgSettings },
 	config:  func(c *config.Compute) map[string]string { return c.PgSettings },
 	stored:  func(sc *state.Compute) *map[string]string { return &sc.Applied.PgSettings },
+	project: func(d *api.DefaultEndpointSettings) map[string]string { return d.PgSettings },
+	sent:    func(d *api.DefaultsSent) *map[string]string { return &d.PgSettings },
 	effect:  Restart,
 }
 

@@ -183,6 +183,6 @@ func sizeLine(v Values, attrs []Attribute) string {
 			return HiddenSize
 		}
 	}
-	r := sizing.Describe(sizing.Size{Min: v.MinCU, Max: v.MaxCU})
+	r := sizing.Describe(v.size())
 	return r.String() + ", " + r.Extra()
 }

@@ -97,7 +97,7 @@ func (pc *PlanCost) Shown() bool {
 // costOf is the cost of a compute with these values: the floor and the
 // ceiling, or the estimate a usage hint makes of them.
 func costOf(v Values, hours *float64, price sizing.Price) CostRange {
-	u := sizing.Usage{Min: v.MinCU, Max: v.MaxCU, NeverSuspends: sizing.NeverSuspends(v.MaxCU, v.SuspendTimeoutSeconds), Disabled: v.Disabled}
+	u := v.usage()
 	if hours != nil {
 		u.ActiveHours, u.HasActiveHours = *hours, true
 	}
@@ -122,9 +122,14 @@ func ConfiguredCost(c *config.Compute, price sizing.Price) (CostRange, bool) {
 	return costOf(configuredValues(c), c.ActiveHours, price), true
 }
 
-// configuredValues are the values of a compute block its cost follows from.
+// configuredValues are the values of a compute block its cost follows from
+// (managed.Attribute.Costed), read as the attribute table reads a block.
 func configuredValues(c *config.Compute) Values {
-	return Values{MinCU: c.MinCU, MaxCU: c.MaxCU, SuspendTimeoutSeconds: c.SuspendTimeoutSeconds, Disabled: c.Disabled}
+	return read(func(a attribute, v *Values) {
+		if a.spec().Costed {
+			a.fromConfig(v, c, "")
+		}
+	})
 }
 
 // spend is the ceiling after the plan of a project's computes, those whose
@@ -135,7 +140,7 @@ type spend struct {
 }
 
 // costAttributes are the managed attributes a compute's cost follows from.
-var costAttributes = []*managed.Attribute{managed.MinCU, managed.MaxCU, managed.SuspendTimeout, managed.Disabled}
+var costAttributes = slices.DeleteFunc(slices.Clone(managed.All), func(a *managed.Attribute) bool { return !a.Costed })
 
 // costSensitive reports whether a compute's cost would tell a value that
 // comes from a sensitive variable.

@@ -32,27 +32,11 @@ type DefaultsChange struct {
 // Secrets are the defaults' sensitive attributes and their variables.
 func (c *DefaultsChange) Secrets() Secrets { return Secrets{c.Sensitive, c.SensitiveFrom} }
 
-// defaultsEndpoint is a project's defaults as an endpoint that has them,
-// for the attribute table to read: what a compute created without values
-// of its own gets (the service's defaults for what the project leaves out).
-func defaultsEndpoint(d *api.DefaultEndpointSettings) *api.Endpoint {
-	ep := &api.Endpoint{AutoscalingLimitMinCU: managed.DefaultCU, AutoscalingLimitMaxCU: managed.DefaultCU}
-	if d == nil {
-		return ep
-	}
-	if d.AutoscalingLimitMinCU != nil {
-		ep.AutoscalingLimitMinCU = *d.AutoscalingLimitMinCU
-	}
-	if d.AutoscalingLimitMaxCU != nil {
-		ep.AutoscalingLimitMaxCU = *d.AutoscalingLimitMaxCU
-	}
-	if d.SuspendTimeoutSeconds != nil {
-		ep.SuspendTimeoutSeconds = *d.SuspendTimeoutSeconds
-	}
-	if d.PgSettings != nil {
-		ep.Settings.PgSettings = d.PgSettings
-	}
-	return ep
+// defaultsValues reads a project's defaults (nil: none) as the attribute
+// table says: what a compute created without values of its own gets (the
+// service's defaults for what the project leaves out).
+func defaultsValues(d *api.DefaultEndpointSettings) Values {
+	return read(func(a attribute, v *Values) { a.fromDefaults(v, d) })
 }
 
 // defaultsDifferences are the differences of the attributes a project's
@@ -76,7 +60,7 @@ func planDefaults(p *config.Project, lp *LiveProject) *DefaultsChange {
 		return nil
 	}
 	want := ConfiguredValues(p.Defaults, "")
-	attrs := defaultsDifferences(LiveValues(defaultsEndpoint(lp.Defaults)), want)
+	attrs := defaultsDifferences(defaultsValues(lp.Defaults), want)
 	for i := range attrs {
 		attrs[i].Sensitive = managed.Named(attrs[i].Name).Sensitive(p.Defaults.Sensitive)
 		if attrs[i].Sensitive {
@@ -105,7 +89,7 @@ func (d *deriver) defaults(ch *DefaultsChange, proj *Project) error {
 	if proj.Defaults == nil {
 		return fmt.Errorf("it changes the defaults of project %s, which the plan did not read", proj.ID)
 	}
-	base := LiveValues(defaultsEndpoint(proj.Defaults))
+	base := defaultsValues(proj.Defaults)
 	want := base.clone()
 	for _, a := range ch.Attributes {
 		at := attributeNamed(a.Name)
@@ -145,10 +129,11 @@ func (d *deriver) defaults(ch *DefaultsChange, proj *Project) error {
 // defaultsRequest is the PATCH that gives a project the defaults want,
 // every value a defaults block manages included.
 func defaultsRequest(want Values) api.ProjectDefaultsUpdate {
-	return api.ProjectDefaultsUpdate{Project: api.ProjectDefaultsPatch{DefaultEndpointSettings: api.DefaultsSent{
-		PgSettings: managed.Settings(want.PgSettings), AutoscalingLimitMinCU: want.MinCU, AutoscalingLimitMaxCU: want.MaxCU,
-		SuspendTimeoutSeconds: want.SuspendTimeoutSeconds,
-	}}}
+	var sent api.DefaultsSent
+	for _, a := range attributes {
+		a.toDefaults(&sent, &want)
+	}
+	return api.ProjectDefaultsUpdate{Project: api.ProjectDefaultsPatch{DefaultEndpointSettings: sent}}
 }
 
 // defaultsDrift is the drift of a project's defaults: what the state says
@@ -160,7 +145,7 @@ func defaultsDrift(st *state.State, proj *Project, dc *DefaultsChange) *Drift {
 	if applied == nil || proj.Defaults == nil || applied.ProjectID != proj.ID {
 		return nil
 	}
-	attrs := defaultsDifferences(AppliedValues(&state.Compute{Applied: applied.Applied}), LiveValues(defaultsEndpoint(proj.Defaults)))
+	attrs := defaultsDifferences(AppliedValues(&state.Compute{Applied: applied.Applied}), defaultsValues(proj.Defaults))
 	if len(attrs) == 0 {
 		return nil
 	}
@@ -194,7 +179,7 @@ func DefaultsChangedSince(p *Plan, projectID string, now *api.DefaultEndpointSet
 	if i < 0 {
 		return nil
 	}
-	attrs := defaultsDifferences(LiveValues(defaultsEndpoint(p.Projects[i].Defaults)), LiveValues(defaultsEndpoint(now)))
+	attrs := defaultsDifferences(defaultsValues(p.Projects[i].Defaults), defaultsValues(now))
 	if dc := defaultsOf(p, projectID); dc != nil {
 		s := dc.Secrets()
 		for j := range attrs {
@@ -209,8 +194,6 @@ func DefaultsChangedSince(p *Plan, projectID string, now *api.DefaultEndpointSet
 // defaultsApplied is what the state records of a project's defaults once
 // the request u is done, read by the attribute table.
 func defaultsApplied(u *api.ProjectDefaultsUpdate, projectID string) *state.Defaults {
-	d := u.Project.DefaultEndpointSettings
-	ep := defaultsEndpoint(&api.DefaultEndpointSettings{PgSettings: d.PgSettings, AutoscalingLimitMinCU: &d.AutoscalingLimitMinCU,
-		AutoscalingLimitMaxCU: &d.AutoscalingLimitMaxCU, SuspendTimeoutSeconds: &d.SuspendTimeoutSeconds})
-	return &state.Defaults{ProjectID: projectID, Applied: LiveValues(ep).Record("", projectID, false).Applied}
+	applied := defaultsValues(u.Project.DefaultEndpointSettings.Settings())
+	return &state.Defaults{ProjectID: projectID, Applied: applied.Record("", projectID, false).Applied}
 }

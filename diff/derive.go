@@ -3,7 +3,6 @@ package diff
 import (
 	"context"
 	"fmt"
-	"github.com/neonform/neonform/internal/managed"
 	"maps"
 	"slices"
 	"strings"
@@ -190,13 +189,13 @@ func (d *deriver) change(ch *Change) error {
 		if ch.EndpointID != "" || ch.Adopt {
 			return fmt.Errorf("a create acts on no existing endpoint, but it names %q", ch.EndpointID)
 		}
-		base.PgSettings = managed.Settings(nil)
+		base = base.settled()
 	} else {
 		if live = d.live[ch.EndpointID]; live == nil {
 			return fmt.Errorf("it acts on endpoint %q, which the plan did not see live in project %s", ch.EndpointID, d.project)
 		}
 		base = live.Values // read only: setAfter copies a map before it changes it
-		base.PgSettings = managed.Settings(base.PgSettings)
+		base = base.settled()
 	}
 	want := base
 	for _, a := range ch.Attributes {

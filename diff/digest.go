@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/neonform/neonform/internal/managed"
 	"hash"
 	"slices"
 	"strings"
@@ -58,8 +57,7 @@ type digestedEndpoint struct {
 func digestOf(eps []LiveEndpoint) string {
 	d := make([]digestedEndpoint, len(eps))
 	for i, e := range eps {
-		d[i] = digestedEndpoint{ID: e.ID, Values: e.Values}
-		d[i].PgSettings = managed.Settings(d[i].PgSettings)
+		d[i] = digestedEndpoint{ID: e.ID, Values: e.Values.settled()}
 	}
 	// The digest of json.Marshal's bytes, hashed as an Encoder writes them
 	// from its own pooled buffer: Marshal's copy was 20 MB of allocations in

@@ -3,7 +3,6 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/neonform/neonform/internal/managed"
 	"time"
 
 	"github.com/neonform/neonform/api"
@@ -386,7 +385,7 @@ func Normalize(p *Plan) {
 			p.Projects[i].Endpoints = []LiveEndpoint{}
 		}
 		for j := range eps {
-			eps[j].PgSettings = managed.Settings(eps[j].PgSettings)
+			eps[j].Values = eps[j].Values.settled()
 		}
 	}
 	if p.ConfigFiles == nil {

@@ -2,7 +2,6 @@ package diff
 
 import (
 	"fmt"
-	"maps"
 
 	"github.com/neonform/neonform/state"
 )
@@ -39,7 +38,7 @@ func (s *Step) UpdateState(st *state.State, createdID string) error {
 	}
 	if s.Record != nil {
 		rec := *s.Record
-		rec.Applied.PgSettings = maps.Clone(rec.Applied.PgSettings)
+		rec.Applied = rec.Applied.Clone()
 		if s.Kind == StepCreate {
 			rec.EndpointID = createdID
 		}

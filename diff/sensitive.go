@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/neonform/neonform/config"
-	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -154,14 +153,9 @@ func (p *Plan) SensitiveByEndpoint() map[string]Secrets {
 // and says which setting it is).
 func (v Values) RowsHiding(s Secrets) []Row {
 	rows := v.Rows()
-	for i, r := range rows {
-		if !slices.Contains(s.Names, r.Name) {
-			continue
-		}
-		hidden := s.Value(r.Name)
-		rows[i].Value = hidden
-		if r.Name == pgSettings.Name() && len(v.PgSettings) > 0 {
-			rows[i].Value = formatSettings(v.PgSettings, func(string) string { return hidden })
+	for i, a := range attributes {
+		if slices.Contains(s.Names, a.Name()) {
+			rows[i].Value = a.showHidden(&v, s.Value(a.Name()))
 		}
 	}
 	return rows
@@ -180,10 +174,11 @@ func (s *Step) QuotedName() string {
 // refuses a value may quote it. Numbers are not among them: "2" is in too
 // many messages to be told apart.
 func (s *Step) SensitiveTexts() []Secret {
-	if s.Record == nil {
+	if s.Record == nil || len(s.Record.Sensitive) == 0 {
 		return nil
 	}
-	return appendTexts(nil, s.Record.Applied.Name, s.Record.Applied.PgSettings, SecretsOf(s.Record))
+	v := AppliedValues(s.Record)
+	return appendTexts(nil, &v, SecretsOf(s.Record))
 }
 
 // Secret is a text that came from sensitive variables, and those variables
@@ -204,27 +199,25 @@ func (p *Plan) SensitiveTexts() []Secret {
 	}
 	byEndpoint := p.SensitiveByEndpoint()
 	for _, proj := range p.Projects {
-		for _, ep := range proj.Endpoints {
-			out = appendTexts(out, ep.Name, ep.PgSettings, byEndpoint[ep.ID])
+		for i := range proj.Endpoints {
+			ep := &proj.Endpoints[i]
+			out = appendTexts(out, &ep.Values, byEndpoint[ep.ID])
 		}
 	}
 	slices.SortFunc(out, longestFirst)
 	return slices.CompactFunc(out, func(a, b Secret) bool { return a.Text == b.Text })
 }
 
-// appendTexts appends the name and the settings' values that s hides,
-// longest first.
-func appendTexts(out []Secret, name string, settings map[string]string, s Secrets) []Secret {
+// appendTexts appends the texts of v (the table's texts: a name, the
+// settings' values) that s hides, longest first.
+func appendTexts(out []Secret, v *Values, s Secrets) []Secret {
 	if len(s.Names) == 0 {
 		return out
 	}
-	if s.Hides(managed.Name.Name) && name != "" {
-		out = append(out, Secret{name, s.Vars(managed.Name.Name)})
-	}
-	if s.Hides(pgSettings.Name()) {
-		for _, v := range settings {
-			if v != "" {
-				out = append(out, Secret{v, s.Vars(pgSettings.Name())})
+	for _, a := range attributes {
+		if s.Hides(a.Name()) {
+			for _, t := range a.texts(v) {
+				out = append(out, Secret{t, s.Vars(a.Name())})
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
+	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
 )
 
@@ -26,21 +28,22 @@ type Values struct {
 
 // LiveValues reads the managed attributes of a live endpoint.
 func LiveValues(ep *api.Endpoint) Values {
-	s := getScratch()
-	defer putScratch(s)
-	for _, a := range attributes {
-		a.fromLive(&s[0], ep)
-	}
-	return s[0]
+	return read(func(a attribute, v *Values) { a.fromLive(v, ep) })
 }
 
 // ConfiguredValues reads what a compute block asks for; branchID is its
 // branch block's resolved id.
 func ConfiguredValues(c *config.Compute, branchID string) Values {
+	return read(func(a attribute, v *Values) { a.fromConfig(v, c, branchID) })
+}
+
+// read is the Values that each attribute's from sets, in a pooled scratch
+// (an interface call's argument escapes: see scratch).
+func read(from func(a attribute, v *Values)) Values {
 	s := getScratch()
 	defer putScratch(s)
 	for _, a := range attributes {
-		a.fromConfig(&s[0], c, branchID)
+		from(a, &s[0])
 	}
 	return s[0]
 }
@@ -66,12 +69,7 @@ func wantedValues(c *config.Compute, branchID string, liveName *string) Values {
 
 // AppliedValues reads what a state entry says was last applied.
 func AppliedValues(sc *state.Compute) Values {
-	s := getScratch()
-	defer putScratch(s)
-	for _, a := range attributes {
-		a.fromState(&s[0], sc)
-	}
-	return s[0]
+	return read(func(a attribute, v *Values) { a.fromState(v, sc) })
 }
 
 // Record is the state entry of a compute with these values: what a step
@@ -171,6 +169,46 @@ func getScratch() *[2]Values { return scratch.Get().(*[2]Values) }
 func putScratch(s *[2]Values) {
 	*s = [2]Values{}
 	scratch.Put(s)
+}
+
+// size is v's size, as sizing reads it.
+func (v Values) size() sizing.Size { return sizing.Size{Min: v.MinCU, Max: v.MaxCU} }
+
+// usage is what the cost of a compute with these values follows from, before
+// any hint of its active hours (sizing.NeverSuspends says when it never
+// scales to zero).
+func (v Values) usage() sizing.Usage {
+	return sizing.Usage{Min: v.MinCU, Max: v.MaxCU, NeverSuspends: sizing.NeverSuspends(v.MaxCU, v.SuspendTimeoutSeconds), Disabled: v.Disabled}
+}
+
+// ShownSize is a recorded compute's size as `neonform output` shows it:
+// each end a number, or the words that hide it when it came from a
+// sensitive variable.
+type ShownSize struct {
+	Min any `json:"min_cu"`
+	Max any `json:"max_cu"`
+}
+
+// AppliedSize is the size a state entry records, each end hidden as its
+// secrets say.
+func AppliedSize(c *state.Compute) ShownSize {
+	s := SecretsOf(c)
+	out := ShownSize{Min: c.Applied.MinCU, Max: c.Applied.MaxCU}
+	if s.Hides(managed.MinCU.Name) {
+		out.Min = s.Value(managed.MinCU.Name)
+	}
+	if s.Hides(managed.MaxCU.Name) {
+		out.Max = s.Value(managed.MaxCU.Name)
+	}
+	return out
+}
+
+// settled is v with its settings never nil (managed.Settings): how derive,
+// the live digest and a plan file hold them, so that "no settings" is {}
+// wherever it is compared or written.
+func (v Values) settled() Values {
+	v.PgSettings = managed.Settings(v.PgSettings)
+	return v
 }
 
 func (v Values) clone() Values {

@@ -16,8 +16,8 @@ import (
 type CU = float64
 
 const (
-	// MinCU is the smallest size of any compute.
-	MinCU CU = 0.25
+	// SmallestCU is the smallest size of any compute.
+	SmallestCU CU = 0.25
 	// MaxFixedCU is the largest fixed size.
 	MaxFixedCU CU = 56
 	// MaxAutoscalingCU is the largest size an autoscaling range may reach; larger sizes are fixed only.
@@ -137,7 +137,7 @@ func unsupported(v CU) error {
 	detail := fmt.Sprintf("%s CU is not a size the service offers. Sizes are 0.25, 0.5, every whole number from 1 to 16, and even numbers from 18 to 56.", Format(v))
 	below, above := Nearest(v)
 	switch {
-	case v < MinCU:
+	case v < SmallestCU:
 		detail += " The smallest is 0.25."
 	case v > MaxFixedCU:
 		detail += " The largest is 56."

@@ -51,8 +51,8 @@ func TestSizesListsExactlyTheAllowedSizes(t *testing.T) {
 			t.Errorf("%g: Allowed = %v but listed = %v", cu, Allowed(cu), listed[cu])
 		}
 	}
-	if sizes[0] != MinCU || sizes[len(sizes)-1] != MaxFixedCU {
-		t.Errorf("sizes run from %g to %g, want %g to %g", sizes[0], sizes[len(sizes)-1], MinCU, MaxFixedCU)
+	if sizes[0] != SmallestCU || sizes[len(sizes)-1] != MaxFixedCU {
+		t.Errorf("sizes run from %g to %g, want %g to %g", sizes[0], sizes[len(sizes)-1], SmallestCU, MaxFixedCU)
 	}
 }
 

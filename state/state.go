@@ -89,6 +89,12 @@ type Attributes struct {
 	Disabled              bool              `json:"disabled"`
 }
 
+// Clone is a deep copy: its settings are a map of its own.
+func (a Attributes) Clone() Attributes {
+	a.PgSettings = maps.Clone(a.PgSettings)
+	return a
+}
+
 // New returns an empty state with a new lineage and serial 0.
 func New() *State {
 	return &State{
@@ -137,7 +143,7 @@ func (s *State) Clone() *State {
 			continue
 		}
 		cc := *comp
-		cc.Applied.PgSettings = maps.Clone(comp.Applied.PgSettings)
+		cc.Applied = comp.Applied.Clone()
 		cc.Sensitive = slices.Clone(comp.Sensitive)
 		cc.SensitiveFrom = CloneSensitiveFrom(comp.SensitiveFrom)
 		c.Computes[addr] = &cc
@@ -146,7 +152,7 @@ func (s *State) Clone() *State {
 		c.Defaults = make(map[string]*Defaults, len(s.Defaults))
 		for addr, d := range s.Defaults {
 			dd := *d
-			dd.Applied.PgSettings = maps.Clone(d.Applied.PgSettings)
+			dd.Applied = d.Applied.Clone()
 			c.Defaults[addr] = &dd
 		}
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
-	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
@@ -104,8 +103,7 @@ type outputEntry struct {
 	BranchID   string  `json:"branch_id"`
 	BranchName *string `json:"branch_name"`
 	Type       string  `json:"type"`
-	MinCU      any     `json:"min_cu"`
-	MaxCU      any     `json:"max_cu"`
+	diff.ShownSize
 }
 
 func runOutput(ctx context.Context, o outputOptions) error {
@@ -140,20 +138,13 @@ func runOutput(ctx context.Context, o outputOptions) error {
 }
 
 func outputOf(c *state.Compute) outputEntry {
-	e := outputEntry{EndpointID: c.EndpointID, ProjectID: c.ProjectID, BranchID: c.BranchID, Type: shownType(c)}
+	e := outputEntry{EndpointID: c.EndpointID, ProjectID: c.ProjectID, BranchID: c.BranchID, Type: shownType(c),
+		ShownSize: diff.AppliedSize(c)}
 	if c.Host != "" {
 		e.Host = &c.Host
 	}
 	if c.BranchName != "" {
 		e.BranchName = &c.BranchName
-	}
-	secrets := diff.SecretsOf(c)
-	e.MinCU, e.MaxCU = c.Applied.MinCU, c.Applied.MaxCU
-	if secrets.Hides(managed.MinCU.Name) {
-		e.MinCU = secrets.Value(managed.MinCU.Name)
-	}
-	if secrets.Hides(managed.MaxCU.Name) {
-		e.MaxCU = secrets.Value(managed.MaxCU.Name)
 	}
 	return e
 }
@@ -195,13 +186,13 @@ func outputTable(w io.Writer, st *state.State, addrs []string) error {
 // sizeWords is the size as a plan says it ("0.25-4 CU autoscaling"), or
 // the words that hide it.
 func sizeWords(e outputEntry) string {
-	minCU, minOK := e.MinCU.(float64)
-	maxCU, maxOK := e.MaxCU.(float64)
+	minCU, minOK := e.Min.(float64)
+	maxCU, maxOK := e.Max.(float64)
 	if !minOK || !maxOK {
 		if !minOK {
-			return fmt.Sprint(e.MinCU)
+			return fmt.Sprint(e.Min)
 		}
-		return fmt.Sprint(e.MaxCU)
+		return fmt.Sprint(e.Max)
 	}
 	return sizing.Size{Min: minCU, Max: maxCU}.String()
 }

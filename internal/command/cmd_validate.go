@@ -165,7 +165,7 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 		}
 		for i, b := range blocks {
 			for _, c := range b.Computes {
-				size := sizing.Describe(sizing.Size{Min: c.MinCU, Max: c.MaxCU}).String()
+				size := sizing.Describe(c.Size()).String()
 				if diff.SizeSensitive(c) {
 					size = diff.HiddenSize
 				}

@@ -88,7 +88,7 @@ func (c *cursor) renameActions(compute *hclsyntax.Block) []protocol.CodeAction {
 // actions write the nearest that are.
 func (c *cursor) sizeActions() []protocol.CodeAction {
 	a := c.spot.attr
-	if a == nil || !managed.MinCU.SetBy(a.Name) {
+	if a == nil || !managed.SizeArgument(a.Name) {
 		return nil
 	}
 	v, diags := a.Expr.Value(nil)

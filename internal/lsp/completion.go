@@ -83,7 +83,7 @@ func (d *directory) valueItems(t typing) []protocol.CompletionItem {
 		items = stringItems(t.quoted, string(config.ReadWrite), string(config.ReadOnly))
 	case block == "neonform" && t.argument == "account_tier":
 		items = stringItems(t.quoted, config.TierNames()...)
-	case inCompute && managed.MinCU.SetBy(t.argument) && !t.quoted:
+	case inCompute && managed.SizeArgument(t.argument) && !t.quoted:
 		items = d.sizeItems(t.argument)
 	case (block == "moved" && (t.argument == "from" || t.argument == "to")) || (block == "removed" && t.argument == "from"):
 		items = d.addressItems(t.argument == "from")

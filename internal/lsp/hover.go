@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -114,7 +113,7 @@ func (c *cursor) argumentWords(path []string, a *hclsyntax.Attribute) string {
 		if e, ok := changeEffect(a.Name); ok {
 			parts = append(parts, fmt.Sprintf("Changing it on a running compute: **%s**.", e))
 		}
-		if sizeOrSuspend(a.Name) {
+		if managed.ScalingArgument(a.Name) {
 			for _, cp := range c.computesOf(c.spot.block()) {
 				parts = append(parts, c.dir.sizeWords(cp))
 			}
@@ -135,12 +134,6 @@ func changeEffect(arg string) (diff.Disruption, bool) {
 		}
 	}
 	return worst, found
-}
-
-// sizeOrSuspend: the argument says what a compute gets (a size, or when it
-// scales to zero).
-func sizeOrSuspend(arg string) bool {
-	return managed.MinCU.SetBy(arg) || managed.SuspendTimeout.SetBy(arg)
 }
 
 // computesOf are the computes a compute (or defaults) block makes: one, or
@@ -171,15 +164,14 @@ func (d *directory) sizeWords(cp *config.Compute) string {
 	if diff.SizeSensitive(cp) {
 		return fmt.Sprintf("`%s`: %s.", cp.Address, diff.HiddenSize)
 	}
-	r := sizing.Describe(sizing.Size{Min: cp.MinCU, Max: cp.MaxCU})
+	r := sizing.Describe(cp.Size())
 	lines := []string{fmt.Sprintf("`%s`: %s; %s.", cp.Address, r, r.Extra())}
-	if cp.Sensitive[managed.SuspendTimeout.Name] {
-		lines = append(lines, "Scale to zero: "+config.HiddenValue(cp.SensitiveFrom[managed.SuspendTimeout.Name])+".")
-	} else if sizing.NeverSuspends(cp.MaxCU, cp.SuspendTimeoutSeconds) {
+	if hidden, vars := cp.SuspendSensitive(); hidden {
+		lines = append(lines, "Scale to zero: "+config.HiddenValue(vars)+".")
+	} else if cp.NeverSuspends() {
 		lines = append(lines, "Never scales to zero: it runs, and costs, all month.")
 	} else {
-		after := time.Duration(managed.EffectiveSuspend(cp.SuspendTimeoutSeconds)) * time.Second
-		lines = append(lines, fmt.Sprintf("Scales to zero after %s without activity.", after))
+		lines = append(lines, fmt.Sprintf("Scales to zero after %s without activity.", cp.SuspendAfter()))
 	}
 	lines = append(lines, d.costWords(cp))
 	return strings.Join(lines, "\n")

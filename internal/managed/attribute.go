@@ -39,6 +39,10 @@ type Attribute struct {
 	// computes the service creates from then on (the project's
 	// default_endpoint_settings has it).
 	ProjectDefault bool
+	// Costed: a compute's cost follows from it (its size, when it
+	// suspends, whether it runs at all), so a value of it from a sensitive
+	// variable hides the cost too.
+	Costed bool
 }
 
 // sizeArguments set both ends of a size: size = 2, or min_cu with max_cu.
@@ -54,18 +58,18 @@ var (
 	// Both ends of a size default to the size the service gives a compute
 	// created without one.
 	MinCU = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Key: "min_cu", Home: "compute", Headline: true,
-		Default: Is(float64(DefaultCU)), ProjectDefault: true}
+		Default: Is(float64(DefaultCU)), ProjectDefault: true, Costed: true}
 	MaxCU = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Key: "max_cu", Home: "compute", Headline: true,
-		Default: Is(float64(DefaultCU)), ProjectDefault: true}
+		Default: Is(float64(DefaultCU)), ProjectDefault: true, Costed: true}
 	// The service's default timeout: SuspendDefault, which is
 	// ServiceDefaultSuspend (EffectiveSuspend).
 	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Key: "suspend_timeout_seconds", Home: "compute",
-		Default: Is(SuspendDefault), ProjectDefault: true}
+		Default: Is(SuspendDefault), ProjectDefault: true, Costed: true}
 	// No settings: an empty map, never nil (Settings).
 	PgSettings = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Key: "pg_settings", Home: "compute", Keyed: true,
 		Default: Is(map[string]string{}), ProjectDefault: true}
 	Disabled = &Attribute{Name: "disabled", Arguments: []string{"disabled"}, API: "disabled", Key: "disabled", Home: "compute",
-		Default: Is(false)}
+		Default: Is(false), Costed: true}
 	// A compute's endpoint is named after its block.
 	Name = &Attribute{Name: "name", Arguments: []string{"name"}, API: "name", Key: "name",
 		Default: FromLabel}
@@ -118,6 +122,14 @@ func Named(planName string) *Attribute {
 	}
 	return nil
 }
+
+// SizeArgument reports whether the compute block argument arg sets a
+// compute's size (size, min_cu, max_cu).
+func SizeArgument(arg string) bool { return slices.Contains(sizeArguments, arg) }
+
+// ScalingArgument reports whether the compute block argument arg says what
+// a compute gets: its size, or when it scales to zero.
+func ScalingArgument(arg string) bool { return SizeArgument(arg) || SuspendTimeout.SetBy(arg) }
 
 // IsSize reports whether the attribute is one end of a compute's size.
 func (s *Attribute) IsSize() bool { return s.SetBy("size") }
