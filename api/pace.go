@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -20,6 +21,21 @@ type pacer struct {
 	budget    Budget
 	limits    Limits
 	slowdowns atomic.Int64 // 429s this client received
+
+	mu      sync.Mutex
+	noticed time.Time // the end of the last long wait told (OnWait)
+}
+
+// firstToWait says whether a long wait until until is news: the requests
+// waiting at once for one window or pause tell it once.
+func (p *pacer) firstToWait(until time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if until.Before(p.noticed.Add(waitNoticeAfter)) {
+		return false
+	}
+	p.noticed = until
+	return true
 }
 
 // Limits are the rate limits the client keeps under (Options.RatePerMinute,
@@ -70,11 +86,6 @@ func (c *Client) Requests() int64 { return c.sent.Load() }
 // Slowdowns is how many 429 answers this client received.
 func (c *Client) Slowdowns() int { return int(c.pace.slowdowns.Load()) }
 
-// budgetNoticeAfter: a wait for the budget this long or longer is booked and
-// told as the service's waits are (waiting.go): it is a 429's pause, or a
-// minute's budget spent, not the pace of a second.
-const budgetNoticeAfter = time.Second
-
 // wait holds an attempt until the budget lets it go, and returns what to
 // call once its answer came back.
 func (c *Client) wait(ctx context.Context, method, path string) (func(), error) {
@@ -90,12 +101,13 @@ func (c *Client) wait(ctx context.Context, method, path string) (func(), error) 
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
 			return nil, fmt.Errorf("the budget lets the request out in %s, after the call's deadline: %w", d.Round(time.Millisecond), context.DeadlineExceeded)
 		}
-		if d < budgetNoticeAfter {
-			err = c.sleep(ctx, d)
-		} else {
-			err = c.waitFor(ctx, d, fmt.Sprintf("to send %s %s: the account's rate budget is spent for now (by this run, the runs sharing it, or a 429's pause)", method, path))
+		// Not booked against the run's WaitTimeout: every request waiting at
+		// once waits out the same window or pause, which would count many
+		// times over (the retry of a 429 is booked, waiting.go).
+		if d >= waitNoticeAfter && c.pace.firstToWait(time.Now().Add(d)) {
+			c.noticeWait(Wait{What: fmt.Sprintf("to send %s %s: the account's rate budget is spent for now (by this run, the runs sharing it, or a 429's pause)", method, path), For: d})
 		}
-		if err != nil {
+		if err := c.sleep(ctx, d); err != nil {
 			return nil, err
 		}
 	}

@@ -80,13 +80,18 @@ func fanOut(n, at int, call func(i int) error) int {
 
 // fakeLedger is a ledger of the documented limits on a clock that only the
 // client's waits move, and a client of stub drawing on it.
-func fakeLedger(t *testing.T, stub string) (*api.Client, *api.Ledger, func() time.Duration) {
+func fakeLedger(t *testing.T, stub string, tune func(*api.Options)) (*api.Client, *api.Ledger, func() time.Duration) {
 	ledger := api.NewLedger(api.Limits{PerMinute: 700, PerRoute: 40, Minute: time.Minute})
 	var mu sync.Mutex
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := start
 	api.LedgerClock(ledger, func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
-	c, _ := newClient(t, stub, func(o *api.Options) { o.RatePerMinute, o.Budget = 0, ledger })
+	c, _ := newClient(t, stub, func(o *api.Options) {
+		o.RatePerMinute, o.Budget = 0, ledger
+		if tune != nil {
+			tune(o)
+		}
+	})
 	api.SetSleep(c, func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		now = now.Add(d)
@@ -102,7 +107,7 @@ func fakeLedger(t *testing.T, stub string) (*api.Client, *api.Ledger, func() tim
 // trickled at the minute's average of 11.7 a second (51 s).
 func TestABurstUnderTheMinuteIsPacedOnlyByTheRoute(t *testing.T) {
 	s := newStub(t, answer(200, `{"endpoints":[]}`))
-	c, _, elapsed := fakeLedger(t, s.api())
+	c, _, elapsed := fakeLedger(t, s.api(), nil)
 	for range 600 {
 		if _, err := c.ListEndpoints(context.Background(), "p-1"); err != nil {
 			t.Fatal(err)
@@ -134,10 +139,9 @@ func TestTooManyRequestsPausesEveryClientOfTheBudget(t *testing.T) {
 	s := newStub(t,
 		answer(429, generalError("RATE_LIMIT_EXCEEDED", "slow down", ""), "Retry-After", "7"),
 		answer(200, `{"endpoints":[]}`))
-	c, ledger, elapsed := fakeLedger(t, s.api())
 	// The refused request is not retried: its client need not wait, and the
 	// shared clock stays within the pause.
-	c, _ = newClient(t, s.api(), func(o *api.Options) { o.Budget, o.RatePerMinute, o.MaxRetries = ledger, 0, -1 })
+	c, ledger, elapsed := fakeLedger(t, s.api(), func(o *api.Options) { o.MaxRetries = -1 })
 	other, _ := newClient(t, s.api(), func(o *api.Options) { o.Budget = ledger; o.RatePerMinute = 0 })
 	otherSleeps := api.RecordSleeps(other)
 	if _, err := c.ListEndpoints(context.Background(), "p-1"); api.StatusOf(err) != http.StatusTooManyRequests {
