@@ -28,6 +28,7 @@ pg=$(mktemp -d /tmp/nfpgXXXX)
 as_pg=()
 if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); chown postgres "$pg"; fi
 trap '[ -n "$emu" ] && kill "$emu" 2>/dev/null; "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pg/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$work" "$pg"' EXIT
+trap 'exit 1' INT TERM # so that the EXIT trap stops the servers
 go build -o "$work/neonform" .
 
 "${as_pg[@]}" "$pgbin/initdb" -D "$pg/data" -A trust -U postgres >/dev/null
@@ -53,10 +54,10 @@ setup() {
   local dir="$work/run$1"
   mkdir -p "$dir"
   printf 'neonform {\n  api_url = "%s"\n  state   = "%s"\n}\n' "$base" "$DSN" >"$dir/neonform.hcl"
-  : >"$dir/ids"
   for i in $(seq "$PROJECTS"); do
-    call POST /projects "{\"project\":{\"name\":\"r$1p$i\"}}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["project"]["id"])' >>"$dir/ids"
-  done
+    call POST /projects "{\"project\":{\"name\":\"r$1p$i\"}}"
+    echo
+  done | python3 -c 'import json,sys; [print(json.loads(l)["project"]["id"]) for l in sys.stdin if l.strip()]' >"$dir/ids"
 }
 
 # phase RUN MAX_CU: writes the run's configuration of a replica of MAX_CU.
