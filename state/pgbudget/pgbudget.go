@@ -53,7 +53,7 @@ func Open(ctx context.Context, dsn, account string, limits api.Limits) (*Budget,
 		// The parse error may quote the connection string, password included.
 		return nil, errors.New("cannot parse the Postgres connection string of the rate budget (not shown: it may hold a password)")
 	}
-	cfg.MaxConns = 4 // spends take the account's lock one at a time anyway
+	cfg.MaxConns = 8 // spends take the account's lock one at a time anyway
 	cfg.ConnConfig.RuntimeParams["application_name"] = "neonform"
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -95,7 +95,9 @@ func (b *Budget) Spend(ctx context.Context, route string) (func(), time.Duration
 	if id == nil {
 		return nil, max(time.Duration(waitMS*float64(time.Millisecond)), time.Microsecond), nil
 	}
-	return func() { b.answered(*id) }, 0, nil
+	// Recorded aside: the run need not wait for it, and until it is
+	// recorded the request counts as unanswered, which errs on the safe side.
+	return func() { go b.answered(*id) }, 0, nil
 }
 
 // answered records on the database's clock that request id's answer came
