@@ -53,8 +53,8 @@ type Options struct {
 	HTTPClient *http.Client
 	// RatePerMinute is the service's limit for the account, requests in any
 	// minute on all routes: 0 = 700 (the documented limit), <0 = not paced.
-	// The client paces itself under it and Burst (see Pacing), so it never
-	// provokes a 429 from a service that enforces exactly those limits.
+	// The client's budget keeps it under this and Burst (budget.go), so it
+	// never provokes a 429 from a service that enforces exactly those limits.
 	RatePerMinute int
 	// Burst is the service's limit for one route, requests in any second: 0 = 40.
 	Burst int
@@ -62,6 +62,10 @@ type Options struct {
 	// tests shrink it, with an emulator's (emulator.Options.RateMinute), to
 	// send many requests at the service's limits in a fraction of the time.
 	RateMinute time.Duration
+	// Budget, when set, is the account's rate budget shared with other
+	// clients and runs (budget.go); nil: the client keeps its own (a
+	// Ledger of these limits).
+	Budget Budget
 	// CallTimeout is the deadline of one attempt when ctx has none shorter: 0 = 30s.
 	CallTimeout time.Duration
 	// MaxRetries is how many times a failed request may be repeated: 0 = 6, <0 = never.
@@ -92,7 +96,7 @@ type Options struct {
 }
 
 // Client talks to the service. It is safe for concurrent use; every call of
-// one Client shares its pace (the rate limiter, and the pause after a 429).
+// one Client shares its budget (the ledger of the minute, and the pause after a 429).
 type Client struct {
 	base *url.URL
 	// key is a closure: fmt prints a func as an address, so not even a raw
@@ -181,14 +185,7 @@ func New(opts Options) (*Client, error) {
 			},
 		}
 	}
-	perMinute, burst := opts.RatePerMinute, opts.Burst
-	if perMinute == 0 {
-		perMinute = DefaultRatePerMinute
-	}
-	if burst == 0 {
-		burst = DefaultBurst
-	}
-	c.pace = newPacer(perMinute, burst, orDefault(opts.RateMinute, time.Minute))
+	c.pace = newPacer(opts)
 	return c, nil
 }
 

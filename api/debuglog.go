@@ -16,7 +16,7 @@ import (
 //
 //	GET /projects/p-1/endpoints 200 12.3ms attempt 1 request_id 3f2a...
 //	PATCH /projects/p-1/endpoints/ep-x 423 4.1ms attempt 1 request_id 9c1e...: retrying once project p-1 runs no operation
-//	GET /projects/p-1/operations?limit=50 429 2.0ms attempt 1 paced 1200.0ms request_id 77d0...: retrying in 2s (Retry-After; every request of this client pauses, and its pace halves)
+//	GET /projects/p-1/operations?limit=50 429 2.0ms attempt 1 paced 1200.0ms request_id 77d0...: retrying in 2s (Retry-After; every run sharing the rate budget pauses, and its limits halve for a minute)
 //
 // It holds the method, the path with its query, the status (or why there was
 // no answer), how long the attempt took, how long it waited for the client's
@@ -87,7 +87,7 @@ func retryWords(v verdict, status int, wait time.Duration, method, path string) 
 	wait = wait.Round(time.Millisecond)
 	switch {
 	case status == http.StatusTooManyRequests:
-		return fmt.Sprintf("retrying in %s (Retry-After %s; every request of this client pauses, and its pace halves)", wait, v.after)
+		return fmt.Sprintf("retrying in %s (Retry-After %s; every run sharing the rate budget pauses, and its limits halve for a minute)", wait, v.after)
 	case v.after > 0:
 		return fmt.Sprintf("retrying in %s (Retry-After %s)", wait, v.after)
 	}

@@ -68,7 +68,7 @@ func TestDebugLogHasOneLinePerAttemptWithTheRequestIDAndNoKey(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
 	want := []*regexp.Regexp{
-		regexp.MustCompile(`^GET /projects/dark-sun-46453911/endpoints 429 \d+\.\dms attempt 1 request_id svc-429-id: retrying in 2s \(Retry-After 2s; every request of this client pauses, and its pace halves\)$`),
+		regexp.MustCompile(`^GET /projects/dark-sun-46453911/endpoints 429 \d+\.\dms attempt 1 request_id svc-429-id: retrying in 2s \(Retry-After 2s; every run sharing the rate budget pauses, and its limits halve for a minute\)$`),
 		regexp.MustCompile(`^GET /projects/dark-sun-46453911/endpoints 200 \d+\.\dms attempt 2 request_id ` + regexp.QuoteMeta(sentIDs[1]) + `$`),
 		regexp.MustCompile(`^GET /projects/dark-sun-46453911/endpoints/ep-nothing-here 404 \d+\.\dms attempt 1 request_id ` + regexp.QuoteMeta(sentIDs[2]) + `$`),
 	}

@@ -36,11 +36,6 @@ func RecordSleeps(c *Client) func() []time.Duration {
 	}
 }
 
-// PaceOf is the rate (requests a second) and burst c paces itself at now,
-// and the end of its 429 pause; ok is false when c is not paced.
-func PaceOf(c *Client) (r float64, burst int, pausedUntil time.Time, ok bool) {
-	if c.pace.limiter == nil {
-		return 0, 0, c.pace.pause(), false
-	}
-	return float64(c.pace.limiter.Limit()), c.pace.limiter.Burst(), c.pace.pause(), true
-}
+// LedgerClock makes l read the time from now, so a test advances it instead
+// of waiting.
+func LedgerClock(l *Ledger, now func() time.Time) { l.now = now }

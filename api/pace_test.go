@@ -13,47 +13,33 @@ import (
 	"github.com/neonform/neonform/emulator"
 )
 
-// Any span of T seconds holds at most burst + rate*T requests of a token
-// bucket; stretched by the half second a request may take to arrive, the
-// minute must fit the account's budget and the second one route's.
-func TestPacingFitsTheLimits(t *testing.T) {
-	for _, lim := range []struct{ perMinute, burst int }{{700, 40}, {2, 40}, {1, 1}, {120, 5}, {30, 40}, {100000, 40}, {700, 1}} {
-		r, b := api.Pacing(lim.perMinute, lim.burst)
-		rate := float64(r)
-		if b < 1 || rate <= 0 {
-			t.Errorf("%v: rate %g, burst %d: want at least one request and a rate", lim, rate, b)
-			continue
-		}
-		minute, second := float64(b)+rate*60.5, float64(b)+rate*1.5
-		// One request of the burst and the whole tokens after it: a
-		// bucket of one never sends two in a span shorter than 1/rate.
-		if b == 1 {
-			minute, second = 1+float64(int(rate*60.5)), 1+float64(int(rate*1.5))
-		}
-		if minute > float64(lim.perMinute) || second > float64(lim.burst) {
-			t.Errorf("%v: rate %g, burst %d send up to %.1f in a minute and %.1f in a second", lim, rate, b, minute, second)
-		}
-	}
-	if r, b := api.Pacing(700, 40); fmt.Sprintf("%.1f/%d", float64(r), b) != "11.2/22" {
-		t.Errorf("at the documented limits: %.3f a second after %d at once, want 11.2 after 22", float64(r), b)
-	}
-}
-
-// Against an emulator that enforces the documented limits, a client paced
-// for them sends 45 requests to one route without a single 429, where 41
-// in a second would get one (the next test shows the emulator does).
-func TestPacedClientProvokesNo429(t *testing.T) {
-	s := newService(t, emulator.Options{RatePerMinute: 700, Burst: 40}, func(o *api.Options) { o.RatePerMinute, o.Burst = 0, 0 }, nil)
+// Against an emulator that enforces the documented limits (its minute shrunk
+// to 6 seconds, a route's second to 100 ms, the client told the same), a
+// client sends more than a minute's budget, 40 at once on two routes, without
+// a single 429: the ledger keeps both windows.
+func TestBudgetProvokesNo429AtTheLimits(t *testing.T) {
+	const minute = 6 * time.Second
+	s := newService(t, emulator.Options{RatePerMinute: 700, Burst: 40, RateMinute: minute},
+		func(o *api.Options) { o.RatePerMinute, o.Burst, o.RateMinute = 0, 0, minute }, nil)
 	created, err := s.client.CreateProject(context.Background(), api.ProjectCreate{Name: "p"})
 	must(t, err)
-	if failed := get45(s.client, created.Project.ID); failed != 0 {
+	p := created.Project.ID
+	failed := fanOut(900, 40, func(i int) error {
+		if i%2 == 0 {
+			_, err := s.client.ListEndpoints(context.Background(), p)
+			return err
+		}
+		_, err := s.client.ListBranches(context.Background(), p)
+		return err
+	})
+	if failed != 0 {
 		t.Errorf("%d calls failed", failed)
 	}
 	if n := s.emu.Stats().Statuses["429"]; n != 0 || s.client.Slowdowns() != 0 {
-		t.Errorf("%d answers 429 (%d slowdowns), want none", n, s.client.Slowdowns())
+		t.Errorf("%d answers 429 (%d slowdowns), want none: %v", n, s.client.Slowdowns(), s.emu.Stats().Responses)
 	}
-	if got := s.responses("GET "+routeEndpoints, 200); got != 45 {
-		t.Errorf("%d list-endpoints answered 200, want 45", got)
+	if got := s.responses("GET "+routeEndpoints, 200); got != 450 {
+		t.Errorf("%d list-endpoints answered 200, want 450", got)
 	}
 }
 
@@ -62,25 +48,28 @@ func TestUnpacedClientMeetsTheBurstLimit(t *testing.T) {
 	created, err := s.client.CreateProject(context.Background(), api.ProjectCreate{Name: "p"})
 	must(t, err)
 	api.RecordSleeps(s.client) // the retries fail too, and need not wait
-	get45(s.client, created.Project.ID)
+	fanOut(45, 4, func(int) error {
+		_, err := s.client.ListEndpoints(context.Background(), created.Project.ID)
+		return err
+	})
 	if n := s.responses("GET "+routeEndpoints, 429); n == 0 || s.client.Slowdowns() == 0 {
 		t.Errorf("%d answers 429 and %d slowdowns: want some, or the test above proves nothing", n, s.client.Slowdowns())
 	}
 }
 
-// get45 lists the endpoints of a project 45 times, 4 at once, and says how
-// many calls failed.
-func get45(c *api.Client, project string) int {
+// fanOut runs call n times, at most at once at a time, and says how many
+// failed.
+func fanOut(n, at int, call func(i int) error) int {
 	var failed atomic.Int32
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 4)
-	for range 45 {
+	sem := make(chan struct{}, at)
+	for i := range n {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			if _, err := c.ListEndpoints(context.Background(), project); err != nil {
+			if call(i) != nil {
 				failed.Add(1)
 			}
 		}()
@@ -89,69 +78,129 @@ func get45(c *api.Client, project string) int {
 	return int(failed.Load())
 }
 
-// A 429 pauses the whole client for its Retry-After, not only the request
-// it refused, and the client goes on at half its pace, without bursts.
-func TestTooManyRequestsPausesEveryRequestAndSlowsDown(t *testing.T) {
+// fakeLedger is a ledger of the documented limits on a clock that only the
+// client's waits move, and a client of stub drawing on it.
+func fakeLedger(t *testing.T, stub string, tune func(*api.Options)) (*api.Client, *api.Ledger, func() time.Duration) {
+	ledger := api.NewLedger(api.Limits{PerMinute: 700, PerRoute: 40, Minute: time.Minute})
+	var mu sync.Mutex
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := start
+	api.LedgerClock(ledger, func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
+	c, _ := newClient(t, stub, func(o *api.Options) {
+		o.RatePerMinute, o.Budget = 0, ledger
+		if tune != nil {
+			tune(o)
+		}
+	})
+	api.SetSleep(c, func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		now = now.Add(d)
+		mu.Unlock()
+		return ctx.Err()
+	})
+	return c, ledger, func() time.Duration { mu.Lock(); defer mu.Unlock(); return now.Sub(start) }
+}
+
+// Counted on a fake clock, not timed: 600 requests on one route (less than
+// the minute's 700) leave 40 at once, then 40 each time a route's second
+// (stretched by api.Slack) has passed: the 600th leaves after 14 of them, not
+// trickled at the minute's average of 11.7 a second (51 s).
+func TestABurstUnderTheMinuteIsPacedOnlyByTheRoute(t *testing.T) {
+	s := newStub(t, answer(200, `{"endpoints":[]}`))
+	c, _, elapsed := fakeLedger(t, s.api(), nil)
+	for range 600 {
+		if _, err := c.ListEndpoints(context.Background(), "p-1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, second := api.Limits{Minute: time.Minute}.Windows()
+	if got, want := elapsed(), 14*second; got != want {
+		t.Errorf("600 requests on one route took %s of the fake clock, want %s (14 route-seconds)", got, want)
+	}
+	// A second route is not held by the first's second, only by the
+	// minute: 100 more would pass it, so the 101st waits for the minute.
+	before := elapsed()
+	for range 100 {
+		if _, err := c.ListBranches(context.Background(), "p-1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := elapsed() - before; got != 2*second {
+		t.Errorf("100 requests on another route waited %s, want two of its seconds", got)
+	}
+	if n := c.Unspent(); n != 0 {
+		t.Errorf("after 700 requests in a minute %d unspent, want 0", n)
+	}
+}
+
+// A 429 pauses every client of the budget for its Retry-After, not only the
+// request it refused, and halves the limits for a minute after the pause.
+func TestTooManyRequestsPausesEveryClientOfTheBudget(t *testing.T) {
 	s := newStub(t,
 		answer(429, generalError("RATE_LIMIT_EXCEEDED", "slow down", ""), "Retry-After", "7"),
-		answer(200, `{"endpoints":[]}`),
 		answer(200, `{"endpoints":[]}`))
-	c, _ := newClient(t, s.api(), func(o *api.Options) { o.RatePerMinute, o.Burst = 0, 0 })
-	sleeps := api.RecordSleeps(c)
-	before, _, _, _ := api.PaceOf(c)
-	if _, err := c.ListEndpoints(context.Background(), "p-1"); err != nil {
-		t.Fatal(err)
-	}
-	// Another request of the same client, after the refused one was
-	// retried: recorded sleeps take no time, so the pause still holds.
-	if _, err := c.ListEndpoints(context.Background(), "p-2"); err != nil {
-		t.Fatal(err)
-	}
-	got := sleeps()
-	if len(got) != 2 || got[0] < 7*time.Second || got[1] < 6*time.Second || got[1] > 7*time.Second {
-		t.Errorf("waits %v: want the refused request's 7s, then the other request's rest of the pause", got)
-	}
-	after, burst, until, _ := api.PaceOf(c)
-	if after != before/2 || burst != 1 || c.Slowdowns() != 1 || time.Until(until) < 6*time.Second {
-		t.Errorf("after a 429: %g a second (was %g), burst %d, %d slowdowns, paused until %s: want half the rate, no burst, 1, about 7s from now",
-			after, before, burst, c.Slowdowns(), until.Format(time.RFC3339))
-	}
-	if s.hits() != 3 {
-		t.Errorf("%d requests, want 3", s.hits())
-	}
-}
-
-// The slowdowns stop at a sixteenth of the paced rate. (A large account, so
-// that the token bucket, which takes real time, waits little.)
-func TestSlowdownHasAFloor(t *testing.T) {
-	s := newStub(t, answer(http.StatusTooManyRequests, generalError("RATE_LIMIT_EXCEEDED", "slow down", ""), "Retry-After", "1"))
-	c, _ := newClient(t, s.api(), func(o *api.Options) { o.RatePerMinute, o.Burst, o.MaxRetries = 100000, 4000, 6 })
-	api.RecordSleeps(c)
-	initial, _, _, _ := api.PaceOf(c)
+	// The refused request is not retried: its client need not wait, and the
+	// shared clock stays within the pause.
+	c, ledger, elapsed := fakeLedger(t, s.api(), func(o *api.Options) { o.MaxRetries = -1 })
+	other, _ := newClient(t, s.api(), func(o *api.Options) { o.Budget = ledger; o.RatePerMinute = 0 })
+	otherSleeps := api.RecordSleeps(other)
 	if _, err := c.ListEndpoints(context.Background(), "p-1"); api.StatusOf(err) != http.StatusTooManyRequests {
-		t.Fatalf("want the last 429, got %v", err)
+		t.Fatalf("want the 429, got %v", err)
 	}
-	if r, _, _, _ := api.PaceOf(c); r != initial/16 || c.Slowdowns() != 6 {
-		t.Errorf("after %d slowdowns: %g a second, want %g (a sixteenth of %g)", c.Slowdowns(), r, initial/16, initial)
+	if c.Slowdowns() != 1 || ledger.Slowdowns() != 1 || elapsed() != 0 {
+		t.Errorf("after a 429: %d slowdowns of the client, %d of the budget, %s waited: want 1, 1, none", c.Slowdowns(), ledger.Slowdowns(), elapsed())
+	}
+	// The other client's clock did not move: the budget still pauses it
+	// (its recorded sleeps take no time, so it asks again and again; the
+	// first wait is the pause's rest).
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for len(otherSleeps()) == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	if _, err := other.ListEndpoints(ctx, "p-2"); err == nil {
+		t.Fatal("the other client's request went out during the pause")
+	}
+	if got := otherSleeps(); got[0] <= 0 || got[0] > 7*time.Second {
+		t.Errorf("the other client waited %v, want the rest of the 7s pause", got)
+	}
+	if s.hits() != 1 {
+		t.Errorf("%d requests, want 1 (the refused one)", s.hits())
 	}
 }
 
-// A service whose minute is shorter (a test's) is paced in proportion, with
-// at least a tenth of a second of slack in real time, for a busy machine.
-func TestPacingFollowsTheServicesMinute(t *testing.T) {
-	for _, c := range []struct {
-		minute time.Duration
-		want   string
-	}{
-		{0, "11.20/22"},                // the service's minute, half a second of slack
-		{3 * time.Second, "224.00/5"},  // 20 times faster: 2 of its seconds of slack
-		{30 * time.Second, "22.40/22"}, // twice as fast: still half a second
-	} {
-		cl, err := api.New(api.Options{BaseURL: "http://127.0.0.1:1/api/v2", APIKey: "napi_test", RateMinute: c.minute})
-		must(t, err)
-		r, b, _, _ := api.PaceOf(cl)
-		if got := fmt.Sprintf("%.2f/%d", r, b); got != c.want {
-			t.Errorf("a minute of %s: paced at %s a second after a burst, want %s", c.minute, got, c.want)
+// After 429s the limits halve each time, down to a sixteenth, and stay at
+// least a request.
+func TestSlowdownHasAFloor(t *testing.T) {
+	l := api.Limits{PerMinute: 700, PerRoute: 40, Minute: time.Minute}
+	for n, want := range []string{"700/40", "350/20", "175/10", "87/5", "43/2", "43/2", "43/2"} {
+		s := l.Slowed(n)
+		if got := fmt.Sprintf("%d/%d", s.PerMinute, s.PerRoute); got != want {
+			t.Errorf("%d slowdowns: %s, want %s", n, got, want)
 		}
+	}
+	if s := (api.Limits{PerMinute: 2, PerRoute: 1}).Slowed(3); s.PerMinute != 1 || s.PerRoute != 1 {
+		t.Errorf("tiny limits slowed: %+v, want one request", s)
+	}
+}
+
+// A route is its method and path with the ids left out, as the service's
+// reference writes its paths.
+func TestRouteOfLeavesOutTheIDs(t *testing.T) {
+	for path, want := range map[string]string{
+		"/projects":                            "GET /projects",
+		"/projects/p-1/endpoints":              "GET /projects/{}/endpoints",
+		"/projects/p-2/endpoints/ep-1?x=1":     "GET /projects/{}/endpoints/{}",
+		"/projects/p-1/operations?limit=50":    "GET /projects/{}/operations",
+		"/projects/p-1/endpoints/ep-9/restart": "GET /projects/{}/endpoints/{}/restart",
+	} {
+		if got := api.RouteOf(http.MethodGet, path); got != want {
+			t.Errorf("%s: %q, want %q", path, got, want)
+		}
+	}
+	if api.RouteOf("post", "/projects/p-1/endpoints") == api.RouteOf("GET", "/projects/p-1/endpoints") {
+		t.Error("two methods on one path are two routes")
 	}
 }

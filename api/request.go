@@ -62,22 +62,30 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 			return 0, fmt.Errorf("api: %s %s: encoding the request body: %w", method, path, err)
 		}
 	}
-	// covered is the end of the 429 pause this request already waited out.
-	var covered time.Time
 	for attempt := 0; ; attempt++ {
 		paced := time.Now()
-		if err := c.wait(ctx, covered, method, path); err != nil {
-			return 0, fmt.Errorf("%s %s: not sent: waiting for this client's rate limit: %w", method, path, err)
+		answered, err := c.wait(ctx, method, path)
+		if err != nil {
+			return 0, fmt.Errorf("%s %s: not sent: waiting for the account's rate budget: %w", method, path, err)
 		}
 		at := attemptLog{method: method, path: path, attempt: attempt + 1, paced: time.Since(paced)}
 		c.sent.Add(1)
 		r := c.attempt(ctx, method, path, payload)
+		answered()
 		if r.err == nil && r.status >= 200 && r.status < 300 {
 			c.logAttempt(at, r, "")
 			return r.status, decodeAnswer(method, path, r, out)
 		}
 		v := judge(ctx, method, path, r)
 		c.explain(v.err)
+		if r.status == http.StatusTooManyRequests {
+			// Every client of the budget waits, not only this request, and
+			// the budget's limits halve for a while: even when this request
+			// is not retried.
+			if err := c.throttled(ctx, method, path, max(backoff(attempt), v.after)); err != nil {
+				return r.status, fmt.Errorf("%s %s: telling the rate budget of a 429: %w", method, path, err)
+			}
+		}
 		if !v.retry || attempt >= c.retries {
 			c.logAttempt(at, r, giveUpWords(v, attempt, c.retries))
 			return r.status, v.err
@@ -85,11 +93,6 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) (
 		wait := backoff(attempt)
 		if v.after > wait {
 			wait = v.after
-		}
-		if r.status == http.StatusTooManyRequests {
-			// The whole client waits, not only this request, and slows down.
-			covered = c.pace.tooMany(time.Now().Add(wait))
-			wait = max(wait, time.Until(covered))
 		}
 		c.logAttempt(at, r, retryWords(v, r.status, wait, method, path))
 		if v.untilIdle && !isRead(method) {

@@ -278,10 +278,10 @@ func TestCancelEndsTheWaitBeforeARetry(t *testing.T) {
 	}
 }
 
-// The limiter is counted, not timed: paced for 2 requests a minute, a
-// caller whose deadline is 50 seconds away gets exactly one request out; the
-// rest fail at once because no token comes before the deadline. Polls draw
-// from the same limiter.
+// The budget is counted, not timed: for 2 requests a minute, a caller whose
+// deadline is 50 seconds away gets exactly two requests out; the rest fail
+// at once because the minute's window does not free before the deadline.
+// Polls draw from the same budget.
 func TestLimiterBoundsTheRate(t *testing.T) {
 	s := newStub(t, answer(200, `{"endpoints":[]}`))
 	c, _ := newClient(t, s.api(), func(o *api.Options) { o.RatePerMinute, o.Burst = 2, 40 })
@@ -290,7 +290,7 @@ func TestLimiterBoundsTheRate(t *testing.T) {
 	var failed int
 	for range 3 {
 		if _, err := c.ListEndpoints(ctx, "p-1"); err != nil {
-			if !strings.Contains(err.Error(), "rate limit") {
+			if !strings.Contains(err.Error(), "rate budget") {
 				t.Errorf("unexpected error: %v", err)
 			}
 			failed++
@@ -298,8 +298,8 @@ func TestLimiterBoundsTheRate(t *testing.T) {
 	}
 	running := []api.Operation{{ID: "0c5ab8a3-0000-4000-8000-000000000001", ProjectID: "p-1", Status: api.OperationRunning}}
 	c2err := c.WaitOperations(ctx, "p-1", running)
-	if s.hits() != 1 || failed != 2 || c2err == nil {
-		t.Errorf("%d requests reached the server (want 1), %d calls failed (want 2), poll error %v (want one)", s.hits(), failed, c2err)
+	if s.hits() != 2 || failed != 1 || c2err == nil {
+		t.Errorf("%d requests reached the server (want 2), %d calls failed (want 1), poll error %v (want one)", s.hits(), failed, c2err)
 	}
 }
 

@@ -16,7 +16,9 @@ import (
 // while their operations run, and no more, since more would only queue for
 // the pace: as many as the paced rate times a step's time, divided by a
 // step's requests, learned from the steps of this run (before the first
-// ends, from the operations the client has read). -parallelism caps it; an
+// ends, from the operations the client has read); or, when more, as many as
+// what is left of the account's minute covers, which the budget lets out at
+// once. -parallelism caps it; an
 // unpaced client (the sandbox, an emulator without limits) runs as many as
 // the cap allows.
 
@@ -93,6 +95,9 @@ func (b *budget) parallel() int {
 	}
 	step, requests, _ := b.learned()
 	n := int(math.Ceil(headroom * rate * step.Seconds() / max(requests, 1)))
+	// What is left of the account's minute goes out at once (api/budget.go):
+	// as many projects as its requests cover start together.
+	n = max(n, int(float64(b.c.Unspent())/max(requests, 1)))
 	return min(max(n, 1), b.limit)
 }
 
@@ -145,7 +150,9 @@ func (b *budget) left(longest, steps int) (time.Duration, bool) {
 	d := time.Duration(longest) * step
 	d = max(d, time.Duration(float64(steps)/float64(b.parallel())*float64(step)))
 	if rate := b.c.Rate(); rate > 0 {
-		d = max(d, time.Duration(float64(steps)*requests/rate*float64(time.Second)))
+		// What the minute has left goes at once; the rest at the rate.
+		paced := max(float64(steps)*requests-float64(b.c.Unspent()), 0)
+		d = max(d, time.Duration(paced/rate*float64(time.Second)))
 	}
 	return d, true
 }

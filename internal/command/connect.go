@@ -22,9 +22,13 @@ type connection struct {
 	apiURL  string // "embedded" for the sandbox, as the user wrote it
 	orgID   string // the organization of the run: NEON_ORG_ID, else org_id; "" for none
 	sandbox *sandbox
+	budget  func() // closes the shared rate budget (budget.go), if any
 }
 
 func (c *connection) Close() {
+	if c.budget != nil {
+		c.budget()
+	}
 	if c.sandbox != nil {
 		c.sandbox.Close()
 	}
@@ -155,6 +159,10 @@ func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout t
 		return nil, err
 	} else if debug {
 		opts.Log = debugLog{w: notes}
+	}
+	if conn.budget, err = shareBudget(cfg, &opts); err != nil {
+		conn.Close()
+		return nil, err
 	}
 	client, err := api.New(opts)
 	if err != nil {

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Measures runs that share one account and one Postgres state database: each
+# of RUNS runs (default 3) applies to its own PROJECTS projects (default 15),
+# creating a read replica in each, then resizing each, first alone, then all
+# at once. Each against a fresh emulator at the service's timings (operations
+# of 2 s, 30 ms a request, the documented limits: 700 requests a minute, 40 a
+# second a route). Each run has its own state (NEONFORM_STATE_NAME) in one
+# private Postgres server, so the runs share the account's rate budget there
+# (state/pgbudget). Prints each run's wall time, and the requests and 429s of
+# each phase. Goal: each run together within 1.3x of alone, no 429, at most
+# 700 requests in any minute.
+#
+#   bench/concurrent_runs.sh
+#   RUNS=3 PROJECTS=15 bench/concurrent_runs.sh
+#
+# Needs PostgreSQL's server programs (initdb, pg_ctl under
+# /usr/lib/postgresql/*/bin or on PATH), curl and python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+PROJECTS=${PROJECTS:-15}
+KEY=napi_concurrent_bench_$(printf '0%.0s' $(seq 30))
+work=$(mktemp -d)
+emu=""
+pgbin=$(dirname "$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | tail -1 || command -v pg_ctl)")
+# initdb refuses root: then the server runs as postgres, in a directory of its own.
+pg=$(mktemp -d /tmp/nfpgXXXX)
+as_pg=()
+if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); chown postgres "$pg"; fi
+trap '[ -n "$emu" ] && kill "$emu" 2>/dev/null; "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pg/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$work" "$pg"' EXIT
+trap 'exit 1' INT TERM # so that the EXIT trap stops the servers
+go build -o "$work/neonform" .
+
+"${as_pg[@]}" "$pgbin/initdb" -D "$pg/data" -A trust -U postgres >/dev/null
+"${as_pg[@]}" "$pgbin/pg_ctl" -D "$pg/data" -o "-c listen_addresses='' -c unix_socket_directories='$pg' -c fsync=off" -l "$pg/log" -w start >/dev/null
+DSN="postgres:///postgres?host=$pg&user=postgres"
+
+# start_emulator: a fresh emulator at the service's timings; sets base.
+start_emulator() {
+  [ -n "$emu" ] && kill "$emu" && wait "$emu" 2>/dev/null || true
+  "$work/neonform" emulator -addr 127.0.0.1:0 -api-key "$KEY" -op-delay 2s -latency 30ms -quiet >"$work/emu.out" 2>"$work/emu.err" &
+  emu=$!
+  for _ in $(seq 100); do
+    base=$(head -1 "$work/emu.out" 2>/dev/null || true)
+    case $base in http*) break ;; esac
+    sleep 0.1
+  done
+}
+call() { curl -sf -X "$1" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' ${3:+-d "$3"} "$base$2"; }
+stats() { curl -sf "${base%/api/v2}/_emulator/stats" | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s["total"], s["statuses"].get("429", 0))'; }
+
+# setup RUN: its projects, and a directory whose state is its own in Postgres.
+setup() {
+  local dir="$work/run$1"
+  mkdir -p "$dir"
+  printf 'neonform {\n  api_url = "%s"\n  state   = "%s"\n}\n' "$base" "$DSN" >"$dir/neonform.hcl"
+  for i in $(seq "$PROJECTS"); do
+    call POST /projects "{\"project\":{\"name\":\"r$1p$i\"}}"
+    echo
+  done | python3 -c 'import json,sys; [print(json.loads(l)["project"]["id"]) for l in sys.stdin if l.strip()]' >"$dir/ids"
+}
+
+# phase RUN MAX_CU: writes the run's configuration of a replica of MAX_CU.
+phase() {
+  local i=0
+  while read -r id; do
+    i=$((i + 1))
+    printf 'project "p%d" {\n  id = "%s"\n  branch "main" {\n    compute "reports" {\n      type   = "read_only"\n      min_cu = 0.25\n      max_cu = %s\n    }\n  }\n}\n' "$i" "$id" "$2"
+  done <"$work/run$1/ids" >"$work/run$1/main.hcl"
+}
+
+# apply RUN: applies the run's directory, and prints its wall time.
+apply() {
+  local start end
+  start=$(date +%s.%N)
+  NEON_API_KEY=$KEY NEONFORM_STATE_NAME="bench-run$1-$$-$world" "$work/neonform" apply -auto-approve "$work/run$1" >"$work/run$1.out" 2>&1 ||
+    { echo "run $1 failed:" >&2; tail -20 "$work/run$1.out" >&2; exit 1; }
+  end=$(date +%s.%N)
+  echo "run $1 $(python3 -c "print('%.2f s' % ($end - $start))")"
+}
+
+for mode in ${MODES:-alone together}; do
+  world=$mode
+  start_emulator
+  for r in $(seq "$RUNS"); do setup "$r"; done
+  sleep 3 # the projects' creation operations end (2 s)
+  for ph in create:1 resize:2; do
+    for r in $(seq "$RUNS"); do phase "$r" "${ph#*:}"; done
+    read -r total0 n4290 < <(stats)
+    if [ "$mode" = alone ]; then
+      for r in $(seq "$RUNS"); do echo "$mode ${ph%%:*} $(apply "$r")"; done
+    else
+      pids=()
+      for r in $(seq "$RUNS"); do
+        apply "$r" >"$work/wall$r" &
+        pids+=($!)
+      done
+      wait "${pids[@]}" # not the emulator
+      for r in $(seq "$RUNS"); do echo "$mode ${ph%%:*} $(cat "$work/wall$r")"; done
+    fi
+    read -r total1 n4291 < <(stats)
+    echo "$mode ${ph%%:*}: $((total1 - total0)) requests, $((n4291 - n4290)) x 429"
+  done
+done
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,139 @@
+// Package pgbudget is the account's rate budget (api.Budget) kept in a
+// Postgres database, so that the runs on one account that share a Postgres
+// state, on one machine or many, share the service's limits too: together
+// they stay within 700 requests a minute and 40 a second a route, and a 429
+// any of them meets pauses them all.
+package pgbudget
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/neonform/neonform/api"
+)
+
+// stale is how long a request sent and never answered counts: a run that
+// died while it was in flight frees its share after that.
+const stale = 2 * time.Minute
+
+// Budget is an account's budget in a database. Safe for concurrent use.
+type Budget struct {
+	pool    *pgxpool.Pool
+	account string
+	limits  api.Limits
+	// perMinute and perRoute are the limits after 0, 1, 2... 429s in a row.
+	perMinute, perRoute []int32
+	unspent             atomic.Int64
+}
+
+var _ api.Budget = (*Budget)(nil)
+
+// Account names an account's budget without its key: a hash of the API URL
+// and the key, so that the database never holds a key, and two keys of one
+// account (which the service counts together) may still draw on two budgets
+// (a conservative reading would need the account's id, which costs a call).
+func Account(apiURL, key string) string {
+	sum := sha256.Sum256([]byte("neonform rate budget\x00" + apiURL + "\x00" + key))
+	return hex.EncodeToString(sum[:16])
+}
+
+// Open connects to the database at dsn and creates the budget's tables if
+// they are missing. Close releases its connections.
+func Open(ctx context.Context, dsn, account string, limits api.Limits) (*Budget, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// The parse error may quote the connection string, password included.
+		return nil, errors.New("cannot parse the Postgres connection string of the rate budget (not shown: it may hold a password)")
+	}
+	cfg.MaxConns = 8 // spends take the account's lock one at a time anyway
+	cfg.ConnConfig.RuntimeParams["application_name"] = "neonform"
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("the rate budget's database: %w", err)
+	}
+	if err := ensureSchema(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("creating the rate budget's tables: %w; the user needs CREATE on the schema", err)
+	}
+	b := &Budget{pool: pool, account: account, limits: limits}
+	for n := 0; ; n++ {
+		l := limits.Slowed(n)
+		if n > 0 && l == limits.Slowed(n-1) {
+			break
+		}
+		b.perMinute = append(b.perMinute, int32(l.PerMinute))
+		b.perRoute = append(b.perRoute, int32(l.PerRoute))
+	}
+	b.unspent.Store(int64(limits.PerMinute))
+	return b, nil
+}
+
+// Close releases the budget's connections.
+func (b *Budget) Close() { b.pool.Close() }
+
+// Spend takes a request on route out of the account's budget, or says how
+// long to wait; done records when its answer came back.
+func (b *Budget) Spend(ctx context.Context, route string) (func(), time.Duration, error) {
+	minute, second := b.limits.Windows()
+	var id *int64
+	var waitMS float64
+	var unspent int32
+	err := b.pool.QueryRow(ctx, `SELECT spent_id, wait_ms, unspent FROM neonform_rate_spend($1, $2, $3, $4, $5, $6, $7)`,
+		b.account, route, b.perMinute, b.perRoute, minute, second, stale).Scan(&id, &waitMS, &unspent)
+	if err != nil {
+		return nil, 0, fmt.Errorf("the rate budget's database: %w", err)
+	}
+	b.unspent.Store(int64(unspent))
+	if id == nil {
+		return nil, max(time.Duration(waitMS*float64(time.Millisecond)), time.Microsecond), nil
+	}
+	// Recorded aside: the run need not wait for it, and until it is
+	// recorded the request counts as unanswered, which errs on the safe side.
+	return func() { go b.answered(*id) }, 0, nil
+}
+
+// answered records on the database's clock that request id's answer came
+// back. Failing, the request counts as unanswered until it is stale: the
+// budget errs on the safe side, and the run goes on.
+func (b *Budget) answered(id int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, _ = b.pool.Exec(ctx, `UPDATE `+spendTable+` SET answered_at = clock_timestamp() WHERE id = $1`, id)
+}
+
+// Throttled records a 429 for every run of the account: they all pause for
+// wait, and the limits halve until a minute after the pause.
+func (b *Budget) Throttled(ctx context.Context, route string, wait time.Duration) error {
+	_, err := b.pool.Exec(ctx, `INSERT INTO `+pauseTable+` AS p VALUES ($1, clock_timestamp() + $2, 1, clock_timestamp() + $2 + $3, 1, $4, $2)
+		ON CONFLICT (account) DO UPDATE SET
+			paused_until = greatest(p.paused_until, excluded.paused_until),
+			slowdowns = CASE WHEN p.slowed_until < clock_timestamp() THEN 1 ELSE p.slowdowns + 1 END,
+			slowed_until = greatest(p.slowed_until, excluded.slowed_until),
+			throttles = p.throttles + 1, last_route = excluded.last_route, retry_after = excluded.retry_after`,
+		b.account, wait, b.limits.Minute, route)
+	if err != nil {
+		return fmt.Errorf("the rate budget's database: %w", err)
+	}
+	return nil
+}
+
+// Unspent is what was left of the account's minute at the last spend.
+func (b *Budget) Unspent() int { return int(b.unspent.Load()) }
+
+// Throttles is how many 429s the account's runs have recorded, all told.
+func (b *Budget) Throttles(ctx context.Context) (int64, error) {
+	var n int64
+	err := b.pool.QueryRow(ctx, `SELECT throttles FROM `+pauseTable+` WHERE account = $1`, b.account).Scan(&n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	return n, err
+}
