@@ -7,6 +7,8 @@ import (
 	"os/user"
 	"strings"
 	"time"
+
+	"github.com/neonform/neonform/internal/english"
 )
 
 // Backend is where state lives: a local file (Local) or a Postgres table (Postgres).
@@ -88,11 +90,22 @@ type LockedError struct {
 	// Remove says how to remove the lock by hand, e.g. "run `neonform
 	// force-unlock <ID>` or delete neonform.state.json.lock".
 	Remove string
+	// Project is the id of the project whose lock Info holds, when the
+	// lock in the way is a project's (a Postgres state's LockProjects);
+	// "" when it is the whole state's. OtherProjects counts the projects'
+	// locks held besides it, by the same run or others, when a run that
+	// needs the whole state finds them held.
+	Project       string
+	OtherProjects int
 }
 
 func (e *LockedError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "state is locked: %s", e.Path)
+	b.WriteString("state is locked: ")
+	if e.Project != "" {
+		fmt.Fprintf(&b, "the lock of project %s of ", e.Project)
+	}
+	b.WriteString(e.Path)
 	i := e.Info
 	if i.ID == "" {
 		b.WriteString(" is held, but does not say by whom")
@@ -102,6 +115,9 @@ func (e *LockedError) Error() string {
 			fmt.Fprintf(&b, " for %s", i.Operation)
 		}
 		fmt.Fprintf(&b, " (lock ID %s)", i.ID)
+	}
+	if e.OtherProjects > 0 {
+		fmt.Fprintf(&b, ", and the locks of %s held too", english.Plural(e.OtherProjects, "other project is", "other projects are"))
 	}
 	b.WriteString(".\n")
 	if e.Stale {
@@ -127,6 +143,8 @@ type ConflictError struct {
 	Fix           string // what to do about it
 	StoredLineage string
 	StoredSerial  int64
+	// raced: another writer created the stored state in the same moment.
+	raced bool
 }
 
 func (e *ConflictError) Error() string {
