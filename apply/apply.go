@@ -18,7 +18,9 @@ type Options struct {
 	// Client talks to the service the plan was made against. All projects
 	// share it, and with it its one rate limiter.
 	Client *api.Client
-	// State is where the state lives; apply locks it for the whole run.
+	// State is where the state lives; apply locks it for the whole run:
+	// the projects the plan changes when it locks projects one by one
+	// (Postgres), else the whole state (locks.go).
 	State state.Backend
 	// Locked: the caller took the state lock already (apply DIR takes it
 	// before it plans) and releases it; Apply only checks that it is held.
@@ -87,7 +89,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		return nil, damaged(&diff.Plan{}, errors.New("there is no plan"))
 	}
 	if !opts.Locked {
-		unlock, err := state.LockWaiting(state.WithOperation(ctx, "apply"), opts.State, opts.Who, opts.LockTimeout, opts.LockWaiting)
+		unlock, err := lock(ctx, p, opts)
 		if err != nil {
 			return nil, err
 		}

@@ -245,7 +245,8 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	}
 	startApplying(ctx)
 	fmt.Fprintln(o.view.People)
-	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, true, p.read, nil)
+	locked, read := p.underLock()
+	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, locked, read, nil)
 }
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.

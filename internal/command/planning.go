@@ -96,6 +96,17 @@ func (p *planned) Close(w io.Writer) {
 	}
 }
 
+// underLock says how apply goes on from this plan: locked, when the plan
+// was made under the whole state's lock, which apply keeps; and what the
+// plan read of the endpoints, which is current only then (nil: apply reads
+// the projects it changes again, once it holds their locks).
+func (p *planned) underLock() (locked bool, read map[string][]api.Endpoint) {
+	if p.unlock == nil {
+		return false, nil
+	}
+	return true, p.read
+}
+
 // reported is the error of diagnostics already printed: the command only
 // has to exit 1, and apply -json reports them in its last event
 // (applyEvents.end).
@@ -148,7 +159,10 @@ func makePlan(ctx context.Context, in planInputs, env environment, stderr io.Wri
 	if out.backend, err = openState(ctx, cfg, env); err != nil {
 		return nil, err
 	}
-	if in.Lock {
+	// A backend that locks projects one by one (Postgres) is planned
+	// unlocked: only the plan knows which projects it changes, and apply
+	// locks those, then reads them again (apply.Options.Locked false).
+	if in.Lock && !state.LocksProjects(out.backend) {
 		if out.unlock, err = lockState(ctx, out.backend, "apply", in.LockTimeout, stderr); err != nil {
 			return nil, err
 		}
