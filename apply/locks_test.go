@@ -34,8 +34,21 @@ type gateHook struct {
 	checked, release chan struct{}
 }
 
-func newGate() *gateHook {
-	return &gateHook{checked: make(chan struct{}), release: make(chan struct{})}
+// applyGated starts alice's apply of p and returns once its plan is
+// checked; done says how it ended, once gate.release is closed.
+func applyGated(ctx context.Context, w *world, p *diff.Plan, pg *state.Postgres) (gate *gateHook, done chan error) {
+	gate = &gateHook{checked: make(chan struct{}), release: make(chan struct{})}
+	done = make(chan error, 1)
+	go func() {
+		_, err := Apply(ctx, p, Options{Client: w.c, State: pg, Who: "alice", Hooks: []Hook{gate}})
+		done <- err
+	}()
+	select {
+	case <-gate.checked:
+	case err := <-done:
+		w.t.Fatalf("alice's apply ended before its plan was checked: %v", err)
+	}
+	return gate, done
 }
 
 func (h *gateHook) PlanChecked(*diff.Plan) {
@@ -68,13 +81,7 @@ func TestPostgresAppliesOnDisjointProjectsGoSideBySide(t *testing.T) {
 	w := newWorld(t, worldOptions{projects: []string{shop, books}})
 	pgA, pgB := twoPostgres(t)
 	planA, planB := w.plan(replicaIn("shop", shop)), w.plan(replicaIn("books", books))
-	gate := newGate()
-	done := make(chan error, 1)
-	go func() {
-		_, err := Apply(ctx, planA, Options{Client: w.c, State: pgA, Who: "alice", Hooks: []Hook{gate}})
-		done <- err
-	}()
-	<-gate.checked
+	gate, done := applyGated(ctx, w, planA, pgA)
 	if _, err := Apply(ctx, planB, Options{Client: w.c, State: pgB, Who: "bob"}); err != nil {
 		t.Fatalf("the apply on another project, while the first holds its own: %v", err)
 	}
@@ -105,13 +112,7 @@ func TestPostgresApplyOnAHeldProjectNamesHolderAndProject(t *testing.T) {
 	pgA, pgB := twoPostgres(t)
 	src := replicaIn("shop", shop)
 	planA, planB := w.plan(src), w.plan(src+replicaIn("books", books))
-	gate := newGate()
-	done := make(chan error, 1)
-	go func() {
-		_, err := Apply(ctx, planA, Options{Client: w.c, State: pgA, Who: "alice", Hooks: []Hook{gate}})
-		done <- err
-	}()
-	<-gate.checked
+	gate, done := applyGated(ctx, w, planA, pgA)
 	_, err := Apply(ctx, planB, Options{Client: w.c, State: pgB, Who: "bob"})
 	var le *state.LockedError
 	if !errors.As(err, &le) || le.Project != shop || le.Info.Who != "alice" {

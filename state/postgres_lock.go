@@ -95,16 +95,8 @@ func (p *Postgres) Lock(ctx context.Context, who string) (unlock func() error, e
 		conn.Close(context.Background()) // releases the advisory lock if it was taken
 		return nil, err
 	}
-	var got bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, p.key).Scan(&got); err != nil {
-		return fail(fmt.Errorf("taking the lock of %s: %w", p.Describe(), err))
-	}
-	if !got {
-		locked, err := p.lockedError(ctx, conn)
-		if err != nil {
-			return fail(fmt.Errorf("%s is locked, and reading who holds it failed: %w", p.Describe(), err))
-		}
-		return fail(locked)
+	if err := p.tryStateLock(ctx, conn, `SELECT pg_try_advisory_lock($1)`); err != nil {
+		return fail(err)
 	}
 	info := newLockInfo(ctx, who)
 	infoJSON, err := json.Marshal(info)
@@ -117,6 +109,23 @@ func (p *Postgres) Lock(ctx context.Context, who string) (unlock func() error, e
 		return fail(fmt.Errorf("recording who holds the lock of %s: %w", p.Describe(), err))
 	}
 	return p.hold(&heldLock{conn: conn, id: info.ID, pid: conn.PgConn().PID()}), nil
+}
+
+// tryStateLock tries the state's own lock on conn with try (Lock's
+// exclusive, LockProjects's shared), and says who holds it when it is held.
+func (p *Postgres) tryStateLock(ctx context.Context, conn *pgx.Conn, try string) error {
+	var got bool
+	if err := conn.QueryRow(ctx, try, p.key).Scan(&got); err != nil {
+		return fmt.Errorf("taking the lock of %s: %w", p.Describe(), err)
+	}
+	if got {
+		return nil
+	}
+	locked, err := p.lockedError(ctx, conn)
+	if err != nil {
+		return fmt.Errorf("%s is locked, and reading who holds it failed: %w", p.Describe(), err)
+	}
+	return locked
 }
 
 // hold makes h the lock this Postgres holds, and returns its unlock, which

@@ -63,16 +63,8 @@ func (p *Postgres) LockProjects(ctx context.Context, who string, projects []stri
 		conn.Close(context.Background()) // releases every advisory lock it took
 		return nil, err
 	}
-	var got bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock_shared($1)`, p.key).Scan(&got); err != nil {
-		return fail(fmt.Errorf("taking the lock of %s: %w", p.Describe(), err))
-	}
-	if !got {
-		locked, err := p.lockedError(ctx, conn)
-		if err != nil {
-			return fail(fmt.Errorf("%s is locked, and reading who holds it failed: %w", p.Describe(), err))
-		}
-		return fail(locked)
+	if err := p.tryStateLock(ctx, conn, `SELECT pg_try_advisory_lock_shared($1)`); err != nil {
+		return fail(err)
 	}
 	if held, err := p.tryProjects(ctx, conn, ids); err != nil || held != "" {
 		if err == nil {
