@@ -271,3 +271,75 @@ func TestPostgresForceUnlockEndsProjectLocks(t *testing.T) {
 		t.Errorf("%d sessions hold the state's lock shared, want bob's alone", n)
 	}
 }
+
+// Two runs on disjoint projects that both read no state and write their
+// first entries at the same moment: the second's INSERT finds the row the
+// first is creating, and its write merges over that row once it is there.
+func TestPostgresProjectRunsCreatingTheStateAtOnceBothLand(t *testing.T) {
+	ctx := context.Background()
+	a, dsn, name := newTestPostgres(t)
+	b := openPostgres(t, dsn, name)
+	for _, r := range []struct {
+		p       *Postgres
+		project string
+	}{{a, "pa"}, {b, "pb"}} {
+		unlock, err := r.p.LockProjects(ctx, "run", []string{r.project})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+	}
+	sa, _ := a.Read(ctx)
+	sb, _ := b.Read(ctx)
+	setEntry(sa, "pa", "a1")
+	setEntry(sb, "pb", "b1")
+	bPID := b.conn.PgConn().PID()
+	errB := make(chan error, 1)
+	a.beforeCommit = func() error {
+		a.beforeCommit = nil
+		go func() { errB <- b.Write(ctx, sb) }()
+		// Until b's INSERT waits for the row a's transaction holds.
+		for waits := false; !waits; {
+			if err := b.cfgConnQuery(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = $1 AND NOT granted)`, int32(bPID)).Scan(&waits); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := a.Write(ctx, sa); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errB; err != nil {
+		t.Fatalf("the write that raced to create the state: %v", err)
+	}
+	got, err := openPostgres(t, dsn, name).Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Serial != 2 || len(got.Computes) != 2 || sb.Lineage != got.Lineage {
+		t.Errorf("stored serial %d, %v, lineage %s (b's %s); want both entries at serial 2, one lineage", got.Serial, got.Addresses(), got.Lineage, sb.Lineage)
+	}
+}
+
+// cfgConnQuery runs one query on a connection of its own.
+func (p *Postgres) cfgConnQuery(ctx context.Context, q string, args ...any) pgx.Row {
+	conn, err := pgx.ConnectConfig(ctx, p.cfg.Copy())
+	if err != nil {
+		return errRow{err}
+	}
+	return closingRow{conn.QueryRow(ctx, q, args...), conn}
+}
+
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
+
+type closingRow struct {
+	pgx.Row
+	conn *pgx.Conn
+}
+
+func (r closingRow) Scan(dest ...any) error {
+	defer r.conn.Close(context.Background())
+	return r.Row.Scan(dest...)
+}
