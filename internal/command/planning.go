@@ -43,7 +43,8 @@ type planInputs struct {
 	// Lock: take the state lock before reading the state or the service, and
 	// hold it until Close (apply DIR: nobody changes the state between the
 	// plan it shows and the apply, and a locked state is refused before any
-	// call or any output).
+	// call or any output). Not with a backend that locks projects one by
+	// one (Postgres): apply locks the projects the plan changes.
 	Lock bool
 	// LockTimeout is how long to wait for a state lock another run holds
 	// (-lock-timeout): 0 = fail at once.
