@@ -117,7 +117,7 @@ func (e *LockedError) Error() string {
 		fmt.Fprintf(&b, " (lock ID %s)", i.ID)
 	}
 	if e.OtherProjects > 0 {
-		fmt.Fprintf(&b, ", and the locks of %s held too", english.Plural(e.OtherProjects, "other project is", "other projects are"))
+		fmt.Fprintf(&b, ", and %s held too", english.Plural(e.OtherProjects, "other project's lock is", "other projects' locks are"))
 	}
 	b.WriteString(".\n")
 	if e.Stale {

@@ -119,7 +119,7 @@ func TestPostgresHeldProjectNamesHolderAndProject(t *testing.T) {
 		t.Errorf("Holder() = %q, want the project named", h)
 	}
 	_, err = b.Lock(ctx, "bob")
-	if !errors.As(err, &le) || le.Project != "pb" || le.OtherProjects != 1 || !strings.Contains(err.Error(), "1 other project is held too") {
+	if !errors.As(err, &le) || le.Project != "pb" || le.OtherProjects != 1 || !strings.Contains(err.Error(), "and 1 other project's lock is held too") {
 		t.Fatalf("Lock of the whole state = %v, want the holder of project pb and one other", err)
 	}
 	// Nothing was left behind by the refused runs: the free project locks.
