@@ -98,14 +98,14 @@ func (p *planned) Close(w io.Writer) {
 }
 
 // underLock says how apply goes on from this plan: locked, when the plan
-// was made under the whole state's lock, which apply keeps; and what the
-// plan read of the endpoints, which is current only then (nil: apply reads
-// the projects it changes again, once it holds their locks).
+// was made under the whole state's lock, which apply keeps; else apply
+// locks the projects the plan changes, reads the state again and refuses
+// the plan if one of them changed since. Either way what the plan read of
+// the endpoints stays current for the projects it changes: another run
+// changes a project only under its lock, and records what it did in their
+// state entries, which apply checks.
 func (p *planned) underLock() (locked bool, read map[string][]api.Endpoint) {
-	if p.unlock == nil {
-		return false, nil
-	}
-	return true, p.read
+	return p.unlock != nil, p.read
 }
 
 // reported is the error of diagnostics already printed: the command only
