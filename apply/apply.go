@@ -23,7 +23,8 @@ type Options struct {
 	// (Postgres), else the whole state (locks.go).
 	State state.Backend
 	// Locked: the caller took the state lock already (apply DIR takes it
-	// before it plans) and releases it; Apply only checks that it is held.
+	// before it plans, but for a backend that locks projects) and releases
+	// it; Apply only checks that it is held.
 	Locked bool
 	// Parallelism is how many projects change at once, at most: 0 = as
 	// many as keep the client's request budget busy while their operations

@@ -245,8 +245,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	}
 	startApplying(ctx)
 	fmt.Fprintln(o.view.People)
-	locked, read := p.underLock()
-	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, locked, read, nil)
+	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, p.unlock != nil, p.read, nil)
 }
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.

@@ -44,7 +44,11 @@ type planInputs struct {
 	// hold it until Close (apply DIR: nobody changes the state between the
 	// plan it shows and the apply, and a locked state is refused before any
 	// call or any output). Not with a backend that locks projects one by
-	// one (Postgres): apply locks the projects the plan changes.
+	// one (Postgres): apply locks the projects the plan changes, reads the
+	// state again and refuses the plan if one of them changed since. What
+	// the plan read of their endpoints (KeepRead) stays current all the
+	// same: another run changes a project only under its lock, and records
+	// what it did in the project's state entries, which apply checks.
 	Lock bool
 	// LockTimeout is how long to wait for a state lock another run holds
 	// (-lock-timeout): 0 = fail at once.
@@ -95,17 +99,6 @@ func (p *planned) Close(w io.Writer) {
 	if p.backend != nil {
 		closeBackend(p.backend)
 	}
-}
-
-// underLock says how apply goes on from this plan: locked, when the plan
-// was made under the whole state's lock, which apply keeps; else apply
-// locks the projects the plan changes, reads the state again and refuses
-// the plan if one of them changed since. Either way what the plan read of
-// the endpoints stays current for the projects it changes: another run
-// changes a project only under its lock, and records what it did in their
-// state entries, which apply checks.
-func (p *planned) underLock() (locked bool, read map[string][]api.Endpoint) {
-	return p.unlock != nil, p.read
 }
 
 // reported is the error of diagnostics already printed: the command only
