@@ -18,10 +18,13 @@ type Options struct {
 	// Client talks to the service the plan was made against. All projects
 	// share it, and with it its one rate limiter.
 	Client *api.Client
-	// State is where the state lives; apply locks it for the whole run.
+	// State is where the state lives; apply locks it for the whole run:
+	// the projects the plan changes when it locks projects one by one
+	// (Postgres), else the whole state (locks.go).
 	State state.Backend
 	// Locked: the caller took the state lock already (apply DIR takes it
-	// before it plans) and releases it; Apply only checks that it is held.
+	// before it plans, but for a backend that locks projects) and releases
+	// it; Apply only checks that it is held.
 	Locked bool
 	// Parallelism is how many projects change at once, at most: 0 = as
 	// many as keep the client's request budget busy while their operations
@@ -87,7 +90,7 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		return nil, damaged(&diff.Plan{}, errors.New("there is no plan"))
 	}
 	if !opts.Locked {
-		unlock, err := state.LockWaiting(state.WithOperation(ctx, "apply"), opts.State, opts.Who, opts.LockTimeout, opts.LockWaiting)
+		unlock, err := lock(ctx, p, opts)
 		if err != nil {
 			return nil, err
 		}

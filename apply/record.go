@@ -93,7 +93,9 @@ func (r *recorder) record(change func(st *state.State) (bool, error)) error {
 		if err != nil {
 			r.err = err
 		} else {
-			r.st.Serial = snapshot.Serial
+			// A state read when there was none joins the one another run
+			// stored first, under project locks (state.Postgres.Write).
+			r.st.Lineage, r.st.Serial = snapshot.Lineage, snapshot.Serial
 			r.written = upTo
 			r.writes++
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/suggest"
 )
 
@@ -92,6 +93,13 @@ type LockedError struct {
 	Remove string
 	// Unlock is the force-unlock that Remove suggests, if it suggests one.
 	Unlock *suggest.Command
+	// Project is the id of the project whose lock Info holds, when the
+	// lock in the way is a project's (a Postgres state's LockProjects);
+	// "" when it is the whole state's. OtherProjects counts the projects'
+	// locks held besides it, by the same run or others, when a run that
+	// needs the whole state finds them held.
+	Project       string
+	OtherProjects int
 }
 
 // Suggestions is the force-unlock the error suggests, if any.
@@ -110,7 +118,11 @@ func forceUnlock(id string) *suggest.Command {
 
 func (e *LockedError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "state is locked: %s", e.Path)
+	b.WriteString("state is locked: ")
+	if e.Project != "" {
+		fmt.Fprintf(&b, "the lock of project %s of ", e.Project)
+	}
+	b.WriteString(e.Path)
 	i := e.Info
 	if i.ID == "" {
 		b.WriteString(" is held, but does not say by whom")
@@ -120,6 +132,9 @@ func (e *LockedError) Error() string {
 			fmt.Fprintf(&b, " for %s", i.Operation)
 		}
 		fmt.Fprintf(&b, " (lock ID %s)", i.ID)
+	}
+	if e.OtherProjects > 0 {
+		fmt.Fprintf(&b, ", and %s held too", english.Plural(e.OtherProjects, "other project's lock is", "other projects' locks are"))
 	}
 	b.WriteString(".\n")
 	if e.Stale {
@@ -145,6 +160,8 @@ type ConflictError struct {
 	Fix           string // what to do about it
 	StoredLineage string
 	StoredSerial  int64
+	// raced: another writer created the stored state in the same moment.
+	raced bool
 }
 
 func (e *ConflictError) Error() string {

@@ -7,7 +7,8 @@
 // Postgres, a table, for teams whose applies run on different machines. Both
 // write atomically, refuse a write based on a stale read (lineage or serial
 // differ: *ConflictError), and offer an exclusive lock so two applies cannot
-// interleave (*LockedError says who holds it and how to remove it if stale).
+// interleave (*LockedError says who holds it and how to remove it if stale);
+// Postgres locks projects one by one too (ProjectLocker).
 // Write does not take the lock itself: a run that writes takes it before it
 // reads, and holds it until its last write; the serial check in Write is the
 // guard for a run that did not (and the local backend's check is not atomic
@@ -88,7 +89,7 @@
 //
 // # Postgres backend
 //
-// Two tables, created if missing (CREATE on the schema is needed the first
+// Three tables, created if missing (CREATE on the schema is needed the first
 // time only):
 //
 //	CREATE TABLE neonform_state (
@@ -96,13 +97,20 @@
 //	  data jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
 //	CREATE TABLE neonform_state_lock (
 //	  name text PRIMARY KEY, info jsonb NOT NULL, backend_pid integer NOT NULL);
+//	CREATE TABLE neonform_state_project_lock (
+//	  name text NOT NULL, project_id text NOT NULL, info jsonb NOT NULL,
+//	  backend_pid integer NOT NULL, PRIMARY KEY (name, project_id));
 //
 // data holds the document above; lineage and serial repeat its fields so a
 // write can check them in SQL (UPDATE ... WHERE serial = <read serial>, in a
 // transaction that first locks the row). The lock is pg_try_advisory_lock on
 // a hash of the name, taken on a connection of its own and held until unlock;
 // the server releases it if that connection dies, so a crashed run leaves no
-// stale lock. neonform_state_lock only says who holds it. Use a direct
+// stale lock. neonform_state_lock only says who holds it. A run that knows
+// the projects it changes takes, instead, that lock shared and one lock a
+// project (LockProjects, postgres_projects.go), recorded in
+// neonform_state_project_lock, and its writes merge its projects' entries
+// into the stored state (merge.go). Use a direct
 // connection string, not a transaction-mode pooler: session advisory locks do
 // not survive one.
 package state

@@ -21,7 +21,13 @@ const (
 // wait early (Ctrl-C). When wait runs out, the error is the last
 // *LockedError, saying so; any other error ends the wait at once.
 func LockWaiting(ctx context.Context, b Backend, who string, wait time.Duration, waiting func(held *LockedError)) (unlock func() error, err error) {
-	unlock, err = b.Lock(ctx, who)
+	return lockWaiting(ctx, func() (func() error, error) { return b.Lock(ctx, who) }, wait, waiting)
+}
+
+// lockWaiting is LockWaiting of any lock: lock tries it once, failing at
+// once with a *LockedError while it is held.
+func lockWaiting(ctx context.Context, lock func() (func() error, error), wait time.Duration, waiting func(held *LockedError)) (unlock func() error, err error) {
+	unlock, err = lock()
 	var held *LockedError
 	if wait <= 0 || !errors.As(err, &held) {
 		return unlock, err
@@ -44,7 +50,7 @@ func LockWaiting(ctx context.Context, b Backend, who string, wait time.Duration,
 		case <-t.C:
 		}
 		pause = min(2*pause, lockPollMax)
-		unlock, err = b.Lock(ctx, who)
+		unlock, err = lock()
 		if !errors.As(err, &held) {
 			return unlock, err
 		}
@@ -75,6 +81,9 @@ func (e *LockedError) Holder() string {
 	s := fmt.Sprintf("%s on host %s (pid %d)", orUnknown(i.Who), orUnknown(i.Host), i.PID)
 	if i.Operation != "" {
 		s += " for " + i.Operation
+	}
+	if e.Project != "" {
+		s += " of project " + e.Project
 	}
 	return s + " since " + i.Since.UTC().Format(time.RFC3339)
 }

@@ -17,6 +17,9 @@ import (
 const (
 	stateTable = "neonform_state"
 	lockTable  = "neonform_state_lock" // who holds each state's advisory lock, for messages
+	// projectLockTable says who holds each project's lock of a state
+	// (postgres_projects.go), for messages and force-unlock.
+	projectLockTable = "neonform_state_project_lock"
 )
 
 var createTables = []string{
@@ -31,6 +34,13 @@ var createTables = []string{
 		name        text PRIMARY KEY,
 		info        jsonb NOT NULL,
 		backend_pid integer NOT NULL
+	)`,
+	`CREATE TABLE IF NOT EXISTS ` + projectLockTable + ` (
+		name        text NOT NULL,
+		project_id  text NOT NULL,
+		info        jsonb NOT NULL,
+		backend_pid integer NOT NULL,
+		PRIMARY KEY (name, project_id)
 	)`,
 }
 
@@ -93,7 +103,8 @@ func NewPostgres(ctx context.Context, dsn string, name string) (*Postgres, error
 // so creation is serialised by a transaction advisory lock.
 func ensureTables(ctx context.Context, conn *pgx.Conn) error {
 	var exist bool
-	err := conn.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL`, stateTable, lockTable).Scan(&exist)
+	err := conn.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AND to_regclass($3) IS NOT NULL`,
+		stateTable, lockTable, projectLockTable).Scan(&exist)
 	if err != nil || exist {
 		return err
 	}
@@ -162,12 +173,26 @@ func (p *Postgres) Read(ctx context.Context) (*State, error) {
 	var data []byte
 	err = conn.QueryRow(ctx, `SELECT lineage, serial, data FROM `+stateTable+` WHERE name = $1`, p.name).Scan(&lineage, &serial, &data)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return New(), nil
+		st := New()
+		return st, p.readHeld(st)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", p.Describe(), err)
 	}
-	return p.decodeRow(lineage, serial, data)
+	st, err := p.decodeRow(lineage, serial, data)
+	if err != nil {
+		return nil, err
+	}
+	return st, p.readHeld(st)
+}
+
+// readHeld notes, when this Postgres holds project locks, their entries as
+// read: what its writes expect to find stored (merge.go). p.mu is held.
+func (p *Postgres) readHeld(st *State) (err error) {
+	if h := p.held; h != nil && h.projects != nil {
+		h.base, err = heldEntries(st, h.projects)
+	}
+	return err
 }
 
 // decodeRow checks a stored row: its data must decode, and agree with the
@@ -191,8 +216,45 @@ func (p *Postgres) fix() string {
 // (SELECT ... FOR UPDATE), its lineage and serial checked, and the UPDATE
 // itself only matches the serial s was read at, so of two racing writers one
 // commits and the other gets a *ConflictError.
+//
+// While this Postgres holds project locks (LockProjects), Write stores
+// those projects' entries of s over the stored state instead (merge.go), as
+// the next serial of the stored one, and sets s's lineage too: a state read
+// when there was none joins the one another run stored first.
 func (p *Postgres) Write(ctx context.Context, s *State) error {
-	return writeNext(ctx, p, s)
+	p.mu.Lock()
+	h := p.held
+	p.mu.Unlock()
+	if h == nil || h.projects == nil {
+		return writeNext(ctx, p, s)
+	}
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("refusing to write %s: %w", p.Describe(), err)
+	}
+	var next *State
+	decide := func(stored *State, exists bool) (n *State, err error) {
+		next, err = mergeHeld(p.Describe(), stored, exists, h.projects, h.base, s)
+		return next, err
+	}
+	err := p.store(ctx, decide)
+	var c *ConflictError
+	if errors.As(err, &c) && c.raced {
+		// Another run stored the first state at the same moment: merge
+		// over it.
+		err = p.store(ctx, decide)
+	}
+	if err != nil {
+		return err
+	}
+	base, err := heldEntries(s, h.projects)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	h.base = base
+	p.mu.Unlock()
+	s.FormatVersion, s.Lineage, s.Serial = next.FormatVersion, next.Lineage, next.Serial
+	return nil
 }
 
 // store replaces the stored row with what decide makes of the state it
@@ -262,7 +324,7 @@ func (p *Postgres) storeInTx(ctx context.Context, tx pgx.Tx, decide func(stored 
 		return false, failed(err)
 	}
 	if tag.RowsAffected() != 1 {
-		return false, &ConflictError{Backend: p.Describe(), Reason: "another run wrote it at the same moment"}
+		return false, &ConflictError{Backend: p.Describe(), Reason: "another run wrote it at the same moment", raced: true}
 	}
 	if p.beforeCommit != nil {
 		if err := p.beforeCommit(); err != nil {

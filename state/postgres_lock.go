@@ -14,48 +14,89 @@ import (
 	"github.com/neonform/neonform/internal/process"
 )
 
-// heldLock is a lock this process holds: the advisory lock lives as long as conn.
+// heldLock is a lock this process holds: the advisory locks live as long as conn.
 type heldLock struct {
 	conn *pgx.Conn
 	id   string
 	pid  uint32 // backend pid of conn, as pg_locks shows it
+	// projects are the projects whose locks conn holds, sorted, with the
+	// state's lock held shared (LockProjects); nil for the whole state's
+	// lock, held exclusive (Lock).
+	projects []string
+	// base is, for a project lock, the entries of its projects as this run
+	// last read or wrote them (heldEntries): a write refuses when the
+	// stored ones are no longer these (merge.go).
+	base map[string]heldEntry
+}
+
+// Advisory lock modes as pg_locks names them: the whole state's lock is
+// held exclusive by Lock and shared by LockProjects; a project's lock is
+// always exclusive.
+const (
+	exclusive = "ExclusiveLock"
+	shared    = "ShareLock"
+)
+
+// mode is the mode in which h holds the state's own lock.
+func (h *heldLock) mode() string {
+	if h.projects != nil {
+		return shared
+	}
+	return exclusive
 }
 
 // holdsLock is a condition on pg_locks: the session $1 holds the advisory
-// lock of key ($2 high 32 bits, $3 low 32 bits; objsubid 1 marks a bigint key).
+// lock of key ($2 high 32 bits, $3 low 32 bits; objsubid 1 marks a bigint
+// key) in mode $4.
 const holdsLock = `SELECT EXISTS (SELECT 1 FROM pg_locks
 	WHERE locktype = 'advisory' AND granted AND pid = $1
-	AND classid::bigint = $2 AND objid::bigint = $3 AND objsubid = 1)`
+	AND classid::bigint = $2 AND objid::bigint = $3 AND objsubid = 1 AND mode = $4)`
 
-func (p *Postgres) keyParts() (hi, lo int64) {
-	return int64(uint64(p.key) >> 32), int64(uint32(p.key))
+// keyParts splits an advisory lock key as pg_locks shows it.
+func keyParts(key int64) (hi, lo int64) {
+	return int64(uint64(key) >> 32), int64(uint32(key))
 }
 
-// Lock takes pg_try_advisory_lock on a dedicated connection held until
-// unlock; then records who holds it in the lock table. Advisory locks are
-// re-entrant within a session, which is why every Lock opens its own
+// querier is a connection or a transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// holds reports whether the session pid holds the advisory lock key in mode.
+func holds(ctx context.Context, q querier, pid int32, key int64, mode string) (bool, error) {
+	hi, lo := keyParts(key)
+	var ok bool
+	err := q.QueryRow(ctx, holdsLock, pid, hi, lo, mode).Scan(&ok)
+	return ok, err
+}
+
+// lockConn opens the connection a lock lives on. Advisory locks are
+// re-entrant within a session, which is why every lock opens its own
 // connection: a second Lock, even from this process, is refused.
-func (p *Postgres) Lock(ctx context.Context, who string) (unlock func() error, err error) {
+func (p *Postgres) lockConn(ctx context.Context) (*pgx.Conn, error) {
 	cfg := p.cfg.Copy()
 	cfg.RuntimeParams["application_name"] = "neonform lock"
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to take the lock of %s: %w", p.Describe(), err)
 	}
+	return conn, nil
+}
+
+// Lock takes pg_try_advisory_lock on a dedicated connection held until
+// unlock; then records who holds it in the lock table. It is the whole
+// state's lock: it excludes every other Lock and every LockProjects.
+func (p *Postgres) Lock(ctx context.Context, who string) (unlock func() error, err error) {
+	conn, err := p.lockConn(ctx)
+	if err != nil {
+		return nil, err
+	}
 	fail := func(err error) (func() error, error) {
 		conn.Close(context.Background()) // releases the advisory lock if it was taken
 		return nil, err
 	}
-	var got bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, p.key).Scan(&got); err != nil {
-		return fail(fmt.Errorf("taking the lock of %s: %w", p.Describe(), err))
-	}
-	if !got {
-		locked, err := p.lockedError(ctx, conn)
-		if err != nil {
-			return fail(fmt.Errorf("%s is locked, and reading who holds it failed: %w", p.Describe(), err))
-		}
-		return fail(locked)
+	if err := p.tryStateLock(ctx, conn, `SELECT pg_try_advisory_lock($1)`); err != nil {
+		return fail(err)
 	}
 	info := newLockInfo(ctx, who)
 	infoJSON, err := json.Marshal(info)
@@ -67,7 +108,29 @@ func (p *Postgres) Lock(ctx context.Context, who string) (unlock func() error, e
 	if err != nil {
 		return fail(fmt.Errorf("recording who holds the lock of %s: %w", p.Describe(), err))
 	}
-	h := &heldLock{conn: conn, id: info.ID, pid: conn.PgConn().PID()}
+	return p.hold(&heldLock{conn: conn, id: info.ID, pid: conn.PgConn().PID()}), nil
+}
+
+// tryStateLock tries the state's own lock on conn with try (Lock's
+// exclusive, LockProjects's shared), and says who holds it when it is held.
+func (p *Postgres) tryStateLock(ctx context.Context, conn *pgx.Conn, try string) error {
+	var got bool
+	if err := conn.QueryRow(ctx, try, p.key).Scan(&got); err != nil {
+		return fmt.Errorf("taking the lock of %s: %w", p.Describe(), err)
+	}
+	if got {
+		return nil
+	}
+	locked, err := p.lockedError(ctx, conn)
+	if err != nil {
+		return fmt.Errorf("%s is locked, and reading who holds it failed: %w", p.Describe(), err)
+	}
+	return locked
+}
+
+// hold makes h the lock this Postgres holds, and returns its unlock, which
+// does something the first time only.
+func (p *Postgres) hold(h *heldLock) (unlock func() error) {
 	p.mu.Lock()
 	p.held = h
 	p.mu.Unlock()
@@ -76,7 +139,7 @@ func (p *Postgres) Lock(ctx context.Context, who string) (unlock func() error, e
 	return func() error {
 		once.Do(func() { unlockErr = p.unlock(h) })
 		return unlockErr
-	}, nil
+	}
 }
 
 // unlock releases h. It runs on its own deadline rather than the Lock
@@ -89,13 +152,18 @@ func (p *Postgres) unlock(h *heldLock) error {
 		p.held = nil
 	}
 	p.mu.Unlock()
-	defer h.conn.Close(ctx)
+	defer h.conn.Close(ctx) // releases the project locks, if any, too
 
-	if _, err := h.conn.Exec(ctx, `DELETE FROM `+lockTable+` WHERE name = $1 AND info->>'id' = $2`, p.name, h.id); err != nil {
+	table, where := lockTable, `name = $1 AND info->>'id' = $2`
+	unlockSQL := `SELECT pg_advisory_unlock($1)`
+	if h.projects != nil {
+		table, unlockSQL = projectLockTable, `SELECT pg_advisory_unlock_shared($1)`
+	}
+	if _, err := h.conn.Exec(ctx, `DELETE FROM `+table+` WHERE `+where, p.name, h.id); err != nil {
 		return fmt.Errorf("releasing the lock of %s: %w; it is released anyway as its connection closes", p.Describe(), err)
 	}
 	var released bool
-	if err := h.conn.QueryRow(ctx, `SELECT pg_advisory_unlock($1)`, p.key).Scan(&released); err != nil {
+	if err := h.conn.QueryRow(ctx, unlockSQL, p.key).Scan(&released); err != nil {
 		return fmt.Errorf("releasing the lock of %s: %w; it is released anyway as its connection closes", p.Describe(), err)
 	}
 	if !released {
@@ -104,27 +172,42 @@ func (p *Postgres) unlock(h *heldLock) error {
 	return nil
 }
 
-// lockedError reads who holds the lock. The recorded holder is believed only
-// if its session really holds the advisory lock now; a row left by a holder
-// that died is not reported as the holder.
+// lockedError reads who holds the whole state's lock: a run holding it
+// exclusive (Lock), or else the runs holding projects' locks (which hold it
+// shared). A recorded holder is believed only if its session really holds
+// the advisory lock now; a row left by a holder that died is not reported.
 func (p *Postgres) lockedError(ctx context.Context, conn *pgx.Conn) (*LockedError, error) {
 	e := &LockedError{Path: p.Describe()}
-	hi, lo := p.keyParts()
 	info, backendPID, ok, err := p.recordedHolder(ctx, conn)
 	if err != nil {
 		return nil, err
 	}
 	if ok {
-		var holds bool
-		if err := conn.QueryRow(ctx, holdsLock, backendPID, hi, lo).Scan(&holds); err != nil {
+		if ok, err = holds(ctx, conn, backendPID, p.key, exclusive); err != nil {
 			return nil, err
 		}
-		ok = holds
 	}
-	if !ok {
-		e.Remove = fmt.Sprintf("end the session holding it: SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = %d AND objid = %d AND objsubid = 1", hi, lo)
+	if ok {
+		p.describeHolder(e, info, backendPID)
 		return e, nil
 	}
+	byProject, err := p.projectHolders(ctx, conn, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(byProject) > 0 {
+		first := byProject[0]
+		e.Project, e.OtherProjects = first.project, len(byProject)-1
+		p.describeHolder(e, first.info, first.backendPID)
+		return e, nil
+	}
+	hi, lo := keyParts(p.key)
+	e.Remove = fmt.Sprintf("end the session holding it: SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = %d AND objid = %d AND objsubid = 1", hi, lo)
+	return e, nil
+}
+
+// describeHolder fills e with a holder whose session holds its lock now.
+func (p *Postgres) describeHolder(e *LockedError, info LockInfo, backendPID int32) {
 	e.Info = info
 	e.Unlock = forceUnlock(info.ID)
 	e.Remove = fmt.Sprintf("run %s, which ends that database session (pid %d)", e.Unlock.Quoted(), backendPID)
@@ -132,7 +215,6 @@ func (p *Postgres) lockedError(ctx context.Context, conn *pgx.Conn) (*LockedErro
 		alive, known := process.Alive(info.PID)
 		e.Stale = known && !alive
 	}
-	return e, nil
 }
 
 // recordedHolder reads the lock table's row for this state; ok is false if there is none.
@@ -145,25 +227,40 @@ func (p *Postgres) recordedHolder(ctx context.Context, conn *pgx.Conn) (info Loc
 	if err != nil {
 		return info, 0, false, err
 	}
-	if err := json.Unmarshal(infoJSON, &info); err != nil {
-		return info, 0, false, fmt.Errorf("the lock record in %s is not valid: %w", lockTable, err)
+	if info, err = decodeLockInfo(infoJSON, lockTable); err != nil {
+		return info, 0, false, err
 	}
 	return info, backendPID, true, nil
 }
 
+func decodeLockInfo(data []byte, table string) (LockInfo, error) {
+	var info LockInfo
+	if err := json.Unmarshal(data, &info); err != nil {
+		return info, fmt.Errorf("a lock record in %s is not valid: %w", table, err)
+	}
+	return info, nil
+}
+
+// lostLock is the error of a run whose session no longer holds its lock
+// (its connection dropped, or force-unlock ended it). Its project locks
+// live on the same session: they go with it.
+func (p *Postgres) lostLock() error {
+	return fmt.Errorf("this run lost the lock of %s (its connection closed, or force-unlock ended it), so another run may be changing the state", p.Describe())
+}
+
 // checkLockStillHeld refuses a write when this Postgres took the lock and its
-// session no longer holds it (its connection dropped, or force-unlock ended it).
+// session no longer holds it. p.mu is held.
 func (p *Postgres) checkLockStillHeld(ctx context.Context, tx pgx.Tx) error {
-	if p.held == nil {
+	h := p.held
+	if h == nil {
 		return nil
 	}
-	hi, lo := p.keyParts()
-	var holds bool
-	if err := tx.QueryRow(ctx, holdsLock, int32(p.held.pid), hi, lo).Scan(&holds); err != nil {
+	ok, err := holds(ctx, tx, int32(h.pid), p.key, h.mode())
+	if err != nil {
 		return err
 	}
-	if !holds {
-		return fmt.Errorf("this run lost the lock of %s (its connection closed, or force-unlock ended it), so another run may be changing the state; run plan again", p.Describe())
+	if !ok {
+		return fmt.Errorf("%w; run plan again", p.lostLock())
 	}
 	return nil
 }
@@ -181,66 +278,12 @@ func (p *Postgres) CheckLock(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("checking that this run still holds the lock of %s: %w", p.Describe(), err)
 	}
-	hi, lo := p.keyParts()
-	var holds bool
-	if err := conn.QueryRow(ctx, holdsLock, int32(h.pid), hi, lo).Scan(&holds); err != nil {
+	ok, err := holds(ctx, conn, int32(h.pid), p.key, h.mode())
+	if err != nil {
 		return fmt.Errorf("checking that this run still holds the lock of %s: %w", p.Describe(), err)
 	}
-	if !holds {
-		return fmt.Errorf("this run lost the lock of %s (its connection closed, or force-unlock ended it), so another run may be changing the state", p.Describe())
+	if !ok {
+		return p.lostLock()
 	}
 	return nil
-}
-
-// ForceUnlock ends the database session holding the lock with the given ID,
-// for `neonform force-unlock` when a run hangs or its machine went away while
-// its connection stayed open. The ID must match, so a lock someone took since
-// the user looked is not broken by mistake. Ending another session needs the
-// same database role, or membership in pg_signal_backend.
-func (p *Postgres) ForceUnlock(ctx context.Context, id string) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	conn, err := p.connLocked(ctx)
-	if err != nil {
-		return err
-	}
-	info, backendPID, ok, err := p.recordedHolder(ctx, conn)
-	switch {
-	case err != nil:
-		return fmt.Errorf("reading who holds the lock of %s: %w", p.Describe(), err)
-	case !ok:
-		return fmt.Errorf("%s has no recorded lock", p.Describe())
-	case info.ID != id:
-		return fmt.Errorf("the lock of %s has ID %s (held by %s on host %s, pid %d), not %s; nothing was done", p.Describe(), info.ID, orUnknown(info.Who), orUnknown(info.Host), info.PID, id)
-	}
-	hi, lo := p.keyParts()
-	var holds bool
-	if err := conn.QueryRow(ctx, holdsLock, backendPID, hi, lo).Scan(&holds); err != nil {
-		return err
-	}
-	if holds {
-		var ended bool
-		if err := conn.QueryRow(ctx, `SELECT pg_terminate_backend($1)`, backendPID).Scan(&ended); err != nil {
-			return fmt.Errorf("ending the session (pid %d) that holds the lock of %s: %w; the role needs pg_signal_backend", backendPID, p.Describe(), err)
-		}
-		if !ended {
-			return fmt.Errorf("could not end the session (pid %d) that holds the lock of %s", backendPID, p.Describe())
-		}
-		// pg_terminate_backend only signals; wait until the session is gone
-		// so that a Lock right after this succeeds.
-		gone, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		for holds {
-			select {
-			case <-gone.Done():
-				return fmt.Errorf("asked the session (pid %d) holding the lock of %s to end, but it still holds it; try again shortly", backendPID, p.Describe())
-			case <-time.After(20 * time.Millisecond):
-			}
-			if err := conn.QueryRow(ctx, holdsLock, backendPID, hi, lo).Scan(&holds); err != nil {
-				return err
-			}
-		}
-	}
-	_, err = conn.Exec(ctx, `DELETE FROM `+lockTable+` WHERE name = $1 AND info->>'id' = $2`, p.name, id)
-	return err
 }

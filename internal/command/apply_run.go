@@ -103,7 +103,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 	}
 	startApplying(ctx)
 	o.view.Starting()
-	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, true, p.read, nil)
+	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, p.unlock != nil, p.read, nil)
 }
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.

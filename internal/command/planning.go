@@ -43,7 +43,12 @@ type planInputs struct {
 	// Lock: take the state lock before reading the state or the service, and
 	// hold it until Close (apply DIR: nobody changes the state between the
 	// plan it shows and the apply, and a locked state is refused before any
-	// call or any output).
+	// call or any output). Not with a backend that locks projects one by
+	// one (Postgres): apply locks the projects the plan changes, reads the
+	// state again and refuses the plan if one of them changed since. What
+	// the plan read of their endpoints (KeepRead) stays current all the
+	// same: another run changes a project only under its lock, and records
+	// what it did in the project's state entries, which apply checks.
 	Lock bool
 	// LockTimeout is how long to wait for a state lock another run holds
 	// (-lock-timeout): 0 = fail at once.
@@ -201,7 +206,10 @@ func (out *planned) open(ctx context.Context, cfg *config.Config, in planInputs,
 	if out.backend, err = openState(ctx, cfg, env); err != nil {
 		return err
 	}
-	if in.Lock {
+	// A backend that locks projects one by one (Postgres) is planned
+	// unlocked: only the plan knows which projects it changes, and apply
+	// locks those, then reads them again (apply.Options.Locked false).
+	if in.Lock && !state.LocksProjects(out.backend) {
 		if out.unlock, err = lockState(ctx, out.backend, "apply", in.LockTimeout, stderr); err != nil {
 			return err
 		}

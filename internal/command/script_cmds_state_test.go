@@ -1,6 +1,8 @@
 package command
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -10,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/neonform/neonform/internal/pgtest"
+	"github.com/neonform/neonform/state"
 )
 
 // cmdPGState points the script's Postgres state at the tests' server
@@ -49,4 +52,31 @@ func postgresURL(dsn string) string {
 		q.Set(k, v)
 	}
 	return (&url.URL{Scheme: "postgres", Path: "/" + db, RawQuery: q.Encode()}).String()
+}
+
+// cmdPGHoldProjects takes the locks of projects of the script's Postgres
+// state (pgstate), as a run of user "ci" doing "apply" would, and holds them
+// until the script ends (or force-unlock ends them):
+//
+//	pgholdprojects PROJECT_ID...
+//
+// sets LOCK_ID to the lock's ID.
+func cmdPGHoldProjects(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: pgholdprojects PROJECT_ID...")
+	}
+	ctx := context.Background()
+	pg, err := state.NewPostgres(ctx, ts.Getenv("NEONFORM_STATE_URL"), ts.Getenv("NEONFORM_STATE_NAME"))
+	ts.Check(err)
+	ts.Defer(func() { pg.Close(ctx) })
+	unlock, err := pg.LockProjects(state.WithOperation(ctx, "apply"), "ci", args)
+	ts.Check(err)
+	ts.Defer(func() { unlock() })
+	// The lock's ID, as another run is told it.
+	_, err = pg.LockProjects(ctx, "probe", args[:1])
+	var held *state.LockedError
+	if !errors.As(err, &held) {
+		ts.Fatalf("the projects' lock is not seen held: %v", err)
+	}
+	ts.Setenv("LOCK_ID", held.Info.ID)
 }

@@ -46,26 +46,29 @@ import (
 //	    a client query on the compute: wakes it if idle, counts as activity.
 //	jsonset FILE PATH VALUE
 //	    edits a JSON file (a plan) by hand: sets the value at PATH.
+//	pgholdprojects PROJECT_ID...
+//	    holds the locks of projects of the pgstate state; sets LOCK_ID.
 //	suggested stdout|stderr [TEXT]
 //	    runs, as printed, the first neonform command that the last command's
 //	    output suggests (containing TEXT): every suggestion must work pasted.
 func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"emulator":    cmdEmulator,
-		"neonapi":     cmdNeonAPI,
-		"emustats":    cmdEmuStats,
-		"emuclock":    cmdEmuClock,
-		"emuactivity": cmdEmuActivity,
-		"scrub":       cmdScrub,      // script_cmds_apply_test.go
-		"genconfig":   cmdGenConfig,  // plan_cmds_test.go
-		"maxchars":    cmdMaxChars,   // plan_cmds_test.go
-		"jsonset":     cmdJSONSet,    // script_cmds_edit_test.go
-		"suggested":   cmdSuggested,  // script_cmds_suggested_test.go
-		"holdlock":    cmdHoldLock,   // script_cmds_observe_test.go
-		"emufaults":   cmdEmuFaults,  // script_cmds_observe_test.go
-		"jsonlines":   cmdJSONLines,  // script_cmds_observe_test.go
-		"pgstate":     cmdPGState,    // script_cmds_state_test.go
-		"emuechokey":  cmdEmuEchoKey, // script_cmds_leaks_test.go
+		"emulator":       cmdEmulator,
+		"neonapi":        cmdNeonAPI,
+		"emustats":       cmdEmuStats,
+		"emuclock":       cmdEmuClock,
+		"emuactivity":    cmdEmuActivity,
+		"scrub":          cmdScrub,          // script_cmds_apply_test.go
+		"genconfig":      cmdGenConfig,      // plan_cmds_test.go
+		"maxchars":       cmdMaxChars,       // plan_cmds_test.go
+		"jsonset":        cmdJSONSet,        // script_cmds_edit_test.go
+		"suggested":      cmdSuggested,      // script_cmds_suggested_test.go
+		"holdlock":       cmdHoldLock,       // script_cmds_observe_test.go
+		"emufaults":      cmdEmuFaults,      // script_cmds_observe_test.go
+		"jsonlines":      cmdJSONLines,      // script_cmds_observe_test.go
+		"pgstate":        cmdPGState,        // script_cmds_state_test.go
+		"pgholdprojects": cmdPGHoldProjects, // script_cmds_state_test.go
+		"emuechokey":     cmdEmuEchoKey,     // script_cmds_leaks_test.go
 	}
 }
 
