@@ -98,9 +98,10 @@ func (h *human) render(p *diff.Plan) {
 			h.unchanged(p)
 		}
 		h.drift(p) // only gone computes, which apply forgets
+		h.stateSteps(p) // only adoptions as they are
 		h.unmanaged(p)
 		h.warnings(p)
-		h.printf("%s\n", noChangesLine(p, h.o.Stats)+goneEnd(p))
+		h.printf("%s\n", noChangesLine(p, h.o.Stats)+noReviewEnd(p))
 		if p.HasSteps() {
 			h.saved()
 		}
@@ -358,7 +359,11 @@ func (h *human) stateSteps(p *diff.Plan) {
 	if len(steps) == 0 {
 		return
 	}
-	h.printf("neonform will also record in the state (no API call):\n")
+	if !p.HasChanges() {
+		h.printf("neonform will record in the state (no API call, nothing to review):\n")
+	} else {
+		h.printf("neonform will also record in the state (no API call):\n")
+	}
 	for _, s := range steps {
 		h.printf("      %s  %s\n", h.paint(ansiCyan, s.Address), s.Note)
 	}
