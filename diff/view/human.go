@@ -97,7 +97,7 @@ func (h *human) render(p *diff.Plan) {
 			h.header(p)
 			h.unchanged(p)
 		}
-		h.drift(p) // only gone computes, which apply forgets
+		h.drift(p)      // only gone computes, which apply forgets
 		h.stateSteps(p) // only adoptions as they are
 		h.unmanaged(p)
 		h.warnings(p)
