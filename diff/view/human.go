@@ -122,7 +122,7 @@ func (h *human) render(p *diff.Plan) {
 	for _, l := range costLines(p, textsafe.Terminal) {
 		h.printf("%s: %s\n", l.topic, l.text)
 	}
-	if len(p.Targets) > 0 {
+	if len(p.Targets) > 0 && !p.Destroy {
 		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd))
 	}
 	h.saved()
