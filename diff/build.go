@@ -208,7 +208,8 @@ func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live,
 	}
 	// The cost needs the configuration's price, hints and budgets: made
 	// before it is let go, and a plan over a budget is no plan.
-	if pl.diags = append(pl.diags, addCosts(plan, pl.cfg, pl.inConfig)...); pl.diags.HasErrors() {
+	rest := pl.outsideCost(plan, eff, pl.cfg.Settings.Price())
+	if pl.diags = append(pl.diags, addCosts(plan, pl.cfg, pl.inConfig, rest)...); pl.diags.HasErrors() {
 		return nil, pl.diags, nil
 	}
 	pl.letGo()

@@ -80,6 +80,10 @@ type BudgetUse struct {
 	MonthlyUSDMax float64 `json:"monthly_usd_max"`
 	// USDMax is the ceiling after the plan of the computes the budget covers.
 	USDMax float64 `json:"usd_max"`
+	// OutsideTargetsUSDMax is, in a partial plan (-target), the part of
+	// USDMax that the computes outside its targets cost as they are now;
+	// nil in a whole plan, which covers every compute.
+	OutsideTargetsUSDMax *float64 `json:"outside_targets_usd_max,omitempty"`
 	// Sensitive: the ceiling counts a compute whose cost a sensitive
 	// variable sets, so the views and the printed JSON do not show it (a
 	// reader could subtract the others); the gate counts it all the same.
@@ -169,9 +173,10 @@ func changeSensitive(c *Change) bool {
 
 // addCosts gives each change its cost and the plan its totals and budgets,
 // from the configuration (its price, hints and budgets) and the live
-// endpoints the plan recorded. It returns an error diagnostic for each
-// budget the plan's ceiling goes over.
-func addCosts(plan *Plan, cfg *config.Config, inConfig map[string]*config.Compute) hcl.Diagnostics {
+// endpoints the plan recorded; rest is what the computes outside a partial
+// plan's targets cost (cost_outside.go), which its budgets count too. It
+// returns an error diagnostic for each budget the ceiling goes over.
+func addCosts(plan *Plan, cfg *config.Config, inConfig map[string]*config.Compute, rest *outside) hcl.Diagnostics {
 	price := cfg.Settings.Price()
 	live := map[string]*LiveEndpoint{}
 	for i := range plan.Projects {
@@ -236,7 +241,7 @@ func addCosts(plan *Plan, cfg *config.Config, inConfig map[string]*config.Comput
 		spent(c.ProjectID).usd += cc.After.USDMax
 	}
 	plan.Cost = total
-	return checkBudgets(plan, cfg, byProject)
+	return checkBudgets(plan, cfg, byProject, rest)
 }
 
 // plus adds a compute's range to a total; what is not known is left out
@@ -254,30 +259,37 @@ func (r CostRange) plus(o CostRange) CostRange {
 
 // checkBudgets records each budget's use and refuses the plan when the
 // ceiling after it goes over one: a cent over is over, exactly at it is not.
-func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]*spend) hcl.Diagnostics {
+// A partial plan's budgets count the computes outside its targets too
+// (rest; cost_outside.go).
+func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]*spend, rest *outside) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	check := func(b *config.Budget, project *config.Project, used spend) {
-		use := BudgetUse{MonthlyUSDMax: b.MonthlyUSDMax, USDMax: sizing.Round(used.usd), Sensitive: len(used.secret) > 0}
+		projectID := ""
+		if project != nil {
+			projectID = project.ID
+		}
+		others, n := rest.of(projectID)
+		all := spend{usd: used.usd + others.usd, secret: append(slices.Clone(used.secret), others.secret...)}
+		use := BudgetUse{MonthlyUSDMax: b.MonthlyUSDMax, USDMax: sizing.Round(all.usd), Sensitive: len(all.secret) > 0}
+		if rest != nil {
+			o := sizing.Round(others.usd)
+			use.OutsideTargetsUSDMax = &o
+		}
 		what := "the account's computes"
 		if project != nil {
 			use.Project = project.Label
 			what = "the computes of project " + project.Label
 		}
 		plan.Cost.Budgets = append(plan.Cost.Budgets, use)
-		if sizing.Cents(used.usd) <= sizing.Cents(b.MonthlyUSDMax) {
+		if sizing.Cents(all.usd) <= sizing.Cents(b.MonthlyUSDMax) {
 			return
-		}
-		over := fmt.Sprintf("could cost up to %s a month (each at its maximum size all month, or for the hours its expected_active_hours says), over the budget of %s", USD(used.usd), USD(b.MonthlyUSDMax))
-		if use.Sensitive {
-			over = fmt.Sprintf("could cost more than the budget of %s a month (each at its maximum size all month, or for the hours its expected_active_hours says; the ceiling is not shown, as a sensitive variable sets the cost of %s)",
-				USD(b.MonthlyUSDMax), english.Plural(len(used.secret), "compute", "computes"))
 		}
 		rng := b.DeclRange
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Plan over budget",
-			Detail: fmt.Sprintf("After this plan, %s %s. %s. Lower their max_cu, disable the ones not needed, or raise monthly_usd_max. Nothing was saved or changed.",
-				what, over, addMost(plan, project, used.secret)),
+			Detail: fmt.Sprintf("After this plan, %s %s.%s %s. Lower their max_cu, disable the ones not needed, or raise monthly_usd_max. Nothing was saved or changed.",
+				what, overWords(b, all), outsideWords(rest != nil, n, others, used), addMost(plan, project, used.secret)),
 			Subject: &rng,
 		})
 	}
@@ -301,6 +313,32 @@ func checkBudgets(plan *Plan, cfg *config.Config, byProject map[string]*spend) h
 		}
 	}
 	return diags
+}
+
+// overWords says how far over a budget a ceiling is, or, when a sensitive
+// variable sets a compute's cost, only that it is over.
+func overWords(b *config.Budget, all spend) string {
+	if len(all.secret) > 0 {
+		return fmt.Sprintf("could cost more than the budget of %s a month (each at its maximum size all month, or for the hours its expected_active_hours says; the ceiling is not shown, as a sensitive variable sets the cost of %s)",
+			USD(b.MonthlyUSDMax), english.Plural(len(all.secret), "compute", "computes"))
+	}
+	return fmt.Sprintf("could cost up to %s a month (each at its maximum size all month, or for the hours its expected_active_hours says), over the budget of %s", USD(all.usd), USD(b.MonthlyUSDMax))
+}
+
+// outsideWords says, for a partial plan, what of the ceiling is the
+// targeted computes' and what the others', which the plan leaves as they
+// are: "" for a whole plan. Neither figure is shown when a sensitive
+// variable sets a cost the ceiling counts.
+func outsideWords(partial bool, n int, others, targeted spend) string {
+	if !partial {
+		return ""
+	}
+	computes := english.Plural(n, "compute", "computes")
+	if len(others.secret) > 0 || len(targeted.secret) > 0 {
+		return fmt.Sprintf(" It counts the %s outside the plan's targets as they are now: the plan leaves them alone, but the budget is the whole bill.", computes)
+	}
+	return fmt.Sprintf(" The %s outside the plan's targets, which it leaves alone, cost up to %s as they are now; the targeted computes, up to %s after the plan.",
+		computes, USD(others.usd), USD(targeted.usd))
 }
 
 // addMost names the three computes of a project (nil: of every project)

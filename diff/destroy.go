@@ -10,8 +10,12 @@ import (
 )
 
 // planDestroy plans the deletion of every compute the state manages in a
-// project (plan -destroy, neonform destroy), deposed endpoints of interrupted
-// replacements included. Endpoints the state does not manage are left
+// project (plan -destroy, neonform destroy), or of those its targets cover
+// (-target), deposed endpoints of interrupted replacements included. No
+// compute depends on another in the service's rules (docs/service.md: a
+// branch has at most one primary and any number of replicas, none of which
+// needs the primary), so a targeted destroy deletes what its targets cover
+// and nothing else; a target of a branch or a project covers all of it. Endpoints the state does not manage are left
 // alone, and listed; an entry whose endpoint is gone already is forgotten
 // (derive.go). The configuration only says which computes refuse it
 // (lifecycle.prevent_destroy); for a compute no longer configured, the
@@ -33,7 +37,7 @@ func (pl *planner) planDestroy(p *config.Project, lp *LiveProject) ([]*Change, [
 			branchLabel[c.BranchID] = b
 		}
 		ep := pp.live[c.EndpointID]
-		if ep == nil || pl.refusesDestroy(addr, c, ep) {
+		if ep == nil || !pl.scope.covers(addr) || pl.refusesDestroy(addr, c, ep) {
 			continue
 		}
 		ch := pp.newChange(addr, Delete, ep)

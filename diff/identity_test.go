@@ -56,8 +56,10 @@ func TestIdentityAdoptsTheBranchReadWrite(t *testing.T) {
 	if !strings.Contains(s.Note, "adopt ep-default") {
 		t.Errorf("note = %q, want it to say the endpoint is adopted", s.Note)
 	}
-	if p.APICalls() != 0 || !p.HasChanges() {
-		t.Errorf("APICalls = %d, HasChanges = %v; want 0 and true (the state changes)", p.APICalls(), p.HasChanges())
+	// An adoption of an endpoint as it is needs no review (review.go).
+	if p.APICalls() != 0 || p.HasChanges() || !p.HasSteps() || p.AdoptedAsIs() != 1 {
+		t.Errorf("APICalls = %d, HasChanges = %v, HasSteps = %v, AdoptedAsIs = %d; want 0, false (nothing to review), true and 1",
+			p.APICalls(), p.HasChanges(), p.HasSteps(), p.AdoptedAsIs())
 	}
 }
 

@@ -288,10 +288,18 @@ type Unmanaged struct {
 	Type         api.EndpointType `json:"type"`
 }
 
-// HasChanges reports whether the plan has changes to review: an API call or
-// a state-only step other than forgetting a gone compute (Step.Gone). It is
-// what plan -detailed-exitcode and apply's question go by.
-func (p *Plan) HasChanges() bool { return len(p.Steps) > goneSteps(p.Steps) }
+// HasChanges reports whether the plan has changes to review: a step that
+// needs review (review.go). It is what plan -detailed-exitcode, apply's
+// question and the views go by.
+func (p *Plan) HasChanges() bool {
+	adopts := p.adoptsAsIs()
+	for i := range p.Steps {
+		if needsReview(&p.Steps[i], adopts) {
+			return true
+		}
+	}
+	return false
+}
 
 // HasSteps reports whether applying the plan would do anything at all,
 // forgetting gone computes included.

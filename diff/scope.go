@@ -59,8 +59,8 @@ func scopeOf(p *Plan) (*planScope, error) {
 			return nil, fmt.Errorf("it forgets %s, which is outside its targets (%s)", f, strings.Join(p.Targets, ", "))
 		}
 	}
-	if sc.destroy && (len(sc.targets) > 0 || len(sc.replace) > 0 || len(p.Forget) > 0) {
-		return nil, fmt.Errorf("a destroy plan deletes every managed compute: it has no targets, no replacements and forgets none")
+	if sc.destroy && (len(sc.replace) > 0 || len(p.Forget) > 0) {
+		return nil, fmt.Errorf("a destroy plan deletes every managed compute its targets cover: it has no replacements and forgets none")
 	}
 	return sc, nil
 }
@@ -158,11 +158,12 @@ func partCovers(target, part string) bool {
 
 // ProjectsToRead is the projects a plan reads, sorted by id: those a target is
 // in; for a destroy, the projects of the state's computes (a project no
-// block names any more is still read, by its id, to delete them).
+// block names any more is still read, by its id, to delete them) that a
+// target is in.
 func ProjectsToRead(cfg *config.Config, st *state.State, s Scope) []*config.Project {
 	configured := uniqueProjects(cfg)
 	if s.Destroy {
-		return stateProjects(configured, st)
+		configured = stateProjects(configured, st)
 	}
 	sc, err := scopeOf(&Plan{Targets: s.Targets})
 	if err != nil || !sc.partial() {
@@ -269,7 +270,7 @@ func (sc *planScope) check(p *Plan, st *state.State, holders map[string]string, 
 	planned := recordedEndpoints(p)
 	for _, addr := range st.Addresses() {
 		c := st.Computes[addr]
-		if c == nil {
+		if c == nil || !sc.covers(addr) {
 			continue
 		}
 		live, read := planned[c.ProjectID]

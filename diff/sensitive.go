@@ -306,5 +306,12 @@ func (p *Plan) HasSensitive() bool {
 			return true
 		}
 	}
+	if p.Cost != nil {
+		for _, b := range p.Cost.Budgets {
+			if b.Sensitive { // a compute outside a partial plan's targets
+				return true
+			}
+		}
+	}
 	return false
 }

@@ -152,6 +152,9 @@ func redact(doc *node, p *diff.Plan) {
 			// A ceiling that counts a sensitive compute's cost would tell it.
 			if b.get("sensitive").text() == "true" {
 				hideValue(b, "usd_max", diff.SensitiveValue)
+				if b.get("outside_targets_usd_max") != nil {
+					hideValue(b, "outside_targets_usd_max", diff.SensitiveValue)
+				}
 			}
 		}
 	}

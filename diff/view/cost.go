@@ -142,7 +142,12 @@ func costLines(p *diff.Plan, name func(string) string) []costLine {
 			lines = append(lines, costLine{whose, fmt.Sprintf("ceiling %s, within %s a month.", diff.SensitiveValue, diff.USD(b.MonthlyUSDMax))})
 			continue
 		}
-		lines = append(lines, costLine{whose, fmt.Sprintf("ceiling %s of %s a month (%d%%).", diff.USD(b.USDMax), diff.USD(b.MonthlyUSDMax), int(100*b.USDMax/b.MonthlyUSDMax))})
+		text := fmt.Sprintf("ceiling %s of %s a month (%d%%).", diff.USD(b.USDMax), diff.USD(b.MonthlyUSDMax), int(100*b.USDMax/b.MonthlyUSDMax))
+		if b.OutsideTargetsUSDMax != nil {
+			// A partial plan: the budget is still the whole bill.
+			text += fmt.Sprintf(" %s of it is the computes outside the targets, as they are now.", diff.USD(*b.OutsideTargetsUSDMax))
+		}
+		lines = append(lines, costLine{whose, text})
 	}
 	return lines
 }

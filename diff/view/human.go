@@ -102,10 +102,11 @@ func (h *human) render(p *diff.Plan) {
 			h.header(p)
 			h.unchanged(p)
 		}
-		h.drift(p) // only gone computes, which apply forgets
+		h.drift(p)      // only gone computes, which apply forgets
+		h.stateSteps(p) // only adoptions as they are
 		h.unmanaged(p)
 		h.warnings(p)
-		h.printf("%s\n", noChangesLine(p, h.o.Stats, h.o.Context)+goneEnd(p))
+		h.printf("%s\n", noChangesLine(p, h.o.Stats, h.o.Context)+noReviewEnd(p))
 		if p.HasSteps() {
 			h.saved()
 		}
@@ -126,7 +127,7 @@ func (h *human) render(p *diff.Plan) {
 	for _, l := range costLines(p, textsafe.Terminal) {
 		h.printf("%s: %s\n", l.topic, l.text)
 	}
-	if len(p.Targets) > 0 {
+	if len(p.Targets) > 0 && !p.Destroy {
 		h.printf("%s\n", h.paint(ansiYellow+ansiBold, partialEnd(h.o.Context)))
 	}
 	h.saved()
@@ -363,7 +364,11 @@ func (h *human) stateSteps(p *diff.Plan) {
 	if len(steps) == 0 {
 		return
 	}
-	h.printf("neonform will also record in the state (no API call):\n")
+	if !p.HasChanges() {
+		h.printf("neonform will record in the state (no API call, nothing to review):\n")
+	} else {
+		h.printf("neonform will also record in the state (no API call):\n")
+	}
 	for _, s := range steps {
 		h.printf("      %s  %s\n", h.paint(ansiCyan, s.Address), s.Note)
 	}

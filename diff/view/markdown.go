@@ -43,7 +43,14 @@ func markdown(p *diff.Plan, limit int) string {
 	if !p.HasChanges() {
 		b.WriteString(markdownNoChanges(p))
 		if p.HasSteps() {
-			fmt.Fprintf(&b, "\nApply forgets %s (deleted outside neonform) without asking.\n\n", GoneWords(p.Summary.ForgetGone))
+			fmt.Fprintf(&b, "\n%s\n\n", strings.TrimSpace(noReviewEnd(p)))
+			if adopted := stateOnly(p); len(adopted) > 0 { // adoptions as they are
+				b.WriteString("Recorded in the state (no API call, nothing to review):\n\n")
+				for _, st := range adopted {
+					fmt.Fprintf(&b, "- %s: %s\n", textsafe.MarkdownCode(st.Address), textsafe.Markdown(st.Note))
+				}
+				b.WriteString("\n")
+			}
 			writeSection(&b, driftSection(p), limit-b.Len()-reserve)
 		}
 		if c := costCallouts(p); c != "" {

@@ -76,7 +76,7 @@ func TestEveryReasonKindHasItsWords(t *testing.T) {
 		{idle, diff.Reason{Kind: diff.ReasonOneRestart}, "all changes go in one PATCH, so the compute restarts once"},
 		{idle, diff.Reason{Kind: diff.ReasonNoInterruption}, "applies without interrupting the compute"},
 		{active, diff.Reason{Kind: diff.ReasonDestroy, EndpointID: "ep-x"},
-			"destroy: neonform deletes every compute it manages; the endpoint ep-x and its host go away; active now, its connections drop"},
+			"destroy: neonform deletes the computes it manages; the endpoint ep-x and its host go away; active now, its connections drop"},
 		{idle, diff.Reason{Kind: diff.ReasonNoLongerConfigured, EndpointID: "ep-x"},
 			"shop.main.c is no longer in the configuration: the endpoint ep-x and its host go away"},
 		{active, diff.Reason{Kind: diff.ReasonRemovedBlock, EndpointID: "ep-x"},

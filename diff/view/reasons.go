@@ -78,7 +78,7 @@ var reasonWords = map[diff.ReasonKind]func(c *diff.Change, r diff.Reason) string
 		return "applies without interrupting the compute"
 	},
 	diff.ReasonDestroy: func(c *diff.Change, r diff.Reason) string {
-		return fmt.Sprintf("destroy: neonform deletes every compute it manages; the endpoint %s and its host go away%s",
+		return fmt.Sprintf("destroy: neonform deletes the computes it manages; the endpoint %s and its host go away%s",
 			r.EndpointID, activeTail(c.Active, "its connections drop"))
 	},
 	diff.ReasonNoLongerConfigured: func(c *diff.Change, r diff.Reason) string {

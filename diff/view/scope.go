@@ -17,6 +17,9 @@ import (
 
 // partialTop says, before the changes, that a plan is partial and why.
 func partialTop(p *diff.Plan) string {
+	if p.Destroy {
+		return fmt.Sprintf("This destroy is partial (%s): only the targeted computes were read and are deleted; the others the state manages stay as they are.", targetFlags(p))
+	}
 	return fmt.Sprintf("This plan is partial (%s): only the targeted computes were read and planned. "+
 		"Other changes the configuration asks for may be waiting, and are not shown.", targetFlags(p))
 }
@@ -51,6 +54,8 @@ func noChangesLine(p *diff.Plan, stats string, x suggest.Context) string {
 		projects += ", " + stats
 	}
 	switch {
+	case p.Destroy && len(p.Targets) > 0:
+		return fmt.Sprintf("Nothing to destroy: the state manages no computes under %s (%s).", targetFlags(p), projects)
 	case p.Destroy:
 		return fmt.Sprintf("Nothing to destroy: the state manages no computes (%s).", projects)
 	case len(p.Targets) > 0:

@@ -270,11 +270,27 @@ func goneNotes(p *diff.Plan) map[string]string {
 	return notes
 }
 
-// goneEnd ends the no-changes line of a plan whose only steps forget gone
-// computes: apply still has something to do, without asking.
-func goneEnd(p *diff.Plan) string {
-	if p.Summary.ForgetGone == 0 {
+// noReviewEnd ends the no-changes line of a plan whose only steps need no
+// review (diff.Plan.HasChanges): forgetting gone computes, adopting
+// endpoints that already match their configuration. Apply still has
+// something to do, without asking.
+func noReviewEnd(p *diff.Plan) string {
+	var parts []string
+	if p.Summary.ForgetGone > 0 {
+		parts = append(parts, "forgets "+GoneWords(p.Summary.ForgetGone)+" (deleted outside neonform)")
+	}
+	if n := p.AdoptedAsIs(); n > 0 {
+		parts = append(parts, "adopts "+AdoptedWords(n))
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return " Apply forgets " + GoneWords(p.Summary.ForgetGone) + " (deleted outside neonform) without asking."
+	return " Apply " + strings.Join(parts, " and ") + " without asking."
+}
+
+// AdoptedWords counts the endpoints a plan adopts as they are, which need
+// no review (diff.Plan.AdoptedAsIs): "1 endpoint that already matches its
+// configuration".
+func AdoptedWords(n int) string {
+	return english.Plural(n, "endpoint that already matches its configuration", "endpoints that already match their configuration")
 }

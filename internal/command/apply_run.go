@@ -63,24 +63,16 @@ func runApply(ctx context.Context, o applyOptions) error {
 	return err
 }
 
-// applyDir plans, shows the plan, asks, and applies.
+// applyDir plans, shows the plan, asks, and applies. Without a way to ask
+// (no terminal, -input=false), it carries out a plan that needs no review
+// (diff.Plan.HasChanges) and refuses any other.
 func applyDir(ctx context.Context, o applyOptions) error {
-	if !o.AutoApprove && !o.Interactive {
-		a := configArgsOf(o.planInputs)
-		command := "apply"
-		if o.Scope.Destroy {
-			command = "destroy"
-		}
-		return fmt.Errorf("%s cannot ask for confirmation: %s. Nothing was changed.\n"+
-			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
-			command, o.NoAsk, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.applySaved("plan.json"))
-	}
 	in := o.planInputs
 	in.Lock = true
 	// Applied without a pause, under the lock the plan was made under, the
 	// plan's own read of the endpoints is current: apply checks the plan
 	// against it rather than reading again. After a question, time passed.
-	in.KeepRead = o.AutoApprove
+	in.KeepRead = o.AutoApprove || !o.Interactive
 	p, err := makePlan(ctx, in, o.Env, o.Stderr)
 	if err != nil {
 		return err
@@ -93,17 +85,39 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		noChanges(o.view.JSON, p.plan)
 		return nil
 	}
-	// Forgetting gone computes alone is no change to review (diff.Step.Gone):
-	// carried out without asking, so the next plan is empty.
-	if o.Scope.Destroy && p.plan.HasChanges() && !o.AutoApprove && !askToDestroy(ctx, o.Stdin, o.view.People) {
-		return &exitError{code: 1, msg: "Destroy cancelled: nothing was changed."}
-	}
-	if !o.Scope.Destroy && p.plan.HasChanges() && !o.AutoApprove && !askToApply(ctx, o.Stdin, o.view.People) {
-		return &exitError{code: 1, msg: "Apply cancelled: nothing was changed."}
+	// Forgetting gone computes and adopting endpoints as they are is no
+	// change to review (diff/review.go): carried out without asking, so the
+	// next plan is empty.
+	if p.plan.HasChanges() && !o.AutoApprove {
+		if err := approve(ctx, o); err != nil {
+			return err
+		}
 	}
 	startApplying(ctx)
 	o.view.Starting()
 	return carryOut(ctx, o, p.plan, p.conn.client, p.backend, p.unlock != nil, p.read, nil)
+}
+
+// approve asks whether to apply (or destroy) a plan with changes to
+// review, or says why it cannot ask; an error when the answer is not yes.
+func approve(ctx context.Context, o applyOptions) error {
+	command := "apply"
+	if o.Scope.Destroy {
+		command = "destroy"
+	}
+	if !o.Interactive {
+		a := configArgsOf(o.planInputs)
+		return fmt.Errorf("%s cannot ask for confirmation: %s, and the plan has changes to review. Nothing was changed.\n"+
+			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
+			command, o.NoAsk, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.applySaved("plan.json"))
+	}
+	if o.Scope.Destroy && !askToDestroy(ctx, o.Stdin, o.view.People) {
+		return &exitError{code: 1, msg: "Destroy cancelled: nothing was changed."}
+	}
+	if !o.Scope.Destroy && !askToApply(ctx, o.Stdin, o.view.People) {
+		return &exitError{code: 1, msg: "Apply cancelled: nothing was changed."}
+	}
+	return nil
 }
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.

@@ -14,7 +14,7 @@ func destroyCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "destroy",
 		Usage:     "delete every compute the state manages, and empty the state",
-		UsageText: "neonform destroy [DIR] [-auto-approve] [-input=false] [-json] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-parallelism N] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform destroy [DIR] [-auto-approve] [-input=false] [-json] [-lock-timeout DURATION] [-lock=false] [-wait-timeout DURATION] [-parallelism N] [-var NAME=VALUE]... [-var-file FILE]... [-target ADDR]...",
 		Description: `Plans the deletion of every compute the state of the configuration in DIR
 (default: the current directory) manages, shows it, asks for "yes", and
 carries it out: "neonform apply -destroy", as Terraform's destroy. Endpoints
@@ -51,11 +51,11 @@ Exit status: 0 every compute deleted (or none to delete), 1 otherwise.`,
 }
 
 // destroyFlags are apply's flags but those that choose what to plan: a
-// destroy plans everything's deletion.
+// destroy plans the deletion of everything, or of its -target computes.
 func destroyFlags() []cli.Flag {
 	return slices.DeleteFunc(applyCommand().Flags, func(f cli.Flag) bool {
 		return slices.ContainsFunc(f.Names(), func(n string) bool {
-			return n == "target" || n == "replace" || n == "destroy" || n == "refresh-branches"
+			return n == "replace" || n == "destroy" || n == "refresh-branches"
 		})
 	})
 }

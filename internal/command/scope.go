@@ -28,8 +28,8 @@ func scopeFrom(c *cli.Context) (diff.Scope, error) {
 			return s, fmt.Errorf("-replace: %w%s", err, unquotedKeyHint(r))
 		}
 	}
-	if s.Destroy && (len(s.Targets) > 0 || len(s.Replace) > 0) {
-		return s, fmt.Errorf("-destroy deletes every compute the state manages: it takes no -target or -replace")
+	if s.Destroy && len(s.Replace) > 0 {
+		return s, fmt.Errorf("-destroy deletes the computes the state manages (with -target, those it covers): it takes no -replace")
 	}
 	return s, nil
 }

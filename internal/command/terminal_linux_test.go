@@ -125,10 +125,14 @@ func TestNoColorFlagTurnsColourOff(t *testing.T) {
 }
 
 // -input=false never asks, even on a terminal, as Terraform's: apply with a
-// directory then stops, changing nothing, as it does without a terminal.
+// directory then stops at a plan with changes to review, changing nothing,
+// as it does without a terminal (here a resize, in the embedded sandbox).
 func TestInputFalseDoesNotAskOnATerminal(t *testing.T) {
+	t.Setenv("NEON_API_URL", "embedded")
+	t.Setenv("NEON_API_KEY", "")
+	t.Setenv("NO_COLOR", "1")
 	dir := t.TempDir()
-	if err := os.WriteFile(dir+"/main.hcl", []byte("project \"shop\" {\n  id = \"dark-sun-46453911\"\n  branch \"main\" {\n    compute \"primary\" {\n      size = 1\n    }\n  }\n}\n"), 0o644); err != nil {
+	if err := os.WriteFile(dir+"/main.hcl", []byte("project \"shop\" {\n  id = \"dark-sun-46453911\"\n  branch \"main\" {\n    compute \"primary\" {\n      size = 2\n    }\n  }\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tty := openTerminal(t)
@@ -136,10 +140,13 @@ func TestInputFalseDoesNotAskOnATerminal(t *testing.T) {
 	if code := run([]string{"neonform", "apply", "-input=false", dir}, tty, &out, &errs); code != 1 {
 		t.Fatalf("exit %d, want 1; stdout %q, stderr %q", code, out.String(), errs.String())
 	}
-	if want := "apply cannot ask for confirmation: -input=false was given. Nothing was changed."; !strings.Contains(errs.String(), want) {
+	if want := "apply cannot ask for confirmation: -input=false was given, and the plan has changes to review. Nothing was changed."; !strings.Contains(errs.String(), want) {
 		t.Errorf("stderr %q, want it to say %q", errs.String(), want)
 	}
-	if out.Len() > 0 {
-		t.Errorf("stdout %q, want nothing: it asks nothing and plans nothing", out.String())
+	if strings.Contains(out.String(), "Apply this plan?") || strings.Contains(out.String(), "Apply complete") {
+		t.Errorf("stdout %q, want the plan, no question and no apply", out.String())
+	}
+	if _, err := os.Stat(dir + "/neonform.state.json"); err == nil {
+		t.Errorf("apply -input=false wrote a state: it changed something")
 	}
 }
