@@ -106,7 +106,10 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	}
 	// The steps to carry out are those the plan's changes derive, never the
 	// file's own: they must be the same, or the plan was edited.
-	steps, err := diff.Verify(p, st)
+	steps, err := diff.VerifyContext(ctx, p, st)
+	if err := ctx.Err(); err != nil {
+		return nil, err // interrupted while it checked: nothing was changed
+	}
 	if err != nil {
 		return nil, damaged(p, err)
 	}
