@@ -250,7 +250,7 @@ func sizeText(n int64) string {
 // about to read (or "" between phases). Parsing a file is not stopped
 // midway (hclsyntax looks at no context): the load looks before each file
 // and between its phases, so an interrupt waits at most for the parse of
-// one file, about a second for one at the 8 MiB limit (docs/apply.md).
+// one file: seconds for one at the 8 MiB limit (docs/apply.md).
 func (l *loader) stopBefore(filename string) bool {
 	b := l.evalBudget
 	if b.interrupted {
