@@ -110,9 +110,9 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 	}
 	// The steps to carry out are those the plan's changes derive, never the
 	// file's own: they must be the same, or the plan was edited.
-	steps, err := diff.Verify(current, st)
+	steps, err := diff.VerifyContext(ctx, current, st)
 	if err != nil {
-		return nil, damaged(p, err)
+		return nil, unverified(ctx, p, err)
 	}
 	if len(steps) == 0 {
 		// Only now: a file whose steps were taken out has none, but its
@@ -151,4 +151,13 @@ func Apply(ctx context.Context, p *diff.Plan, opts Options) (rep *Report, err er
 		return rep, &IncompleteError{Failed: len(rep.Failed), NotAttempted: len(rep.NotAttempted), Interrupted: rep.Interrupted}
 	}
 	return rep, nil
+}
+
+// unverified is why Verify refused p: the plan is damaged, or the run was
+// interrupted while it checked (nothing was changed: ctx's error).
+func unverified(ctx context.Context, p *diff.Plan, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return damaged(p, err)
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/neonform/neonform/state"
 )
 
-// recorder keeps the state of one apply and writes it after every change.
+// recorder keeps the state of one apply and writes it after every step that
+// calls the service, and once after each run of state-only steps (batch.go).
 //
 // Projects run in parallel and their steps often end together, so writes
 // are group-committed: a change waits for a write that includes it, and one
@@ -61,20 +62,45 @@ func (e *StateWriteError) Unwrap() error { return e.Err }
 // has succeeded. change reports whether it changed anything; when it did not,
 // nothing is written.
 func (r *recorder) record(change func(st *state.State) (bool, error)) error {
+	_, err := r.recordAll([]func(st *state.State) (bool, error){change})
+	return err
+}
+
+// recordAll makes the changes to the state in order, up to the first that
+// fails, and returns once one write that includes all it made has
+// succeeded: done is how many were made and stored, err the failing
+// change's error (its changes before it are stored), or the write's (then
+// done is 0: none of them is stored). A run of state-only steps is recorded
+// so (batch.go): one write, not one a step.
+func (r *recorder) recordAll(changes []func(st *state.State) (bool, error)) (done int, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err != nil {
-		return &StateWriteError{Err: r.err}
+		return 0, &StateWriteError{Err: r.err}
 	}
-	changed, err := change(r.st)
-	if err != nil {
-		return err
+	changed := false
+	for _, change := range changes {
+		c, cerr := change(r.st)
+		if cerr != nil {
+			err = cerr
+			break
+		}
+		done++
+		changed = changed || c
 	}
 	if !changed {
-		return nil
+		return done, err
 	}
 	r.changes++
-	mine := r.changes
+	if werr := r.waitWritten(r.changes); werr != nil {
+		return 0, werr
+	}
+	return done, err
+}
+
+// waitWritten returns once a write of the changes up to mine has succeeded,
+// writing them itself unless another write is under way; r.mu is held.
+func (r *recorder) waitWritten(mine uint64) error {
 	for r.written < mine && r.err == nil {
 		if r.writing {
 			r.cond.Wait()

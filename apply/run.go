@@ -176,7 +176,8 @@ func (r *run) project(ctx context.Context, steps []int) {
 	// before its first change, rather than answered 423 for certain; the
 	// rest are not read for it (a request a project, docs/apply.md).
 	idle := !r.busy[id]
-	for n, i := range steps {
+	for n := 0; n < len(steps); n++ {
+		i := steps[n]
 		s := &r.plan.Steps[i]
 		switch {
 		case ctx.Err() != nil:
@@ -190,7 +191,16 @@ func (r *run) project(ctx context.Context, steps []int) {
 			r.skip(steps[n:], err)
 			return
 		}
-		if s.Kind != diff.StepState && !idle {
+		if s.Kind == diff.StepState {
+			ended, failed := r.stateSteps(ctx, r.stateRun(steps[n:]))
+			if failed != nil {
+				r.skip(steps[n+ended:], stoppedBy(failed))
+				return
+			}
+			n += ended - 1
+			continue
+		}
+		if !idle {
 			err := r.c.WatchProjectIdle(ctx, s.ProjectID, others)
 			r.hooks.OthersDone(s.ProjectID)
 			if err != nil {
@@ -208,9 +218,7 @@ func (r *run) project(ctx context.Context, steps []int) {
 			idle = true
 		}
 		res := r.step(ctx, s)
-		if s.Kind != diff.StepState {
-			r.budget.stepEnded(res.Elapsed)
-		}
+		r.budget.stepEnded(res.Elapsed)
 		r.results[i] = res
 		r.ended(s)
 		if res.Err != nil {

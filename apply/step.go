@@ -13,7 +13,8 @@ import (
 // again (after looking at what it did).
 const maxAttempts = 5
 
-// step carries out one step and records it.
+// step carries out one step that calls the service and records it (a
+// state-only one is recorded with the others of its run: batch.go).
 func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	start := time.Now()
 	res := &StepResult{Step: *s, EndpointID: s.EndpointID}
@@ -26,8 +27,6 @@ func (r *run) step(ctx context.Context, s *diff.Step) *StepResult {
 	}
 	r.hooks.StepStarted(s, ch, idleNow)
 	switch s.Kind {
-	case diff.StepState:
-		res.Err = r.rec.record(recordStep(s, "", r.hosts[s.EndpointID], r.deletes))
 	case diff.StepCreate:
 		r.create(ctx, s, res)
 	case diff.StepUpdate:

@@ -45,6 +45,9 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 	byType := map[string][]*hclsyntax.Block{}
 	for _, name := range sortedNames(files) {
 		f := file{name: l.fileName(name), src: files[name]}
+		if l.stopBefore(f.name) {
+			return true // stopped: finish says so
+		}
 		tokensLeft := l.budget.tokens
 		o, d := l.budget.scanShape(f.src, f.name)
 		if d != nil {
@@ -68,10 +71,16 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 		all = append(all, f)
 	}
 
+	if l.stopBefore("") {
+		return true
+	}
 	l.evaluateVariablesAndLocals(byType)
 	l.decodeSettings(byType["neonform"])
 	for i := range all {
 		f := &all[i]
+		if l.stopBefore(f.name) {
+			return true
+		}
 		if f.whole {
 			// Parsing it again would hold a second tree beside the first:
 			// twice the memory for a file of large locals.

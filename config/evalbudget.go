@@ -244,3 +244,27 @@ func sizeText(n int64) string {
 	}
 	return fmt.Sprintf("%.1f %s", f, unit)
 }
+
+// stopBefore reports whether the run was interrupted, and then stops the
+// load as an interrupt within an evaluation does, naming the file it was
+// about to read (or "" between phases). Parsing a file is not stopped
+// midway (hclsyntax looks at no context): the load looks before each file
+// and between its phases, so an interrupt waits at most for the parse of
+// one file: seconds for one at the 8 MiB limit (docs/apply.md).
+func (l *loader) stopBefore(filename string) bool {
+	b := l.evalBudget
+	if b.interrupted {
+		return true
+	}
+	if b.ctx.Err() == nil {
+		return false
+	}
+	r := b.interrupt()
+	b.stopped = &hcl.Diagnostic{Severity: hcl.DiagError, Summary: r.summary, Detail: r.detail}
+	if filename != "" {
+		b.stopped.Subject = &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos}
+	}
+	b.interrupted = true
+	l.diags = append(l.diags, b.stopped)
+	return true
+}

@@ -268,6 +268,9 @@ func (l *loader) load(files map[string][]byte) {
 	var bodies []*hclsyntax.Body
 	for _, name := range sortedNames(files) {
 		filename := l.fileName(name)
+		if l.stopBefore(filename) {
+			return
+		}
 		f, diags := l.budget.parse(files[name], filename)
 		l.diags = append(l.diags, diags...)
 		if f == nil {
@@ -284,6 +287,9 @@ func (l *loader) load(files map[string][]byte) {
 		return
 	}
 
+	if l.stopBefore("") {
+		return
+	}
 	byType := map[string][]*hclsyntax.Block{}
 	for _, body := range bodies {
 		c, diags := bodyContent(body, rootSchema, "the top level of a file")
@@ -295,7 +301,7 @@ func (l *loader) load(files map[string][]byte) {
 
 	l.evaluateVariablesAndLocals(byType)
 	l.decodeSettings(byType["neonform"])
-	if l.opts.SettingsOnly && !l.opts.Projects {
+	if l.opts.SettingsOnly && !l.opts.Projects || l.stopBefore("") {
 		return
 	}
 	l.decodeProjects(byType["project"])

@@ -51,6 +51,15 @@ type planner struct {
 
 	// removals are the removed blocks, by address (config/removed.go).
 	removals map[string]*config.Removal
+
+	// look stops the planning of a project midway at an interrupt.
+	look *looker
+
+	// eff are the state's entries at the addresses the moved blocks give
+	// them, and byProject the same by project id: what the projects are
+	// planned against.
+	eff       map[string]*stateEntry
+	byProject map[string][]*stateEntry
 }
 
 // declared is what a plan needs of a compute block after planning: where
@@ -114,7 +123,9 @@ func BuildContext(ctx context.Context, cfg *config.Config, st *state.State, live
 	return plan, diag.FromHCL(diags), nil
 }
 
-// build is BuildContext in hcl's diagnostics, which the planner makes.
+// build is BuildContext in hcl's diagnostics, which the planner makes:
+// the planner set up (start), each project planned (planProjects), then
+// what follows from the changes derived and checked (finish).
 func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live, opts Options) (*Plan, hcl.Diagnostics, error) {
 	if st == nil {
 		st = &state.State{}
@@ -122,35 +133,11 @@ func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live,
 	if live == nil {
 		live = &Live{}
 	}
-	pl := &planner{st: st, inConfig: map[string]*config.Compute{}}
-	if !pl.checkRuleTargets(cfg, live, opts.Scope) {
+	pl := &planner{st: st, inConfig: map[string]*config.Compute{}, look: newLooker(ctx)}
+	projects, ok := pl.start(cfg, live, opts.Scope)
+	if !ok {
 		return nil, pl.diags, nil
 	}
-	cfg, ruleDiags := expandRules(cfg, live) // the branch rules' instances (rules.go)
-	pl.cfg, pl.diags = cfg, append(pl.diags, ruleDiags...)
-	for _, p := range cfg.Projects {
-		for _, b := range p.Branches {
-			for _, c := range b.Computes {
-				pl.inConfig[c.Address] = c
-			}
-		}
-	}
-	eff := pl.applyMoves()
-	pl.startRemovals()
-
-	byProject := map[string][]*stateEntry{}
-	for _, e := range eff {
-		byProject[e.c.ProjectID] = append(byProject[e.c.ProjectID], e)
-	}
-	projects := ProjectsToRead(cfg, st, opts.Scope)
-	if !pl.startScope(opts.Scope) {
-		return nil, pl.diags, nil
-	}
-	if !pl.scope.destroy {
-		pl.checkUnreadProjects(projects, pl.coveredOnly(byProject))
-		pl.checkReplaced()
-	}
-
 	plan := &Plan{
 		FormatVersion: FormatVersion,
 		ToolVersion:   opts.ToolVersion,
@@ -165,11 +152,56 @@ func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live,
 		Changes: make([]Change, 0, len(pl.inConfig)),
 	}
 	opts.Scope.record(plan)
+	names, err := pl.planProjects(ctx, plan, projects, live, len(opts.Scope.Targets) > 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pl.finish(ctx, plan, names)
+}
+
+// start reads the configuration and the state into the planner: the branch
+// rules' instances, the moved and removed blocks, the scope; and refuses
+// what cannot be planned at all. It returns the projects to plan, and false
+// when the diagnostics hold an error that stops the plan here.
+func (pl *planner) start(cfg *config.Config, live *Live, scope Scope) ([]*config.Project, bool) {
+	if !pl.checkRuleTargets(cfg, live, scope) {
+		return nil, false
+	}
+	cfg, ruleDiags := expandRules(cfg, live) // the branch rules' instances (rules.go)
+	pl.cfg, pl.diags = cfg, append(pl.diags, ruleDiags...)
+	for _, p := range cfg.Projects {
+		for _, b := range p.Branches {
+			for _, c := range b.Computes {
+				pl.inConfig[c.Address] = c
+			}
+		}
+	}
+	pl.eff = pl.applyMoves()
+	pl.startRemovals()
+	pl.byProject = map[string][]*stateEntry{}
+	for _, e := range pl.eff {
+		pl.byProject[e.c.ProjectID] = append(pl.byProject[e.c.ProjectID], e)
+	}
+	projects := ProjectsToRead(cfg, pl.st, scope)
+	if !pl.startScope(scope) {
+		return nil, false
+	}
+	if !pl.scope.destroy {
+		pl.checkUnreadProjects(projects, pl.coveredOnly(pl.byProject))
+		pl.checkReplaced()
+	}
+	return projects, true
+}
+
+// planProjects plans each project into plan, and returns the branches'
+// labels for derive. It stops with ctx's error at an interrupt, between
+// projects and within one (planner.look). targeted: the plan has -target.
+func (pl *planner) planProjects(ctx context.Context, plan *Plan, projects []*config.Project, live *Live, targeted bool) (branchNames, error) {
 	names := branchNames{}
-	entries := st.EntryDigests(projectIDs(projects))
+	entries := pl.st.EntryDigests(projectIDs(projects))
 	for _, p := range projects {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		lp := live.Projects[p.ID]
 		if lp == nil {
@@ -180,35 +212,51 @@ func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live,
 		if !slices.IsSortedFunc(lp.Endpoints, byID) { // a caller's own LiveProject
 			lp.Endpoints = slices.SortedFunc(slices.Values(lp.Endpoints), byID)
 		}
-		var changes []*Change
-		var unmanaged []Unmanaged
-		var forget []string
-		if pl.scope.destroy {
-			changes, unmanaged = pl.planDestroy(p, lp)
-		} else {
-			pp := pl.newProjectPlan(p, lp, eff, byProject[p.ID])
-			pp.plan()
+		pp, err := pl.planProject(p, lp)
+		if err != nil {
+			return nil, err
+		}
+		if !pl.scope.destroy {
 			names[p.ID] = pp.branchNames()
-			changes, unmanaged, forget = pp.changes, pp.unmanaged, pp.forget
 		}
 		plan.Projects = append(plan.Projects, Project{ID: p.ID, Label: p.Label, LiveDigest: digestOf(lp.Endpoints), Endpoints: lp.Endpoints, Defaults: lp.Defaults,
 			StateEntries: nilIfEmpty(entries[p.ID])})
-		if dc := planDefaults(p, lp); dc != nil && !pl.scope.destroy && len(opts.Scope.Targets) == 0 {
+		if dc := planDefaults(p, lp); dc != nil && !pl.scope.destroy && !targeted {
 			plan.Defaults = append(plan.Defaults, *dc)
 		}
-		for _, c := range changes {
+		for _, c := range pp.changes {
 			plan.Changes = append(plan.Changes, *c)
 		}
-		plan.Unmanaged = append(plan.Unmanaged, unmanaged...)
-		plan.Forget = append(plan.Forget, forget...)
+		plan.Unmanaged = append(plan.Unmanaged, pp.unmanaged...)
+		plan.Forget = append(plan.Forget, pp.forget...)
 	}
 	slices.Sort(plan.Forget)
+	return names, nil
+}
+
+// planProject plans one project: its changes, its unmanaged endpoints and
+// the state addresses it forgets, in the projectPlan returned.
+func (pl *planner) planProject(p *config.Project, lp *LiveProject) (*projectPlan, error) {
+	if pl.scope.destroy {
+		pp := &projectPlan{pl: pl, p: p, lp: lp}
+		pp.changes, pp.unmanaged = pl.planDestroy(p, lp)
+		return pp, pl.look.err
+	}
+	pp := pl.newProjectPlan(p, lp, pl.eff, pl.byProject[p.ID])
+	return pp, pp.plan()
+}
+
+// finish makes of the planned changes the whole plan: their costs and the
+// budget, then (the configuration let go) the drift, the steps and their
+// order and the summary, derived as apply derives them; the renames, the
+// drift's sensitive values hidden, the warnings.
+func (pl *planner) finish(ctx context.Context, plan *Plan, names branchNames) (*Plan, hcl.Diagnostics, error) {
 	if pl.diags.HasErrors() {
 		return nil, pl.diags, nil
 	}
 	// The cost needs the configuration's price, hints and budgets: made
 	// before it is let go, and a plan over a budget is no plan.
-	rest := pl.outsideCost(plan, eff, pl.cfg.Settings.Price())
+	rest := pl.outsideCost(plan, pl.eff, pl.cfg.Settings.Price())
 	if pl.diags = append(pl.diags, addCosts(plan, pl.cfg, pl.inConfig, rest)...); pl.diags.HasErrors() {
 		return nil, pl.diags, nil
 	}
@@ -217,7 +265,7 @@ func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live,
 	// Everything else (drift, the steps and their order, the summary)
 	// follows from the changes, the live endpoints and the state: derived by
 	// the same code that apply runs to check a saved plan.
-	problems, err := deriveContext(ctx, plan, st, names)
+	problems, err := deriveContext(ctx, plan, pl.st, names)
 	if ctx.Err() != nil {
 		return nil, nil, ctx.Err()
 	}
@@ -231,8 +279,8 @@ func build(ctx context.Context, cfg *config.Config, st *state.State, live *Live,
 	if pl.diags.HasErrors() {
 		return nil, pl.diags, nil
 	}
-	nameRenames(plan, st, pl.removals)
-	markDrift(plan, st)
+	nameRenames(plan, pl.st, pl.removals)
+	markDrift(plan, pl.st)
 	plan.Warnings, plan.Suggestions = pl.warnings, pl.suggestions
 	Normalize(plan)
 	return plan, pl.diags, nil
@@ -367,16 +415,25 @@ func (pl *planner) newProjectPlan(p *config.Project, lp *LiveProject, eff map[st
 }
 
 // plan works out the changes and the unmanaged endpoints of one project.
-func (pp *projectPlan) plan() {
-	pp.identify()
+// It stops with ctx's error at an interrupt (planner.look), every
+// interruptEvery computes or endpoints it goes through.
+func (pp *projectPlan) plan() error {
+	if err := pp.identify(); err != nil {
+		return err
+	}
 	for _, t := range pp.targets {
+		if err := pp.pl.look.stop(); err != nil {
+			return err
+		}
 		if t.branchID == "" || !pp.pl.scope.covers(t.c.Address) {
 			continue // its branch was not found (already an error), or it is not targeted
 		}
 		pp.planTarget(t)
 	}
-	pp.planRemovals()
-	pp.planUnclaimed()
+	if err := pp.planRemovals(); err != nil {
+		return err
+	}
+	return pp.planUnclaimed()
 }
 
 // planRemovals deletes the managed endpoints that no configured compute
@@ -384,8 +441,11 @@ func (pp *projectPlan) plan() {
 // interrupted replacements, and those a compute no longer takes because it
 // took back its deposed endpoint. An entry whose endpoint is already gone is
 // forgotten (derive.go).
-func (pp *projectPlan) planRemovals() {
+func (pp *projectPlan) planRemovals() error {
 	for _, e := range pp.entries {
+		if err := pp.pl.look.stop(); err != nil {
+			return err
+		}
 		ep := pp.live[e.c.EndpointID]
 		if ep == nil || pp.taken[ep.ID] != "" || (pp.pl.inConfig[e.addr] != nil && !pp.superseded[e]) || !pp.pl.scope.covers(e.addr) {
 			continue
@@ -441,6 +501,7 @@ func (pp *projectPlan) planRemovals() {
 		ch.Sensitive, ch.SensitiveFrom = slices.Clone(e.c.Sensitive), state.CloneSensitiveFrom(e.c.SensitiveFrom)
 		ch.Reasons = append(ch.Reasons, why)
 	}
+	return nil
 }
 
 // relabelled is the moved block for a state entry whose project label the
@@ -459,8 +520,11 @@ func (pp *projectPlan) relabelled(e *stateEntry) string {
 
 // planUnclaimed deals with the live endpoints nothing claims: deleted on an
 // exclusive branch, listed as unmanaged otherwise.
-func (pp *projectPlan) planUnclaimed() {
+func (pp *projectPlan) planUnclaimed() error {
 	for _, ep := range pp.sortedLive() {
+		if err := pp.pl.look.stop(); err != nil {
+			return err
+		}
 		if pp.taken[ep.ID] != "" {
 			continue
 		}
@@ -485,6 +549,7 @@ func (pp *projectPlan) planUnclaimed() {
 		}
 		pp.unmanaged = append(pp.unmanaged, u)
 	}
+	return nil
 }
 
 // blockOf points at the branch block of a branch, or at the project block

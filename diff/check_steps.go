@@ -15,13 +15,16 @@ import (
 // the way can be recovered without creating it twice. It is one of the rules
 // every plan is held to (checkRules): a file show or apply reads, and the
 // plan the planner makes, before it shows or saves it (CheckMade).
-func checkSteps(p *Plan) error {
+func checkSteps(look *looker, p *Plan) error {
 	planned := map[string]bool{}
 	for _, proj := range p.Projects {
 		planned[proj.ID] = true
 	}
 	seen := map[int]string{} // step id -> project
 	for i := range p.Steps {
+		if err := look.stop(); err != nil {
+			return err
+		}
 		s := &p.Steps[i]
 		bad := func(format string, args ...any) error {
 			return diag.ErrorAt(s.Address, "Step apply cannot carry out safely", fmt.Sprintf("step %d (%s): %s", s.ID, s.Address, fmt.Sprintf(format, args...)))

@@ -26,7 +26,7 @@ func TestDamagedPlansAreRefused(t *testing.T) {
 			},
 		}
 	}
-	if err := checkSteps(good()); err != nil {
+	if err := checkSteps(never(), good()); err != nil {
 		t.Fatalf("a sound plan is refused: %v", err)
 	}
 	for _, c := range []struct {
@@ -70,7 +70,7 @@ func TestDamagedPlansAreRefused(t *testing.T) {
 	} {
 		p := good()
 		c.edit(p)
-		if err := checkSteps(p); err == nil || !strings.Contains(err.Error(), c.wants) {
+		if err := checkSteps(never(), p); err == nil || !strings.Contains(err.Error(), c.wants) {
 			t.Errorf("%s: got %v, want an error saying %q", c.name, err, c.wants)
 		}
 	}
@@ -85,15 +85,15 @@ func TestStateOnlyStepsAreCounted(t *testing.T) {
 		Steps:    []Step{{ID: 1, ProjectID: "p1", Address: "a.m.x", Kind: StepState, EndpointID: "ep-x", MovedFrom: "a.m.old"}},
 		Summary:  Summary{NoOp: 1, StateOnly: 1},
 	}
-	if err := checkRules(p); err != nil {
+	if err := checkRules(never(), p); err != nil {
 		t.Fatalf("a sound plan is refused: %v", err)
 	}
 	p.Summary.StateOnly = 2
-	if err := checkRules(p); err == nil || err.Error() != "the plan file has 1 state-only step, but its summary counts 2" {
+	if err := checkRules(never(), p); err == nil || err.Error() != "the plan file has 1 state-only step, but its summary counts 2" {
 		t.Errorf("a summary counting more: %v", err)
 	}
 	p.Steps, p.Summary.StateOnly = nil, 0
-	if err := checkRules(p); err == nil || err.Error() != "the plan file has 0 state-only steps, but its changes adopt or rename 1 compute without a call, a state-only step each" {
+	if err := checkRules(never(), p); err == nil || err.Error() != "the plan file has 0 state-only steps, but its changes adopt or rename 1 compute without a call, a state-only step each" {
 		t.Errorf("a rename without its step: %v", err)
 	}
 }

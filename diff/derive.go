@@ -31,7 +31,9 @@ func derive(p *Plan, st *state.State, names branchNames) (diag.Diagnostics, erro
 
 // deriveContext is derive that gives up, with ctx's error, once ctx is done:
 // an interrupt while planning stops it between projects and within the
-// ordering of a large one.
+// ordering of a large one. Its steps: the state indexed (indexState), the
+// changes checked and grouped by project (changesByProject), each project
+// derived (deriveProject), the summary counted.
 func deriveContext(ctx context.Context, p *Plan, st *state.State, names branchNames) (diag.Diagnostics, error) {
 	withState := st != nil
 	if st == nil {
@@ -41,9 +43,48 @@ func deriveContext(ctx context.Context, p *Plan, st *state.State, names branchNa
 	if err != nil {
 		return nil, err
 	}
+	holders, inState := indexState(st, len(p.Projects))
+	byProject, err := changesByProject(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := scope.check(p, st, holders, withState); err != nil {
+		return nil, err
+	}
+	p.Steps, p.Drift = nil, nil
+	var problems diag.Diagnostics
+	nextID := 1
+	for _, proj := range p.Projects {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d := &deriver{st: st, withState: withState, scope: scope, holders: holders, inState: inState[proj.ID], names: names[proj.ID], project: proj.ID,
+			live: map[string]*LiveEndpoint{}, onBranch: map[string][]*LiveEndpoint{}, addressOf: map[string]string{}}
+		orderProblems, err := d.deriveProject(ctx, p, &proj, byProject[proj.ID])
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, orderProblems...)
+		nextID = d.appendSteps(p, nextID)
+	}
+	p.Summary = summarize(p.Changes)
+	p.Summary.StateOnly, p.Summary.ForgetGone = stateOnlySteps(p.Steps), goneSteps(p.Steps)
+	p.Summary.Defaults = 0
+	for _, dc := range p.Defaults {
+		if len(dc.Attributes) > 0 {
+			p.Summary.Defaults++
+		}
+	}
+	return problems, nil
+}
+
+// indexState gives each endpoint its state address (holders: endpoint id
+// -> address) and each project its state addresses, sorted (inState:
+// project id -> addresses). projects: how many the plan has.
+func indexState(st *state.State, projects int) (holders map[string]string, inState map[string][]string) {
 	// Maps of their size at once: 100,000 computes grow them by doubling otherwise.
-	holders := make(map[string]string, len(st.Computes))  // endpoint id -> state address
-	inState := make(map[string][]string, len(p.Projects)) // project id -> its state addresses, sorted
+	holders = make(map[string]string, len(st.Computes))
+	inState = make(map[string][]string, projects)
 	// Each project's few addresses sorted on their own, cheaper than one
 	// sort of all 100,000. Of two addresses with one endpoint (a state
 	// Validate refuses), the last in order holds it, as before.
@@ -58,6 +99,13 @@ func deriveContext(ctx context.Context, p *Plan, st *state.State, names branchNa
 	for _, addrs := range inState {
 		slices.Sort(addrs)
 	}
+	return holders, inState
+}
+
+// changesByProject groups the plan's changes by project id, refusing a
+// change or a change of defaults in a project the plan does not plan, two
+// changes for one address and two for one endpoint.
+func changesByProject(p *Plan) (map[string][]*Change, error) {
 	byProject := make(map[string][]*Change, len(p.Projects))
 	planned := make(map[string]bool, len(p.Projects))
 	for _, proj := range p.Projects {
@@ -87,76 +135,55 @@ func deriveContext(ctx context.Context, p *Plan, st *state.State, names branchNa
 		}
 		defaultsOfProject[dc.ProjectID] = true
 	}
-	if err := scope.check(p, st, holders, withState); err != nil {
-		return nil, err
+	return byProject, nil
+}
+
+// deriveProject derives the steps of one project's changes, its drift into
+// p.Drift, and orders the steps; it returns the problems of their order.
+func (d *deriver) deriveProject(ctx context.Context, p *Plan, proj *Project, changes []*Change) (diag.Diagnostics, error) {
+	for i := range proj.Endpoints {
+		ep := &proj.Endpoints[i]
+		if d.live[ep.ID] != nil {
+			return nil, fmt.Errorf("project %s records endpoint %s twice", proj.ID, ep.ID)
+		}
+		d.live[ep.ID] = ep
+		d.onBranch[ep.BranchID] = append(d.onBranch[ep.BranchID], ep)
 	}
-	p.Steps, p.Drift = nil, nil
-	var problems diag.Diagnostics
-	nextID := 1
-	for _, proj := range p.Projects {
+	if dc := defaultsOf(p, proj.ID); dc != nil {
+		if err := d.defaults(dc, proj); err != nil {
+			return nil, diag.ErrorAt(dc.Address, "Change does not agree with its values", fmt.Sprintf("change %s: %v", dc.Address, err))
+		}
+	}
+	for i, ch := range changes {
+		// One project may hold hundreds of thousands of changes: an
+		// interrupt is looked at every 1,024 of them, not only between
+		// projects (docs/apply.md, Interrupting).
+		if i%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if err := d.change(ch); err != nil {
+			return nil, diag.ErrorAt(ch.Address, "Change does not agree with its values", fmt.Sprintf("change %s: %v", ch.Address, err))
+		}
+	}
+	if d.withState {
+		if err := d.forgetRemoved(p.Forget, changes); err != nil {
+			return nil, err
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d := &deriver{st: st, withState: withState, scope: scope, holders: holders, inState: inState[proj.ID], names: names[proj.ID], project: proj.ID,
-			live: map[string]*LiveEndpoint{}, onBranch: map[string][]*LiveEndpoint{}, addressOf: map[string]string{}}
-		for i := range proj.Endpoints {
-			ep := &proj.Endpoints[i]
-			if d.live[ep.ID] != nil {
-				return nil, fmt.Errorf("project %s records endpoint %s twice", proj.ID, ep.ID)
-			}
-			d.live[ep.ID] = ep
-			d.onBranch[ep.BranchID] = append(d.onBranch[ep.BranchID], ep)
-		}
-		if dc := defaultsOf(p, proj.ID); dc != nil {
-			if err := d.defaults(dc, &proj); err != nil {
-				return nil, diag.ErrorAt(dc.Address, "Change does not agree with its values", fmt.Sprintf("change %s: %v", dc.Address, err))
-			}
-		}
-		for i, ch := range byProject[proj.ID] {
-			// One project may hold hundreds of thousands of changes: an
-			// interrupt is looked at every 1,024 of them, not only between
-			// projects (docs/apply.md, Interrupting).
-			if i%1024 == 1023 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-			}
-			if err := d.change(ch); err != nil {
-				return nil, diag.ErrorAt(ch.Address, "Change does not agree with its values", fmt.Sprintf("change %s: %v", ch.Address, err))
-			}
-		}
-		if withState {
-			if err := d.forgetRemoved(p.Forget, byProject[proj.ID]); err != nil {
-				return nil, err
-			}
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			d.forgetGone(byProject[proj.ID])
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			p.Drift = append(p.Drift, d.drift(byProject[proj.ID])...)
-			if dd := defaultsDrift(st, &proj, defaultsOf(p, proj.ID)); dd != nil && !scope.destroy && len(p.Targets) == 0 {
-				p.Drift = append(p.Drift, *dd)
-			}
-		}
-		orderProblems, err := d.order(ctx)
-		if err != nil {
+		d.forgetGone(changes)
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		problems = append(problems, orderProblems...)
-		nextID = d.appendSteps(p, nextID)
-	}
-	p.Summary = summarize(p.Changes)
-	p.Summary.StateOnly, p.Summary.ForgetGone = stateOnlySteps(p.Steps), goneSteps(p.Steps)
-	p.Summary.Defaults = 0
-	for _, dc := range p.Defaults {
-		if len(dc.Attributes) > 0 {
-			p.Summary.Defaults++
+		p.Drift = append(p.Drift, d.drift(changes)...)
+		if dd := defaultsDrift(d.st, proj, defaultsOf(p, proj.ID)); dd != nil && !d.scope.destroy && len(p.Targets) == 0 {
+			p.Drift = append(p.Drift, *dd)
 		}
 	}
-	return problems, nil
+	return d.order(ctx)
 }
 
 // branchNames gives, per project id, a branch's label in the configuration

@@ -28,6 +28,9 @@ func (pl *planner) planDestroy(p *config.Project, lp *LiveProject) ([]*Change, [
 	held := map[string]bool{}
 	branchLabel := map[string]string{} // branch id -> the label its computes' addresses give it
 	for _, addr := range pl.st.Addresses() {
+		if pl.look.stop() != nil {
+			return nil, nil // interrupted: build returns the error
+		}
 		c := pl.st.Computes[addr]
 		if c == nil || c.ProjectID != p.ID {
 			continue

@@ -196,8 +196,11 @@ func (pp *projectPlan) resolveBranches() {
 // docs/architecture.md gives (Identity): the state's endpoint id if it still exists, then
 // (adoption) the branch's read_write, or a read replica with the same name.
 // An endpoint that state assigns to one address is never taken by another.
-func (pp *projectPlan) identify() {
+func (pp *projectPlan) identify() error {
 	for _, t := range pp.targets {
+		if err := pp.pl.look.stop(); err != nil {
+			return err
+		}
 		e := t.entry
 		if e == nil {
 			continue
@@ -217,14 +220,19 @@ func (pp *projectPlan) identify() {
 	}
 	pp.takeBackDeposed()
 	for _, t := range pp.targets {
+		if err := pp.pl.look.stop(); err != nil {
+			return err
+		}
 		if t.ep != nil || t.branchID == "" {
 			continue
 		}
+		// adoptable goes through the branch's endpoints, and looks as it goes.
 		if ep := pp.adoptable(t); ep != nil {
 			t.ep, t.adopt = ep, true
 			pp.taken[ep.ID] = t.c.Address
 		}
 	}
+	return pp.pl.look.err
 }
 
 // takeBackDeposed gives a compute back the endpoint that an interrupted
@@ -269,6 +277,9 @@ func (pp *projectPlan) takeBackDeposed() {
 func (pp *projectPlan) adoptable(t *target) *LiveEndpoint {
 	var found []*LiveEndpoint
 	for _, ep := range pp.onBranch[t.branchID] {
+		if pp.pl.look.stop() != nil {
+			return nil // interrupted: identify returns the error
+		}
 		if _, claimed := pp.claimed[ep.ID]; claimed || pp.taken[ep.ID] != "" {
 			continue
 		}

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestHoldToRefusesWhatTheConfigurationForbids(t *testing.T) {
 // derive, as an editor who knows the format would: Verify accepts it.
 func restep(t *testing.T, p *Plan, st *state.State) {
 	t.Helper()
-	d, err := rederive(p, st)
+	d, err := rederive(context.Background(), p, st)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -45,7 +46,7 @@ func TestLoosenedPlansAreRefused(t *testing.T) {
 		if field == "" {
 			continue
 		}
-		d, err := rederive(p, st)
+		d, err := rederive(context.Background(), p, st)
 		if err != nil {
 			t.Fatalf("seed %d: the edit of %s's %s does not derive: %v", seed, addr, field, err)
 		}

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -23,19 +24,28 @@ import (
 // requests: the only steps apply carries out. So what a reviewer reads is
 // what runs.
 func Verify(p *Plan, st *state.State) ([]Step, error) {
-	d, err := rederive(p, st)
+	return VerifyContext(context.Background(), p, st)
+}
+
+// VerifyContext is Verify that gives up once ctx is done (an interrupt): it
+// then returns ctx's error. It looks at ctx every interruptEvery changes or
+// steps it derives or compares, so that it stops within a second however
+// large the plan (docs/apply.md, Interrupting).
+func VerifyContext(ctx context.Context, p *Plan, st *state.State) ([]Step, error) {
+	look := newLooker(ctx)
+	d, err := rederive(ctx, p, st)
 	if err != nil {
 		return nil, err
 	}
-	if err := sameSteps(p.Steps, d.Steps); err != nil {
+	if err := sameSteps(look, p.Steps, d.Steps); err != nil {
 		return nil, err
 	}
-	if err := sameDerived(p, d, true); err != nil {
+	if err := sameDerived(look, p, d, true); err != nil {
 		return nil, err
 	}
 	// The file's steps are the derived ones: the rules every plan keeps
 	// hold of both, or the planner derives a plan apply cannot carry out.
-	if err := checkRules(d); err != nil {
+	if err := checkRules(look, d); err != nil {
 		return nil, err
 	}
 	return d.Steps, nil
@@ -53,19 +63,25 @@ func Verify(p *Plan, st *state.State) ([]Step, error) {
 // and those that follow from the state alone (forgetting an endpoint deleted
 // outside neonform), only Verify can check.
 func Check(p *Plan) error {
-	d, err := rederive(p, nil)
+	return CheckContext(context.Background(), p)
+}
+
+// CheckContext is Check that gives up once ctx is done, as VerifyContext.
+func CheckContext(ctx context.Context, p *Plan) error {
+	look := newLooker(ctx)
+	d, err := rederive(ctx, p, nil)
 	if err != nil {
 		return err
 	}
-	if err := sameCalls(p.Steps, d.Steps); err != nil {
+	if err := sameCalls(look, p.Steps, d.Steps); err != nil {
 		return err
 	}
-	if err := sameDerived(p, d, false); err != nil {
+	if err := sameDerived(look, p, d, false); err != nil {
 		return err
 	}
 	// After the comparisons, which name what an edit changed more plainly;
 	// the rules hold the ids, the order and the state-only steps too.
-	return checkRules(p)
+	return checkRules(look, p)
 }
 
 // CheckMade holds a plan the planner made to the rules apply holds every
@@ -77,15 +93,15 @@ func Check(p *Plan) error {
 // for every plan they make; doing it again here would cost a large plan
 // half as much time again (docs/PERFORMANCE.md).
 func CheckMade(p *Plan) error {
-	return checkRules(p)
+	return checkRules(newLooker(context.Background()), p)
 }
 
 // checkRules is what every plan must be, whoever made it: what plan checks
 // of the plans it makes (CheckMade), and show and apply of every plan they
 // are given (Check, Verify). Its steps are calls apply carries out safely
 // (checkSteps), and its state-only steps are counted (stateOnlyCounted).
-func checkRules(p *Plan) error {
-	if err := checkSteps(p); err != nil {
+func checkRules(look *looker, p *Plan) error {
+	if err := checkSteps(look, p); err != nil {
 		return err
 	}
 	return stateOnlyCounted(p)
@@ -129,7 +145,7 @@ type call struct {
 
 // sameCalls names the first call to the service that differs between the
 // file's steps and the derived ones (the state-only steps aside).
-func sameCalls(file, derived []Step) error {
+func sameCalls(look *looker, file, derived []Step) error {
 	calls := func(steps []Step) (out []call, ids []int) {
 		for _, s := range steps {
 			if s.Kind != StepState {
@@ -142,6 +158,9 @@ func sameCalls(file, derived []Step) error {
 	got, ids := calls(file)
 	want, _ := calls(derived)
 	for i := 0; i < max(len(got), len(want)); i++ {
+		if err := look.stop(); err != nil {
+			return err
+		}
 		switch {
 		case i >= len(got):
 			return diag.ErrorAt(want[i].Address, "Step missing from the plan file",
@@ -162,7 +181,7 @@ func sameCalls(file, derived []Step) error {
 // rederive derives a copy of p from its primary content: the changes'
 // addresses, actions, endpoints and attributes, the recorded endpoints, and
 // the scope (targets, replace, destroy) the changes must keep to.
-func rederive(p *Plan, st *state.State) (*Plan, error) {
+func rederive(ctx context.Context, p *Plan, st *state.State) (*Plan, error) {
 	d := &Plan{Projects: make([]Project, len(p.Projects)), Changes: make([]Change, len(p.Changes)),
 		Targets: p.Targets, Replace: p.Replace, Destroy: p.Destroy, Forget: p.Forget, Defaults: p.Defaults}
 	for i, proj := range p.Projects {
@@ -183,7 +202,7 @@ func rederive(p *Plan, st *state.State) (*Plan, error) {
 		ch.Reasons = slices.Clone(ch.Reasons)
 		d.Changes[i] = ch
 	}
-	problems, err := derive(d, st, nil)
+	problems, err := deriveContext(ctx, d, st, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +215,7 @@ func rederive(p *Plan, st *state.State) (*Plan, error) {
 
 // sameSteps names the first step of the file that is not the derived one:
 // one the changes do not make, one missing, or one that differs.
-func sameSteps(file, derived []Step) error {
+func sameSteps(look *looker, file, derived []Step) error {
 	if len(file) > len(derived) {
 		if s := firstNotIn(file, derived); s != nil {
 			return diag.ErrorAt(s.Address, "Step not made by the plan's changes",
@@ -210,6 +229,9 @@ func sameSteps(file, derived []Step) error {
 		}
 	}
 	for i := 0; i < min(len(file), len(derived)); i++ {
+		if err := look.stop(); err != nil {
+			return err
+		}
 		if field, got, want := firstDifference(file[i], derived[i]); field != "" {
 			return diag.ErrorAt(file[i].Address, "Step differs from the plan's changes",
 				fmt.Sprintf("step %d (%s, %s) is not what the plan's changes make: its %s is %s in the file, but %s from the changes",
@@ -320,12 +342,15 @@ func orAbsent(s string) string {
 
 // sameDerived names the first derived field of the file's changes, drift
 // and summary that is not what the changes make.
-func sameDerived(file, derived *Plan, withState bool) error {
+func sameDerived(look *looker, file, derived *Plan, withState bool) error {
 	if len(file.Changes) != len(derived.Changes) {
 		return fmt.Errorf("the plan has %d changes, but derived %d", len(file.Changes), len(derived.Changes))
 	}
 	live := liveByID(file)
 	for i := range file.Changes {
+		if err := look.stop(); err != nil {
+			return err
+		}
 		got, want := file.Changes[i], derived.Changes[i]
 		got.Reasons, want.Reasons = nil, nil // compared below, as reasons
 		if field, g, w := firstDifference(got, want); field != "" {
@@ -351,6 +376,9 @@ func sameDerived(file, derived *Plan, withState bool) error {
 		return fmt.Errorf("the plan lists %d computes changed outside neonform, but the state and the live endpoints show %d", len(file.Drift), len(derived.Drift))
 	}
 	for i := range file.Drift {
+		if err := look.stop(); err != nil {
+			return err
+		}
 		got, want := file.Drift[i], derived.Drift[i]
 		got.Attributes, want.Attributes = insensitive(got.Attributes), insensitive(want.Attributes)
 		if field, g, w := firstDifference(got, want); field != "" {

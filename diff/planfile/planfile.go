@@ -2,6 +2,7 @@ package planfile
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,6 +100,12 @@ const MaxFileSize = 256 << 20
 // ReadFile loads a plan file. It refuses a file from a newer neonform (whose
 // format this one might misread) and says clearly when the file is not a plan.
 func ReadFile(path string) (*diff.Plan, error) {
+	return ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext is ReadFile that stops checking the plan (diff.CheckContext)
+// once ctx is done, an interrupt: with ctx's error.
+func ReadFileContext(ctx context.Context, path string) (*diff.Plan, error) {
 	b, err := bounded.Read(path, MaxFileSize)
 	if err != nil {
 		if bounded.Refused(err) {
@@ -144,7 +151,10 @@ func ReadFile(path string) (*diff.Plan, error) {
 		// names the change's variables, unless the file names them).
 		diff.MarkSensitive(p.Changes[i].Attributes, p.Changes[i].Secrets())
 	}
-	if err := diff.Check(p); err != nil {
+	if err := diff.CheckContext(ctx, p); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		// What differs may quote a secret: hidden, in the sentence and the diagnostic.
 		secrets := p.SensitiveTexts()
 		again := remake(path)

@@ -122,7 +122,7 @@ func approve(ctx context.Context, o applyOptions) error {
 
 // applyPlanFile applies a saved plan, exactly as it is, or refuses it.
 func applyPlanFile(ctx context.Context, o applyOptions) error {
-	plan, err := planfile.ReadFile(o.PlanFile)
+	plan, err := planfile.ReadFileContext(ctx, o.PlanFile)
 	if err != nil {
 		return err
 	}
