@@ -4,9 +4,10 @@
 # creating a read replica in each, then resizing each, first alone, then all
 # at once. Each against a fresh emulator at the service's timings (operations
 # of 2 s, 30 ms a request, the documented limits: 700 requests a minute, 40 a
-# second a route). Each run has its own state (NEONFORM_STATE_NAME) in one
-# private Postgres server, so the runs share the account's rate budget there
-# (state/pgbudget). Prints each run's wall time, and the requests and 429s of
+# second a route). The runs share one state (NEONFORM_STATE_NAME) in a
+# private Postgres server: each locks only its own projects, and they share
+# the account's rate budget there (state/pgbudget). SEPARATE=1 gives each run
+# a state of its own instead. Prints each run's wall time, and the requests and 429s of
 # each phase. Goal: each run together within 1.3x of alone, no 429, at most
 # 700 requests in any minute.
 #
@@ -73,7 +74,9 @@ phase() {
 apply() {
   local start end
   start=$(date +%s.%N)
-  NEON_API_KEY=$KEY NEONFORM_STATE_NAME="bench-run$1-$$-$world" "$work/neonform" apply -auto-approve "$work/run$1" >"$work/run$1.out" 2>&1 ||
+  local name="bench-shared-$$-$world"
+  [ -n "${SEPARATE:-}" ] && name="bench-run$1-$$-$world"
+  NEON_API_KEY=$KEY NEONFORM_STATE_NAME="$name" "$work/neonform" apply -auto-approve "$work/run$1" >"$work/run$1.out" 2>&1 ||
     { echo "run $1 failed:" >&2; tail -20 "$work/run$1.out" >&2; exit 1; }
   end=$(date +%s.%N)
   echo "run $1 $(python3 -c "print('%.2f s' % ($end - $start))")"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/suggest"
 )
 
 // directory is a configuration directory with an open file: what its last
@@ -82,15 +83,19 @@ func (d *directory) text(path string) []byte {
 func (s *server) publish(ctx context.Context, dir string) {
 	d := s.directoryOf(filepath.Join(dir, "x"))
 	byFile := map[string][]protocol.Diagnostic{}
+	// A command a diagnostic suggests names the directory, as validate's do
+	// (`neonform state rm ADDRESS DIR`): pasted into any terminal, it reads
+	// this configuration.
+	x := suggest.Context{Config: []string{dir}}
 	for _, dg := range d.diags {
 		if dg.Range != nil {
 			path := dg.Range.Filename
-			byFile[path] = append(byFile[path], lspDiagnostic(dg, d.text(path)))
+			byFile[path] = append(byFile[path], lspDiagnostic(dg, d.text(path), x))
 			continue
 		}
 		for path := range s.docs {
 			if dirOf(path) == dir {
-				byFile[path] = append(byFile[path], lspDiagnostic(dg, nil))
+				byFile[path] = append(byFile[path], lspDiagnostic(dg, nil, x))
 			}
 		}
 	}
@@ -129,8 +134,10 @@ func (s *server) notify(ctx context.Context, p protocol.PublishDiagnosticsParams
 }
 
 // lspDiagnostic is a diagnostic as validate -json gives it (its summary
-// and detail clipped as there), at its range in text.
-func lspDiagnostic(dg diag.Diagnostic, text []byte) protocol.Diagnostic {
+// and detail clipped as there, its suggested commands written in x), at
+// its range in text.
+func lspDiagnostic(dg diag.Diagnostic, text []byte, x suggest.Context) protocol.Diagnostic {
+	dg.Detail = x.Complete(dg.Detail, dg.Suggestions)
 	j := dg.ToJSON()
 	out := protocol.Diagnostic{
 		Severity: protocol.DiagnosticSeverityError,
