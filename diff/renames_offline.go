@@ -11,8 +11,8 @@ import (
 // at To: the moved block plan suggests (config.MovedBlock(From, To)).
 type Rename struct{ From, To string }
 
-// OfflineRenames are the renames plan would name (nameRenames's rule: one
-// compute created and one deleted at a place), found from the configuration
+// OfflineRenames are the renames plan would name (nameRenames's rule: a
+// compute created and one deleted at a place, one of each or paired by label), found from the configuration
 // and the state alone, for an editor that calls no service: a compute
 // block whose address the state does not hold, and a state entry that no
 // block declares and no removed block names, of the same type under the
@@ -51,7 +51,7 @@ func OfflineRenames(cfg *config.Config, st *state.State) []Rename {
 		deleted[at] = append(deleted[at], addr)
 	}
 	var out []Rename
-	for to, from := range onePerPlace(created, deleted) {
+	for to, from := range pairsPerPlace(created, deleted, computeLabel) {
 		out = append(out, Rename{From: from, To: to})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].To < out[j].To })
