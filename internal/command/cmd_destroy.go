@@ -31,23 +31,33 @@ Examples:
 Exit status: 0 every compute deleted (or none to delete), 1 otherwise.`,
 		Flags: destroyFlags(),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return fmt.Errorf("too many arguments: destroy takes one directory (got %v)", c.Args().Slice())
-			}
-			if dir := c.Args().First(); dir != "" {
-				if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-					apply := suggest.Plain("apply", dir) // a saved plan holds its values: no -var
-					return suggest.Wrap(fmt.Errorf("%s is not a configuration directory: destroy takes one. To apply a saved destroy plan: %s", dir, apply.Quoted()), apply)
-				}
-			}
-			o, err := applyOptionsFrom(c)
+			o, err := destroyOptionsFrom(c)
 			if err != nil {
 				return err
 			}
-			o.Scope.Destroy = true
 			return runApply(c.Context, o)
 		},
 	}
+}
+
+// destroyOptionsFrom reads destroy's flags and its one directory into apply's
+// options, with the plan's scope set to destroy.
+func destroyOptionsFrom(c *cli.Context) (applyOptions, error) {
+	if c.NArg() > 1 {
+		return applyOptions{}, fmt.Errorf("too many arguments: destroy takes one directory (got %v)", c.Args().Slice())
+	}
+	if dir := c.Args().First(); dir != "" {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			apply := suggest.Plain("apply", dir) // a saved plan holds its values: no -var
+			return applyOptions{}, suggest.Wrap(fmt.Errorf("%s is not a configuration directory: destroy takes one. To apply a saved destroy plan: %s", dir, apply.Quoted()), apply)
+		}
+	}
+	o, err := applyOptionsFrom(c)
+	if err != nil {
+		return o, err
+	}
+	o.Scope.Destroy = true
+	return o, nil
 }
 
 // destroyFlags are apply's flags but those that choose what to plan: a

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -224,3 +225,10 @@ Moving the state from a file to Postgres:
    (set state = env("NEONFORM_STATE_URL") in the neonform block)
    neonform state push state.json`
 )
+
+// argumentsError is a mistake in a command's arguments, said as usageError
+// says a mistake in its flags: "neonform state rm takes ...", then the
+// command's usage line.
+func argumentsError(c *cli.Context, err error) error {
+	return errors.New(commandPath(c) + " " + err.Error() + "." + usageHelp(c))
+}

@@ -2,8 +2,6 @@ package command
 
 import (
 	"fmt"
-	"io"
-	"runtime"
 
 	"github.com/urfave/cli/v2"
 )
@@ -28,26 +26,10 @@ Examples:
 			if c.NArg() > 0 {
 				return fmt.Errorf("version takes no arguments (got %s)", c.Args().First())
 			}
-			if c.Bool("json") {
-				return writeJSON(c.App.Writer, versionInfo{Version: version, GoVersion: runtime.Version(), Platform: runtime.GOOS + "_" + runtime.GOARCH})
-			}
-			return printVersion(c.App.Writer)
+			return runVersion(versionOptions{JSON: c.Bool("json"), Stdout: c.App.Writer})
 		},
 	}
 }
 
 // printVersion is the version as `neonform version` and `neonform -version`
 // both print it: one format, whichever a script calls.
-func printVersion(w io.Writer) error {
-	_, err := fmt.Fprintf(w, "neonform %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	return err
-}
-
-// versionInfo is what version -json prints; its keys are Terraform's where
-// it has one (terraform_version becomes neonform_version; platform is
-// Terraform's OS_ARCH).
-type versionInfo struct {
-	Version   string `json:"neonform_version"`
-	GoVersion string `json:"go_version"`
-	Platform  string `json:"platform"`
-}

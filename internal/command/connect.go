@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/urfave/cli/v2"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
@@ -43,27 +40,6 @@ type environment struct {
 	// noColor is -no-color; debug is -debug (debuglog.go); noLock is
 	// -lock=false (lock_timeout.go).
 	noColor, debug, noLock bool
-}
-
-// environmentOf is the environment of the command c runs: the process's,
-// with -no-color and -debug as given to the command or before it.
-func environmentOf(c *cli.Context) environment {
-	e := newEnvironment(os.Environ())
-	e.noColor, e.debug = givenAnywhere(c, "no-color"), givenAnywhere(c, "debug")
-	e.noLock = c.IsSet("lock") && !c.Bool("lock")
-	return e
-}
-
-// givenAnywhere reports a boolean flag given to the command or before it
-// (neonform -no-color plan): both define it, and c.Bool reads only the
-// nearest definition.
-func givenAnywhere(c *cli.Context, name string) bool {
-	for _, x := range c.Lineage() {
-		if x.Bool(name) {
-			return true
-		}
-	}
-	return false
 }
 
 func newEnvironment(environ []string) environment {

@@ -5,20 +5,12 @@ import (
 	"io"
 	"strings"
 	"time"
-
-	"github.com/urfave/cli/v2"
 )
 
 // The debug log: with NEONFORM_LOG=debug in the environment (as Terraform's
 // TF_LOG) or -debug on the command line, every HTTP call to the service gets
 // one line on standard error (api/debuglog.go says what it holds: never the
 // key, never a body).
-
-// debugFlag is -debug, for the commands that call the service and for the
-// root (neonform -debug plan).
-func debugFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "debug", Usage: "print one line per API call on standard error: method, path, status, duration, retries, request id (as NEONFORM_LOG=debug)"}
-}
 
 // wantDebugLog reports whether this run logs its API calls: -debug, or
 // NEONFORM_LOG at trace or debug. NEONFORM_LOG takes Terraform's TF_LOG

@@ -6,8 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/english"
 )
@@ -86,11 +84,4 @@ var listArgs = stateArgs{usage: "[ADDR-PREFIX] [DIR]", split: func(args []string
 func isDir(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.IsDir()
-}
-
-// argumentsError is a mistake in a command's arguments, said as usageError
-// says a mistake in its flags: "neonform state rm takes ...", then the
-// command's usage line.
-func argumentsError(c *cli.Context, err error) error {
-	return errors.New(commandPath(c) + " " + err.Error() + "." + usageHelp(c))
 }
