@@ -10,6 +10,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/nearest"
 	"github.com/neonform/neonform/internal/suggest"
 	"github.com/neonform/neonform/state"
@@ -169,9 +170,10 @@ func (pp *projectPlan) resolveBranches() {
 		case id == "":
 			ids := byName[b.Name]
 			if len(ids) == 0 {
-				pp.errorf(nameRange(b), "Branch not found",
-					"Project %s (id %s) has no branch named %q.%s The branch must exist first: neonform manages computes, not branches. Fix the name (the name attribute, or the block's label when it has none), create the branch (in the console or with the API), or pin an existing branch with id = \"br-...\".",
-					pp.p.Label, pp.p.ID, b.Name, nearestBranches(b.Name, pp.lp.Branches))
+				missing := fmt.Sprintf("Project %s (id %s) has no branch named %q.", pp.p.Label, pp.p.ID, b.Name)
+				pp.pl.refuseNear(nameRange(b), "Branch not found",
+					missing+" The branch must exist first: neonform manages computes, not branches. Fix the name (the name attribute, or the block's label when it has none), create the branch (in the console or with the API), or pin an existing branch with id = \"br-...\".",
+					diag.Near{Names: nearestBranches(b.Name, pp.lp.Branches), Strings: true, At: len(missing)})
 				continue
 			}
 			if len(ids) > 1 {
@@ -330,6 +332,12 @@ func (pl *planner) refuse(subject *hcl.Range, summary, detail string, cmds ...su
 	pl.diags = append(pl.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject, Extra: cmds})
 }
 
+// refuseNear is an error of the plan about a name that names nothing, with
+// the names nearest to it, which a view words in detail (diag.Near).
+func (pl *planner) refuseNear(subject *hcl.Range, summary, detail string, near diag.Near) {
+	pl.diags = append(pl.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject, Extra: near})
+}
+
 // warn is a warning of the plan that suggests cmds, each written in it as
 // its Quoted form.
 func (pl *planner) warn(text string, cmds ...suggest.Command) {
@@ -350,16 +358,12 @@ func nameRange(b *config.Branch) *hcl.Range {
 	return &b.DeclRange
 }
 
-// nearestBranches is the did-you-mean of a branch name that names no live branch:
-// the nearest names among the project's branches, or "".
-func nearestBranches(name string, live []api.Branch) string {
+// nearestBranches are the names among the project's branches nearest to a
+// branch name that names none: a view says "Did you mean" (diag.Near).
+func nearestBranches(name string, live []api.Branch) []string {
 	names := make([]string, 0, len(live))
 	for _, b := range live {
 		names = append(names, b.Name)
 	}
-	near := nearest.Names(name, names)
-	if len(near) == 0 {
-		return ""
-	}
-	return " Did you mean " + nearest.Quoted(near, "or") + "?"
+	return nearest.Names(name, names)
 }

@@ -128,16 +128,20 @@ func (m misses) refuse(flag, summary string, a ruleAddress) *hcl.Diagnostic {
 	if a.keyed {
 		why, fix, elsewhere = m.whyNoInstance(flag, a)
 	}
-	near := ""
+	var near diag.Near
+	said := fmt.Sprintf("%s %s: %s, so nothing would be planned for it.", flag, a.address, why)
 	if !elsewhere {
-		near = m.nearest(a)
+		var instances string
+		near.Names, instances = m.nearest(a)
+		near.At, said = len(said), said+instances
 	}
 	rng := a.rule.DeclRange
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  summary,
-		Detail:   fmt.Sprintf("%s %s: %s, so nothing would be planned for it.%s %s", flag, a.address, why, near, fix),
+		Detail:   said + " " + fix,
 		Subject:  &rng,
+		Extra:    near,
 	}
 }
 
@@ -189,10 +193,10 @@ func quoteAll(list []string) string {
 	return strings.Join(q, ", ")
 }
 
-// nearest is " Did you mean X?" for the addresses of a's rule nearest to
-// a's among those as deep (of instances and state entries), or else the
-// addresses of the rule there are; "" when there are none.
-func (m misses) nearest(a ruleAddress) string {
+// nearest are the addresses of a's rule nearest to a's among those as deep
+// (of instances and state entries), which a view offers (diag.Near); or,
+// with none near, " The rule's instances: ..." when the rule has some.
+func (m misses) nearest(a ruleAddress) (near []string, instances string) {
 	var candidates []string
 	for _, k := range m.known {
 		parts, err := config.ParsePartialAddress(k)
@@ -207,25 +211,14 @@ func (m misses) nearest(a ruleAddress) string {
 		}
 	}
 	slices.Sort(candidates)
-	if near := nearest.Names(a.address, candidates); len(near) > 0 {
-		return fmt.Sprintf(" Did you mean %s?", orList(near))
-	}
-	if len(candidates) == 0 {
-		return ""
+	if near := nearest.Names(a.address, candidates); len(near) > 0 || len(candidates) == 0 {
+		return near, ""
 	}
 	more := ""
 	if len(candidates) > 5 {
 		candidates, more = candidates[:5], fmt.Sprintf(" and %d more", len(candidates)-5)
 	}
-	return fmt.Sprintf(" The rule's instances: %s%s.", strings.Join(candidates, ", "), more)
-}
-
-// orList is "a", "a or b", "a, b or c".
-func orList(list []string) string {
-	if len(list) == 1 {
-		return list[0]
-	}
-	return strings.Join(list[:len(list)-1], ", ") + " or " + list[len(list)-1]
+	return nil, fmt.Sprintf(" The rule's instances: %s%s.", strings.Join(candidates, ", "), more)
 }
 
 // checkRuleTargets is CheckRuleTargets of every read project of cfg (before

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,21 +27,24 @@ func TestRuleTargetMustHitSomething(t *testing.T) {
 
 	for _, tt := range []struct {
 		scope Scope
-		want  []string // in the detail; none: Build plans
+		want  []string // in the detail as a view words it; none: Build plans
+		near  []string // the near-miss, a fact of the diagnostic
 	}{
 		{Scope{Targets: []string{`shop.previews["preview/pr-6"]`}}, []string{
-			`-target shop.previews["preview/pr-6"]: project shop has no branch named "preview/pr-6"`,
-			`Did you mean shop.previews["preview/pr-1"], shop.previews["preview/pr-2"] or shop.previews["preview/pr-7"]?`}}, // pr-7: the state's
+			`-target shop.previews["preview/pr-6"]: project shop has no branch named "preview/pr-6", and a branches block has an instance only for a live branch it matches, so nothing would be planned for it. ` +
+				`Did you mean shop.previews["preview/pr-1"], shop.previews["preview/pr-2"] or shop.previews["preview/pr-7"]? Check the branch's name`},
+			[]string{`shop.previews["preview/pr-1"]`, `shop.previews["preview/pr-2"]`, `shop.previews["preview/pr-7"]`}}, // pr-7: the state's
 		{Scope{Targets: []string{`shop.previews["preview/keep-me"]`}}, []string{
-			`the branches block "previews" does not match branch "preview/keep-me" (match "preview/*", exclude "preview/keep-*")`}},
+			`the branches block "previews" does not match branch "preview/keep-me" (match "preview/*", exclude "preview/keep-*")`}, nil},
 		{Scope{Targets: []string{`shop.previews["main"].primary`}}, []string{
-			`branch "main" is declared by a branch block of its own`, `Name that block instead: -target shop.main.primary.`}},
+			`branch "main" is declared by a branch block of its own`, `Name that block instead: -target shop.main.primary.`}, nil},
 		{Scope{Replace: []string{`shop.previews["preview/pr-7"].primary`}}, []string{
-			`-replace shop.previews["preview/pr-7"].primary: project shop has no branch named "preview/pr-7"`}},
-		{Scope{Targets: []string{`shop.previews["preview/pr-2"]`}}, nil},
-		{Scope{Targets: []string{`shop.previews["preview/pr-7"]`}}, nil}, // the state's entry: a forget
-		{Scope{Targets: []string{"shop.previews"}}, nil},
-		{Scope{Replace: []string{`shop.previews["preview/pr-1"].primary`}}, nil},
+			`-replace shop.previews["preview/pr-7"].primary: project shop has no branch named "preview/pr-7"`},
+			[]string{`shop.previews["preview/pr-7"].primary`}}, // the state's entry, which -replace cannot take
+		{Scope{Targets: []string{`shop.previews["preview/pr-2"]`}}, nil, nil},
+		{Scope{Targets: []string{`shop.previews["preview/pr-7"]`}}, nil, nil}, // the state's entry: a forget
+		{Scope{Targets: []string{"shop.previews"}}, nil, nil},
+		{Scope{Replace: []string{`shop.previews["preview/pr-1"].primary`}}, nil, nil},
 	} {
 		opts := testOpts
 		opts.Scope = tt.scope
@@ -58,6 +62,13 @@ func TestRuleTargetMustHitSomething(t *testing.T) {
 			continue
 		}
 		d := diags[0]
+		if strings.Contains(d.Detail, "Did you mean") {
+			t.Errorf("%+v: the plan model words its near-miss: %s", tt.scope, d.Detail)
+		}
+		if !slices.Equal(d.Near.Names, tt.near) || d.Near.Strings {
+			t.Errorf("%+v: the near-miss is %+v, want the addresses %q", tt.scope, d.Near, tt.near)
+		}
+		d.Word() // as a view does
 		for _, w := range tt.want {
 			if !strings.Contains(d.Detail, w) {
 				t.Errorf("%+v: the error does not say %q: %s: %s", tt.scope, w, d.Summary, d.Detail)

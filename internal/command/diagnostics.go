@@ -58,6 +58,7 @@ func writeDiagnostics(w io.Writer, diags diag.Diagnostics, files map[string]*hcl
 	sources := sourceCache{files: files}
 	shown, moreErrors, moreWarnings := firstDiagnostics(diags)
 	for _, d := range shown {
+		d.Word()
 		severity, code := "Error", ansiRed
 		if d.Severity == diag.SeverityWarning {
 			severity, code = "Warning", ansiYellow

@@ -68,6 +68,7 @@ func editState(ctx context.Context, o stateOptions, op string, edit stateEdit) (
 // saying adds a sentence to the detail of each of ds.
 func saying(ds diag.Diagnostics, sentence string) diag.Diagnostics {
 	for i := range ds {
+		ds[i].Word()
 		ds[i].Detail = strings.TrimSuffix(ds[i].Detail, ".") + ". " + sentence
 	}
 	return ds

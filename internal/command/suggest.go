@@ -101,11 +101,12 @@ func (a configArgs) command(name string, args ...string) string {
 	return a.context().Text(suggest.Run(append([]string{name}, args...)...))
 }
 
-// completeDiagnostics writes the commands each diagnostic's detail suggests
-// for this run.
+// completeDiagnostics writes each diagnostic's near-miss and the commands
+// its detail suggests for this run.
 func (a configArgs) completeDiagnostics(diags diag.Diagnostics) {
 	var x *suggest.Context // made once, at the first suggestion
 	for i := range diags {
+		diags[i].Word() // first: the commands' words move its place
 		if len(diags[i].Suggestions) == 0 {
 			continue
 		}

@@ -41,6 +41,9 @@ type Diagnostic struct {
 	// Suggestions are the commands Detail advises, each written there as
 	// its Quoted form: a view renders them with the run's context.
 	Suggestions []suggest.Command
+	// Near is the near-miss of a name that names nothing, which a view
+	// words at its place in Detail (Word); no Names: none.
+	Near Near
 
 	// What hcl.Diagnostic holds besides, kept so that nothing config says
 	// is lost on the way (an editor or a test may read them).
@@ -81,7 +84,8 @@ func AtAddress(address, summary, detail string) Diagnostic {
 
 // FromHCL converts hcl's diagnostics (config's and diff.Build's). An
 // hcl.Diagnostic whose detail suggests commands holds them as its Extra
-// ([]suggest.Command): they become the Suggestions.
+// ([]suggest.Command): they become the Suggestions; one about a near-miss
+// holds a Near: it becomes Near.
 func FromHCL(hd hcl.Diagnostics) Diagnostics {
 	if hd == nil {
 		return nil
@@ -92,6 +96,9 @@ func FromHCL(hd hcl.Diagnostics) Diagnostics {
 			Context: h.Context, Expression: h.Expression, EvalContext: h.EvalContext, Extra: h.Extra}
 		if cmds, ok := h.Extra.([]suggest.Command); ok {
 			d.Suggestions, d.Extra = cmds, nil
+		}
+		if near, ok := h.Extra.(Near); ok {
+			d.Near, d.Extra = near, nil
 		}
 		if h.Severity == hcl.DiagWarning {
 			d.Severity = SeverityWarning

@@ -41,6 +41,7 @@ func (e *Error) Error() string {
 		if d.Severity != SeverityError {
 			continue
 		}
+		d.Word()
 		s := d.Summary
 		if d.Detail != "" {
 			s += ": " + d.Detail

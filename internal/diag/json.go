@@ -28,6 +28,10 @@ type JSON struct {
 	PlanFile string     `json:"plan_file,omitempty"`
 	// Suggestions are the commands Detail advises, as they are to be run.
 	Suggestions []suggest.JSON `json:"suggestions,omitempty"`
+	// DidYouMean are the names nearest to one that names nothing, which
+	// Detail offers ("Did you mean X?"), as they are written in the
+	// configuration or on the command line.
+	DidYouMean []string `json:"did_you_mean,omitempty"`
 }
 
 // RangeJSON is a place in a file; lines and columns count from 1.
@@ -51,9 +55,10 @@ func (d Diagnostic) ToJSON() JSON { return d.ToJSONIn(suggest.Context{}) }
 // ToJSONIn is d as JSON with its suggestions, in its detail and beside it,
 // in the context of the run that reports it.
 func (d Diagnostic) ToJSONIn(x suggest.Context) JSON {
+	d.Word()
 	j := JSON{Severity: "error", Summary: Clip(d.Summary, MaxSummary),
 		Detail:  Clip(x.Complete(d.Detail, d.Suggestions), MaxDetail),
-		Address: d.Address, PlanFile: d.PlanFile, Suggestions: x.JSON(d.Suggestions)}
+		Address: d.Address, PlanFile: d.PlanFile, Suggestions: x.JSON(d.Suggestions), DidYouMean: d.Near.Names}
 	if d.Severity == SeverityWarning {
 		j.Severity = "warning"
 	}

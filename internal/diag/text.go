@@ -7,6 +7,7 @@ import "fmt"
 // error that reports a bug. People read diagnostics as internal/command
 // prints them.
 func (d Diagnostic) String() string {
+	d.Word()
 	s := d.Summary + "; " + d.Detail
 	switch {
 	case d.Range != nil:

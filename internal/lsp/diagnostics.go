@@ -137,6 +137,7 @@ func (s *server) notify(ctx context.Context, p protocol.PublishDiagnosticsParams
 // and detail clipped as there, its suggested commands written in x), at
 // its range in text.
 func lspDiagnostic(dg diag.Diagnostic, text []byte, x suggest.Context) protocol.Diagnostic {
+	dg.Word() // "Did you mean X?", before the commands' words move its place
 	dg.Detail = x.Complete(dg.Detail, dg.Suggestions)
 	j := dg.ToJSON()
 	out := protocol.Diagnostic{

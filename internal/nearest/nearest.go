@@ -1,6 +1,8 @@
 // Package nearest finds the name a mistyped one was meant to be, for the
 // "Did you mean" of messages: a command, a flag, an address. It is shared by
-// the CLI and the plan model, which both refuse names that name nothing.
+// the CLI and the plan model, which both refuse names that name nothing; the
+// plan model only chooses with it, and records the names as a diag.Near that
+// the views word.
 package nearest
 
 import (

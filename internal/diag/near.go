@@ -1,0 +1,59 @@
+package diag
+
+import (
+	"strings"
+
+	"github.com/neonform/neonform/internal/nearest"
+)
+
+// Near is a near-miss as a fact: the names nearest to one a diagnostic is
+// about that names nothing (internal/nearest chooses them). The package that
+// finds the problem records it and words none of it; Word writes the
+// sentence people read, "Did you mean X?", for every view (the CLI's text,
+// -json, the language server), so that it reads the same in each.
+type Near struct {
+	// Names are the nearest names, in the order to say them.
+	Names []string
+	// Strings: the names are string values (a branch's name), written
+	// quoted; else addresses, written as they are.
+	Strings bool
+	// At is where in Detail the sentence goes, a byte offset: the text
+	// before it ends a sentence.
+	At int
+	// Written: Word has written the sentence into Detail, which a view
+	// then reads as it is.
+	Written bool
+}
+
+// Word writes d's near-miss into its Detail, once: a view calls it before
+// it adds to the detail (commands in a run's context, a sentence of its
+// own), which would move the place the sentence goes.
+func (d *Diagnostic) Word() {
+	if len(d.Near.Names) == 0 || d.Near.Written {
+		return
+	}
+	at := min(max(d.Near.At, 0), len(d.Detail))
+	d.Detail = d.Detail[:at] + " " + d.Near.Sentence() + d.Detail[at:]
+	d.Near.Written = true
+}
+
+// Sentence is "Did you mean X?", X the names joined with "or": `"main" or
+// "mainline"` for strings, `a, b or c` for addresses.
+func (n Near) Sentence() string {
+	if n.Strings {
+		return "Did you mean " + nearest.Quoted(n.Names, "or") + "?"
+	}
+	if len(n.Names) == 1 {
+		return "Did you mean " + n.Names[0] + "?"
+	}
+	last := len(n.Names) - 1
+	return "Did you mean " + strings.Join(n.Names[:last], ", ") + " or " + n.Names[last] + "?"
+}
+
+// Worded words the near-miss of each of ds in place (Word), and is ds.
+func (ds Diagnostics) Worded() Diagnostics {
+	for i := range ds {
+		ds[i].Word()
+	}
+	return ds
+}
