@@ -41,6 +41,11 @@ import (
 //	    in the saved plan drops connections (restart, suspend, recreate,
 //	    delete) are gone, and that every other one still answers a query;
 //	    prints each endpoint id with "dropped" or "kept", in order.
+//	pgconnect FILE ADDRESS
+//	    connects with the connection_uri of ADDRESS in FILE (what output -json
+//	    -connection-uris printed, e.g. stdout), which must hold no password,
+//	    with the role's password from the API (reveal_password), as psql with
+//	    PGPASSWORD would, and runs a query.
 
 // scriptCondition answers the scripts' custom conditions.
 func scriptCondition(cond string) (bool, error) {
@@ -154,4 +159,34 @@ func cmdPGDropped(ts *testscript.TestScript, neg bool, args []string) {
 	if len(wrong) > 0 {
 		ts.Fatalf("pgdropped:\n%s", strings.Join(wrong, "\n"))
 	}
+}
+
+func cmdPGConnect(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: pgconnect FILE ADDRESS")
+	}
+	var out map[string]outputEntry
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &out))
+	e, ok := out[args[1]]
+	if !ok || e.ConnectionURI == "" {
+		ts.Fatalf("pgconnect: %s has no connection_uri in %s", args[1], args[0])
+	}
+	cfg, err := pgx.ParseConfig(e.ConnectionURI)
+	ts.Check(err)
+	if cfg.Password != "" {
+		ts.Fatalf("pgconnect: the connection URI of %s holds a password", args[1])
+	}
+	var pw api.RolePasswordResponse
+	emulatorOf(ts).getJSON(ts, "/projects/"+e.ProjectID+"/branches/"+e.BranchID+"/roles/"+cfg.User+"/reveal_password", &pw)
+	cfg.Password = pw.Password
+	ctx, cancel := context.WithTimeout(context.Background(), pgTimeout)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		ts.Fatalf("pgconnect: %s: %v", args[1], err)
+	}
+	defer conn.Close(ctx)
+	var db string
+	ts.Check(conn.QueryRow(ctx, "SELECT current_database()").Scan(&db))
+	fmt.Fprintf(ts.Stdout(), "%s: connected to %s\n", args[1], db)
 }

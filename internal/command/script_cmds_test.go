@@ -74,6 +74,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"emuechokey":     cmdEmuEchoKey,     // script_cmds_leaks_test.go
 		"pghold":         cmdPGHold,         // script_cmds_pg_test.go
 		"pgdropped":      cmdPGDropped,      // script_cmds_pg_test.go
+		"pgconnect":      cmdPGConnect,      // script_cmds_pg_test.go
 	}
 }
 
