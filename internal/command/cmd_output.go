@@ -1,6 +1,7 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -14,7 +15,7 @@ func outputCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "output",
 		Usage:     "print each compute's endpoint and host from the state, for scripts and pipelines",
-		UsageText: "neonform output [ADDR] [DIR] [-json] [-var NAME=VALUE]... [-var-file FILE]...",
+		UsageText: "neonform output [ADDR] [DIR] [-json [-connection-uris]] [-var NAME=VALUE]... [-var-file FILE]...",
 		Description: `Prints, from the state alone (no API call, no API key), each managed compute's
 address, endpoint id, host, project, branch, type and size: what a pipeline
 hands to the job that connects to it. ADDR keeps the computes it names: an
@@ -30,6 +31,12 @@ when the branch block names the branch by id), type, min_cu and max_cu. A
 value that came from a variable declared sensitive is "(sensitive value from
 var.NAME)" instead.
 
+-connection-uris (with -json) adds connection_uri to each: the URI the
+service gives for the branch's first database, as its owner, through the
+compute, without the password (psql and pgx take it from PGPASSWORD or
+~/.pgpass). It is read from the service, so it needs the API key; the state
+never holds it.
+
 Examples:
    neonform output
    neonform output -json | jq -r '."shop.main.primary".host'
@@ -37,7 +44,8 @@ Examples:
 
 Exit status: 0 success, 1 when ADDR names no compute of the state, or the
 state cannot be read.`,
-		Flags: append(stateFlags(), jsonFlag()),
+		Flags: append(stateFlags(), jsonFlag(),
+			&cli.BoolFlag{Name: "connection-uris", Usage: "with -json, add each compute's connection URI, without its password, read from the service"}),
 		Action: func(c *cli.Context) error {
 			o, err := outputOptionsFrom(c)
 			if err != nil {
@@ -55,7 +63,10 @@ func outputOptionsFrom(c *cli.Context) (outputOptions, error) {
 		planInputs: planInputs{Dir: ".", Chdir: c.String("chdir"), Vars: c.StringSlice("var"), VarFiles: c.StringSlice("var-file"), Secrets: &sensitiveVars{}, SettingsOnly: true},
 		JSON:       c.Bool("json"),
 		Env:        environmentOf(c), Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
-	}}
+	}, ConnectionURIs: c.Bool("connection-uris")}
+	if o.ConnectionURIs && !o.JSON {
+		return o, errors.New("-connection-uris adds connection_uri to the JSON output: add -json")
+	}
 	switch len(args) {
 	case 0:
 	case 1:

@@ -20,6 +20,9 @@ type outputOptions struct {
 	// Filter is ADDR: an exact address, or a project, branch or block that
 	// covers some (diff.Covers); "" for every compute.
 	Filter string
+	// ConnectionURIs is -connection-uris: -json asks the service for each
+	// compute's connection URI (output_uris.go).
+	ConnectionURIs bool
 }
 
 // outputEntry is one compute as output -json prints it. Size and type are
@@ -32,6 +35,8 @@ type outputEntry struct {
 	BranchName *string `json:"branch_name"`
 	Type       string  `json:"type"`
 	diff.ShownSize
+	// ConnectionURI is there with -connection-uris only.
+	ConnectionURI string `json:"connection_uri,omitempty"`
 }
 
 func runOutput(ctx context.Context, o outputOptions) error {
@@ -52,9 +57,17 @@ func runOutput(ctx context.Context, o outputOptions) error {
 		return errors.New(notInState(o.Filter, st).Detail)
 	}
 	if o.JSON {
+		var uris map[string]string
+		if o.ConnectionURIs {
+			if uris, err = connectionURIs(ctx, o, st, addrs); err != nil {
+				return err
+			}
+		}
 		out := make(map[string]outputEntry, len(addrs))
 		for _, addr := range addrs {
-			out[addr] = outputOf(st.Computes[addr])
+			e := outputOf(st.Computes[addr])
+			e.ConnectionURI = uris[addr]
+			out[addr] = e
 		}
 		return writeJSON(o.Stdout, out)
 	}

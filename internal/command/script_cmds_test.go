@@ -14,9 +14,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/emulator/pgcompute"
 )
 
 // scriptCommands are the custom commands available in testdata/script/*.txtar:
@@ -32,6 +34,7 @@ import (
 //	    operations are short.
 //	    -data FILE loads the world from FILE (a world file, e.g. inline in the
 //	    script, with fixed ids so golden outputs can name them) and keeps it there.
+//	    -postgres backs the computes with real Postgres (script_cmds_pg_test.go).
 //	neonapi METHOD PATH [JSON]
 //	    calls the emulator's API with the script's key and prints the answer:
 //	    out-of-band changes ("someone clicked in the console") and checks.
@@ -69,6 +72,9 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"pgstate":        cmdPGState,        // script_cmds_state_test.go
 		"pgholdprojects": cmdPGHoldProjects, // script_cmds_state_test.go
 		"emuechokey":     cmdEmuEchoKey,     // script_cmds_leaks_test.go
+		"pghold":         cmdPGHold,         // script_cmds_pg_test.go
+		"pgdropped":      cmdPGDropped,      // script_cmds_pg_test.go
+		"pgconnect":      cmdPGConnect,      // script_cmds_pg_test.go
 	}
 }
 
@@ -83,6 +89,10 @@ type scriptEmulator struct {
 	emu   *emulator.Emulator
 	srv   *httptest.Server
 	clock *emulator.FakeClock
+	// proxy is the Postgres proxy of emulator -postgres (nil without), and
+	// held the connections pghold holds, by endpoint id.
+	proxy *pgcompute.Proxy
+	held  map[string]*pgx.Conn
 	// echoKey is the method whose requests are answered 401 echoing their
 	// Authorization header (emuechokey); "" for none.
 	echoKey atomic.Value
@@ -105,6 +115,7 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 	opts := emulator.Options{APIKey: "napi_scripttestkey0123456789", RatePerMinute: -1}
 	var projects []string
 	var clock *emulator.FakeClock
+	withPostgres := false
 	for i := 0; i < len(args); i++ {
 		next := func() string {
 			i++
@@ -129,6 +140,8 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 			projects = append(projects, next())
 		case "-data":
 			opts.DataFile = ts.MkAbs(next())
+		case "-postgres":
+			withPostgres = true
 		case "-rate-limit":
 			_, err := fmt.Sscanf(next(), "%d/%d", &opts.RatePerMinute, &opts.Burst)
 			ts.Check(err)
@@ -136,13 +149,21 @@ func cmdEmulator(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("emulator: unknown argument %q", args[i])
 		}
 	}
+	var proxy *pgcompute.Proxy
+	if withPostgres {
+		proxy = startScriptPostgres(ts)
+		opts.Postgres = proxy
+	}
 	emu, err := emulator.New(opts)
 	ts.Check(err)
+	if proxy != nil {
+		go proxy.Serve(emu)
+	}
 	for _, id := range projects {
 		_, err := emu.EnsureProject(id, id)
 		ts.Check(err)
 	}
-	se := &scriptEmulator{emu: emu, clock: clock}
+	se := &scriptEmulator{emu: emu, clock: clock, proxy: proxy}
 	srv := httptest.NewServer(se.echoingKey(emu.Handler()))
 	se.srv = srv
 	scriptEmulators.Store(ts, se)

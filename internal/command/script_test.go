@@ -23,6 +23,7 @@ func scriptParams(t *testing.T) testscript.Params {
 			env.Setenv("NEONFORM_RATE_LIMIT", "")
 			return checkPlanReport(env, t.TempDir())
 		},
-		Cmds: scriptCommands(),
+		Cmds:      scriptCommands(),
+		Condition: scriptCondition,
 	}
 }

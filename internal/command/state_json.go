@@ -54,9 +54,11 @@ func shownType(c *state.Compute) string {
 	return string(c.Type)
 }
 
-// writeJSON prints v indented, with a newline at the end.
+// writeJSON prints v indented, with a newline at the end. Not for HTML: a
+// connection URI keeps its & as it is, for the reader and for grep.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }

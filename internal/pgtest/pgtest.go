@@ -101,13 +101,35 @@ var computes struct {
 // (which installs them, .ci/run) and is skipped elsewhere, saying how to run it.
 func Computes(t testing.TB) *pgcompute.Cluster {
 	t.Helper()
+	c, err := ComputesCluster()
+	if err != nil {
+		if ComputesRun() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	return c
+}
+
+// ComputesRun reports whether the real-Postgres tests run here: PostgreSQL's
+// server programs are found, or CI is set, which installs them (.ci/run), so
+// that there a missing program fails the test instead of skipping it. A
+// testscript script tests it as the condition [postgres].
+func ComputesRun() bool {
+	_, err := pgserver.FindBin()
+	return err == nil || os.Getenv("CI") == "true"
+}
+
+// ComputesCluster is Computes for callers without a testing.TB (a testscript
+// command): without the server's programs, an error that says how to get them.
+func ComputesCluster() (*pgcompute.Cluster, error) {
 	bin, err := pgserver.FindBin()
 	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("%v: CI installs PostgreSQL's server (.ci/run), so the real-Postgres tests must run", err)
+			return nil, fmt.Errorf("%v: CI installs PostgreSQL's server (.ci/run), so the real-Postgres tests must run", err)
 		}
-		t.Skipf("%v: install PostgreSQL's server (Debian/Ubuntu: apt-get install -y postgresql) to run the real-Postgres tests", err)
+		return nil, fmt.Errorf("%v: install PostgreSQL's server (Debian/Ubuntu: apt-get install -y postgresql) to run the real-Postgres tests", err)
 	}
 	computes.once.Do(func() { computes.cluster = pgcompute.NewCluster(bin) })
-	return computes.cluster
+	return computes.cluster, nil
 }
