@@ -93,13 +93,17 @@ func Open(path string, limits api.Limits, warn func(string)) *Budget {
 	return b
 }
 
-// Close releases the file.
+// Close releases the file. A request answered after it is not recorded
+// (it counts until it is stale), and a spend after it is the run's own.
 func (b *Budget) Close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.f != nil {
 		b.f.Close()
 		b.f = nil
+	}
+	if b.fallback == nil {
+		b.fallback = api.NewLedger(b.limits)
 	}
 }
 

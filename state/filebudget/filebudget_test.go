@@ -127,3 +127,18 @@ func TestA429PausesEveryRun(t *testing.T) {
 		t.Errorf("the file recorded %d 429s (%v), want 1", n, err)
 	}
 }
+
+// A request answered after the run closed its budget is not recorded, and
+// says nothing: the run is over.
+func TestAnsweredAfterCloseIsQuiet(t *testing.T) {
+	b := open(t, filepath.Join(t.TempDir(), "budget.json"), api.Limits{PerMinute: 5, PerRoute: 3, Minute: time.Minute})
+	done, _, err := b.Spend(context.Background(), "GET /a")
+	if err != nil || done == nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	done()
+	if done, _, err := b.Spend(context.Background(), "GET /a"); done == nil || err != nil {
+		t.Errorf("a spend after Close: %v", err)
+	}
+}
