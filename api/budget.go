@@ -18,7 +18,8 @@ import (
 // Budget is the account's rate budget, shared by every client (in one process
 // or many) that draws on it. The client's own (NewLedger) is used when
 // Options.Budget is nil; a state backend shared by several runs gives them one
-// (state/pgbudget).
+// (state/pgbudget), and the runs on one machine without it share a file
+// (state/filebudget).
 //
 // A request counts in a window from when it is spent until a window's span
 // after its answer came back: the service counted it somewhere between the

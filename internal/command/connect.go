@@ -136,7 +136,7 @@ func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout t
 	} else if debug {
 		opts.Log = debugLog{w: notes}
 	}
-	if conn.budget, err = shareBudget(cfg, &opts); err != nil {
+	if conn.budget, err = shareBudget(cfg, &opts, notes); err != nil {
 		conn.Close()
 		return nil, err
 	}

@@ -21,6 +21,10 @@ func scriptParams(t *testing.T) testscript.Params {
 			env.Setenv("NEON_API_KEY", "")
 			env.Setenv("NEON_API_URL", "")
 			env.Setenv("NEONFORM_RATE_LIMIT", "")
+			// The account's rate budget is shared through a file of the
+			// user's cache directory (state/filebudget); testscript's HOME
+			// has none.
+			env.Setenv("XDG_CACHE_HOME", t.TempDir())
 			return checkPlanReport(env, t.TempDir())
 		},
 		Cmds:      scriptCommands(),

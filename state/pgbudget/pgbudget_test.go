@@ -3,17 +3,13 @@ package pgbudget_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/neonform/neonform/api"
-	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/internal/pgtest"
+	"github.com/neonform/neonform/state/internal/budgettest"
 	"github.com/neonform/neonform/state/pgbudget"
 )
 
@@ -87,124 +83,18 @@ func TestSpendKeepsBothWindows(t *testing.T) {
 	}
 }
 
-// arrivals records when each request reached the service.
-type arrivals struct {
-	mu    sync.Mutex
-	times []time.Time
-}
-
-func (a *arrivals) wrap(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		a.times = append(a.times, time.Now())
-		a.mu.Unlock()
-		h.ServeHTTP(w, r)
-	})
-}
-
-// most is the most requests that arrived within any span.
-func (a *arrivals) most(span time.Duration) int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	times := slices.Clone(a.times)
-	slices.SortFunc(times, func(x, y time.Time) int { return x.Compare(y) })
-	most, j := 0, 0
-	for i := range times {
-		for times[i].Sub(times[j]) >= span {
-			j++
-		}
-		most = max(most, i-j+1)
-	}
-	return most
-}
-
-// service is an emulator at the documented limits, its minute shrunk to 6
-// seconds, and the arrivals of its requests.
-func service(t *testing.T, minute time.Duration) (*emulator.Emulator, string, *arrivals) {
-	emu, err := emulator.New(emulator.Options{APIKey: "napi_budget_test", RatePerMinute: 700, Burst: 40, RateMinute: minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := &arrivals{}
-	srv := httptest.NewServer(seen.wrap(emu.Handler()))
-	t.Cleanup(srv.Close)
-	return emu, srv.URL + "/api/v2", seen
-}
-
-// client is a client of the emulator drawing on budget.
-func client(t *testing.T, url, key string, budget api.Budget, minute time.Duration, tune func(*api.Options)) *api.Client {
-	opts := api.Options{BaseURL: url, APIKey: key, Budget: budget, RateMinute: minute, PollInterval: 5 * time.Millisecond}
-	if tune != nil {
-		tune(&opts)
-	}
-	c, err := api.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// Four runs, each with its own connection to the budget (as four processes
-// would have), send 1,200 requests to one emulator together, more than its
-// minute's 700: none is refused, and no minute of the service holds more
-// than 700 of them.
+// Runs each with its own connection to the budget (as separate processes
+// would have) keep the budget's contract together.
 func TestRunsSharingTheBudgetProvokeNo429(t *testing.T) {
-	const minute = 6 * time.Second
-	emu, url, seen := service(t, minute)
 	acc := account(t)
-	limits := api.Options{RateMinute: minute}.Limits()
-	created, err := client(t, url, emu.APIKey(), open(t, acc, limits), minute, nil).CreateProject(context.Background(), api.ProjectCreate{Name: "p"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 1200)
-	for range 4 {
-		c := client(t, url, emu.APIKey(), open(t, acc, limits), minute, nil)
-		for range 10 {
-			wg.Go(func() {
-				for range 30 {
-					if _, err := c.ListEndpoints(context.Background(), created.Project.ID); err != nil {
-						errs <- err
-					}
-				}
-			})
-		}
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	if n := emu.Stats().Statuses["429"]; n != 0 {
-		t.Errorf("%d answers 429, want none: %v", n, emu.Stats().Responses)
-	}
-	if n := seen.most(minute); n > 700 {
-		t.Errorf("%d requests arrived within one of the service's minutes, want at most 700", n)
-	}
-	if n := seen.most(minute); n < 600 {
-		t.Errorf("at most %d requests arrived within one of the service's minutes: the budget is trickled, not spent", n)
-	}
+	budgettest.RunsProvokeNo429(t, func(t *testing.T, limits api.Limits) api.Budget { return open(t, acc, limits) })
 }
 
-// A 429 that one run meets makes the others wait out its Retry-After.
+// A 429 one run records in the database pauses the others.
 func TestA429PausesEveryRun(t *testing.T) {
-	const minute = 6 * time.Second
-	emu, url, _ := service(t, minute)
 	acc := account(t)
-	limits := api.Options{RateMinute: minute}.Limits()
-	first, second := open(t, acc, limits), open(t, acc, limits)
-	c := client(t, url, emu.APIKey(), first, minute, func(o *api.Options) { o.MaxRetries = -1 })
-	emu.SetFaults(emulator.Faults{RateLimited: 1, RetryAfter: 30 * time.Second})
-	if _, err := c.ListProjects(context.Background()); api.StatusOf(err) != http.StatusTooManyRequests {
-		t.Fatalf("want the injected 429, got %v", err)
-	}
-	emu.SetFaults(emulator.Faults{})
-	done, wait, err := second.Spend(context.Background(), api.RouteOf("GET", "/projects/p-1/endpoints"))
-	if err != nil || done != nil || wait < 20*time.Second || wait > 30*time.Second {
-		t.Errorf("another run, on another route, after a 429 asking for 30s: spent %t, wait %s, %v; want no request, the pause's rest", done != nil, wait, err)
-	}
-	if n, err := second.Throttles(context.Background()); n != 1 || err != nil {
+	other := budgettest.A429PausesEveryRun(t, func(t *testing.T, limits api.Limits) api.Budget { return open(t, acc, limits) })
+	if n, err := other.(*pgbudget.Budget).Throttles(context.Background()); n != 1 || err != nil {
 		t.Errorf("the budget recorded %d 429s (%v), want 1", n, err)
 	}
 }

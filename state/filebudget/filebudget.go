@@ -1,0 +1,243 @@
+// Package filebudget is the account's rate budget (api.Budget) kept in a
+// small file under the user's cache directory, so that the runs on one
+// machine that share no Postgres state still share the service's limits: an
+// apply right after another, or several local runs at once on one account,
+// stay together within 700 requests a minute and 40 a second a route, and a
+// 429 any of them meets pauses them all. Runs on other machines are not seen:
+// for those, the Postgres state shares the budget (state/pgbudget).
+//
+// Every spend reads, updates and rewrites the file under an exclusive lock of
+// it. The file is rewritten in place, not renamed over (a rename would give
+// the next run a new file, and so a lock of its own) and not synced: it is
+// advice, not a record, and a file a crash left torn is read as empty, which
+// is what a run without it would know.
+//
+// A file that cannot be used (no cache directory, a read-only one, a system
+// without file locks) never fails a run: the budget says so once and goes on
+// with the run's own (api.NewLedger).
+package filebudget
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/state/pgbudget"
+)
+
+// Budget is an account's budget in a file. Safe for concurrent use.
+type Budget struct {
+	limits  api.Limits
+	warn    func(string)
+	unspent atomic.Int64
+
+	mu       sync.Mutex // one update of the file at a time in this process
+	f        *os.File
+	fallback *api.Ledger // once the file failed
+}
+
+var _ api.Budget = (*Budget)(nil)
+
+// Path is where the budget of the account with key at apiURL is kept: a file
+// in the user's cache directory named by a hash of the two
+// (pgbudget.Account), never by the key.
+func Path(apiURL, key string) (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "neonform", "budget-"+pgbudget.Account(apiURL, key)+".json"), nil
+}
+
+// OpenAccount is the budget of the account with key at apiURL, kept at Path;
+// without a cache directory, warn is told so and the budget is the run's own.
+func OpenAccount(apiURL, key string, limits api.Limits, warn func(string)) *Budget {
+	path, err := Path(apiURL, key)
+	if err != nil {
+		b := &Budget{limits: limits, warn: warn}
+		b.fail(err)
+		return b
+	}
+	return Open(path, limits, warn)
+}
+
+// Open is the budget kept at path, which is created with its directory if
+// missing. If the file cannot be used, warn is told once why and the budget
+// is the run's own from then on.
+func Open(path string, limits api.Limits, warn func(string)) *Budget {
+	b := &Budget{limits: limits, warn: warn}
+	b.unspent.Store(int64(limits.PerMinute))
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		b.fail(err)
+		return b
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		b.fail(err)
+		return b
+	}
+	b.f = f
+	// A first update, so that a file that cannot be locked is said now.
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := b.updateLocked(func(*ledger, time.Time) {}); err != nil {
+		b.failLocked(err)
+	}
+	return b
+}
+
+// Close releases the file. A request answered after it is not recorded
+// (it counts until it is stale), and a spend after it is the run's own.
+func (b *Budget) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.f != nil {
+		b.f.Close()
+		b.f = nil
+	}
+	if b.fallback == nil {
+		b.fallback = api.NewLedger(b.limits)
+	}
+}
+
+// Spend takes a request on route out of the account's budget, or says how
+// long to wait; done records when its answer came back.
+func (b *Budget) Spend(ctx context.Context, route string) (func(), time.Duration, error) {
+	var id int64
+	var wait time.Duration
+	err := b.update(func(l *ledger, now time.Time) {
+		var unspent int
+		wait, unspent = l.wait(route, b.limits, now)
+		if wait == 0 {
+			id = l.spend(route, now)
+			unspent--
+		}
+		b.unspent.Store(int64(max(unspent, 0)))
+	})
+	if err != nil {
+		return b.fallback.Spend(ctx, route)
+	}
+	if wait > 0 {
+		return nil, wait, nil
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			// Failing, the request counts as unanswered until it is stale:
+			// the budget errs on the safe side.
+			_ = b.update(func(l *ledger, now time.Time) { l.answered(id, now) })
+		})
+	}, 0, nil
+}
+
+// Throttled records a 429 for every run of the account: they all pause for
+// wait, and the limits halve until a minute after the pause.
+func (b *Budget) Throttled(ctx context.Context, route string, wait time.Duration) error {
+	if err := b.update(func(l *ledger, now time.Time) { l.throttled(wait, b.limits.Minute, now) }); err != nil {
+		return b.fallback.Throttled(ctx, route, wait)
+	}
+	return nil
+}
+
+// Unspent is what was left of the account's minute at the last spend.
+func (b *Budget) Unspent() int {
+	b.mu.Lock()
+	fallback := b.fallback
+	b.mu.Unlock()
+	if fallback != nil {
+		return fallback.Unspent()
+	}
+	return int(b.unspent.Load())
+}
+
+// Throttles is how many 429s the account's runs have recorded in the file.
+func (b *Budget) Throttles() (int64, error) {
+	var n int64
+	err := b.update(func(l *ledger, _ time.Time) { n = l.Throttles })
+	return n, err
+}
+
+// update applies change to the ledger in the file, under its lock. After a
+// failure, which it reports once, the budget is the run's own, and update
+// fails at once.
+func (b *Budget) update(change func(*ledger, time.Time)) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fallback != nil {
+		return errFallback
+	}
+	if err := b.updateLocked(change); err != nil {
+		b.failLocked(err)
+		return err
+	}
+	return nil
+}
+
+var errFallback = fmt.Errorf("the rate budget's file failed before")
+
+// updateLocked reads the ledger, changes it, and writes it back, holding the
+// file's lock. Caller holds b.mu.
+func (b *Budget) updateLocked(change func(*ledger, time.Time)) (err error) {
+	if err := lockFile(b.f); err != nil {
+		return err
+	}
+	defer func() {
+		if uerr := unlockFile(b.f); err == nil {
+			err = uerr
+		}
+	}()
+	st, err := b.f.Stat()
+	if err != nil {
+		return err
+	}
+	data := make([]byte, st.Size())
+	if _, err := b.f.ReadAt(data, 0); err != nil && len(data) > 0 {
+		return err
+	}
+	var l ledger
+	if json.Unmarshal(data, &l) != nil {
+		l = ledger{} // empty, or torn by a crash: nothing known
+	}
+	now := time.Now()
+	l.prune(b.limits, now)
+	change(&l, now)
+	if data, err = json.Marshal(&l); err != nil {
+		return err
+	}
+	if _, err := b.f.WriteAt(data, 0); err != nil {
+		return err
+	}
+	return b.f.Truncate(int64(len(data)))
+}
+
+// fail says once why the file cannot be used and turns to the run's own
+// budget.
+func (b *Budget) fail(err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.failLocked(err)
+}
+
+func (b *Budget) failLocked(err error) {
+	if b.fallback != nil {
+		return
+	}
+	b.fallback = api.NewLedger(b.limits)
+	if b.f != nil {
+		b.f.Close()
+		b.f = nil
+	}
+	if b.warn != nil {
+		b.warn(fmt.Sprintf("Warning: this run keeps its own rate budget, not shared with other runs on this machine: %v", err))
+	}
+}
+
+// newID names a request in the file: random, as runs write it at once.
+func newID() int64 { return rand.Int64() }
