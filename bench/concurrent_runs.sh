@@ -5,9 +5,11 @@
 # at once. Each against a fresh emulator at the service's timings (operations
 # of 2 s, 30 ms a request, the documented limits: 700 requests a minute, 40 a
 # second a route). The runs share one state (NEONFORM_STATE_NAME) in a
-# private Postgres server: each locks only its own projects, and they share
-# the account's rate budget there (state/pgbudget). SEPARATE=1 gives each run
-# a state of its own instead. Prints each run's wall time, and the requests and 429s of
+# private Postgres server and one configuration of every run's projects, as
+# pipelines of one repository do; each applies its own projects with
+# -target, locks only those, and they share the account's rate budget there
+# (state/pgbudget). SEPARATE=1 gives each run a state and a configuration of
+# its own instead. Prints each run's wall time, and the requests and 429s of
 # each phase. Goal: each run together within 1.3x of alone, no 429, at most
 # 700 requests in any minute.
 #
@@ -61,22 +63,38 @@ setup() {
   done | python3 -c 'import json,sys; [print(json.loads(l)["project"]["id"]) for l in sys.stdin if l.strip()]' >"$dir/ids"
 }
 
-# phase RUN MAX_CU: writes the run's configuration of a replica of MAX_CU.
+# phase RUN MAX_CU: writes the run's projects, each a replica of MAX_CU.
 phase() {
   local i=0
   while read -r id; do
     i=$((i + 1))
-    printf 'project "p%d" {\n  id = "%s"\n  branch "main" {\n    compute "reports" {\n      type   = "read_only"\n      min_cu = 0.25\n      max_cu = %s\n    }\n  }\n}\n' "$i" "$id" "$2"
-  done <"$work/run$1/ids" >"$work/run$1/main.hcl"
+    printf 'project "r%dp%d" {\n  id = "%s"\n  branch "main" {\n    compute "reports" {\n      type   = "read_only"\n      min_cu = 0.25\n      max_cu = %s\n    }\n  }\n}\n' "$1" "$i" "$id" "$2"
+  done <"$work/run$1/ids" >"$work/projects$1.hcl"
 }
 
-# apply RUN: applies the run's directory, and prints its wall time.
+# configure: each run's directory holds its configuration. With one shared
+# state, that is every run's projects (as one repository's configuration
+# is), and each run applies its own with -target; SEPARATE=1: its own.
+configure() {
+  for r in $(seq "$RUNS"); do
+    if [ -n "${SEPARATE:-}" ]; then
+      cp "$work/projects$r.hcl" "$work/run$r/main.hcl"
+    else
+      cat "$work"/projects*.hcl >"$work/run$r/main.hcl"
+    fi
+  done
+}
+
+# apply RUN: applies the run's projects, and prints its wall time.
 apply() {
-  local start end
+  local start end name="bench-shared-$$-$world" targets=()
+  if [ -n "${SEPARATE:-}" ]; then
+    name="bench-run$1-$$-$world"
+  else
+    for i in $(seq "$PROJECTS"); do targets+=(-target "r$1p$i"); done
+  fi
   start=$(date +%s.%N)
-  local name="bench-shared-$$-$world"
-  [ -n "${SEPARATE:-}" ] && name="bench-run$1-$$-$world"
-  NEON_API_KEY=$KEY NEONFORM_STATE_NAME="$name" "$work/neonform" apply -auto-approve "$work/run$1" >"$work/run$1.out" 2>&1 ||
+  NEON_API_KEY=$KEY NEONFORM_STATE_NAME="$name" "$work/neonform" apply -auto-approve "${targets[@]}" "$work/run$1" >"$work/run$1.out" 2>&1 ||
     { echo "run $1 failed:" >&2; tail -20 "$work/run$1.out" >&2; exit 1; }
   end=$(date +%s.%N)
   echo "run $1 $(python3 -c "print('%.2f s' % ($end - $start))")"
@@ -89,6 +107,7 @@ for mode in ${MODES:-alone together}; do
   sleep 3 # the projects' creation operations end (2 s)
   for ph in create:1 resize:2; do
     for r in $(seq "$RUNS"); do phase "$r" "${ph#*:}"; done
+    configure
     read -r total0 n4290 < <(stats)
     if [ "$mode" = alone ]; then
       for r in $(seq "$RUNS"); do echo "$mode ${ph%%:*} $(apply "$r")"; done
