@@ -29,6 +29,8 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/atomicfile"
+	"github.com/neonform/neonform/internal/bounded"
 	"github.com/neonform/neonform/state/pgbudget"
 )
 
@@ -78,7 +80,7 @@ func Open(path string, limits api.Limits, warn func(string)) *Budget {
 		b.fail(err)
 		return b
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openRegular(path)
 	if err != nil {
 		b.fail(err)
 		return b
@@ -241,3 +243,28 @@ func (b *Budget) failLocked(err error) {
 
 // newID names a request in the file: random, as runs write it at once.
 func newID() int64 { return rand.Int64() }
+
+// openRegular opens the budget file at path, or the regular file a link
+// there points to, creating it if missing. Anything else (a device, a named
+// pipe, a socket, a link to one or to nothing) is refused as every file
+// neonform writes refuses it (atomicfile.Target), and checked again once
+// open, in case it was swapped in between.
+func openRegular(path string) (*os.File, error) {
+	const rule = "the rate budget is kept only in a regular file: remove it, and the next run makes one"
+	target, err := atomicfile.Target(path, atomicfile.Options{Rule: rule})
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(target, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = &atomicfile.RefusedError{Path: path, What: bounded.Kind(info.Mode()), Rule: rule}
+		}
+		return nil, err
+	}
+	return f, nil
+}
