@@ -5,11 +5,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"maps"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -36,24 +33,7 @@ func TestNoFunctionIsLongerThan80Lines(t *testing.T) {
 func funcLengths(t *testing.T) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	eachSource(t, parser.SkipObjectResolution, func(path string, fset *token.FileSet, f *ast.File) {
 		lines := func(n ast.Node) int { return fset.Position(n.End()).Line - fset.Position(n.Pos()).Line + 1 }
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
@@ -62,7 +42,7 @@ func funcLengths(t *testing.T) map[string]int {
 				// too, named by where it starts.
 				ast.Inspect(decl, func(n ast.Node) bool {
 					if fl, ok := n.(*ast.FuncLit); ok {
-						out[fmt.Sprintf("%s func literal at line %d", filepath.ToSlash(path), fset.Position(fl.Pos()).Line)] = lines(fl)
+						out[fmt.Sprintf("%s func literal at line %d", path, fset.Position(fl.Pos()).Line)] = lines(fl)
 						return false
 					}
 					return true
@@ -76,13 +56,9 @@ func funcLengths(t *testing.T) map[string]int {
 			if fd.Recv != nil && len(fd.Recv.List) > 0 {
 				name = receiverName(fd.Recv.List[0].Type) + "." + name
 			}
-			out[fmt.Sprintf("%s %s", filepath.ToSlash(path), name)] = lines(fd)
+			out[fmt.Sprintf("%s %s", path, name)] = lines(fd)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(out) == 0 {
 		t.Fatal("found no functions: is the test run from the repository's root?")
 	}
