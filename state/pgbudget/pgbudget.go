@@ -24,6 +24,16 @@ import (
 // died while it was in flight frees its share after that.
 const stale = 2 * time.Minute
 
+// poolConns is how many connections a run keeps to the budget's database.
+// Spends take the account's lock one at a time, so more would not spend
+// faster, and each connection opened costs a server process's start (tens
+// of milliseconds on a busy machine): with eight, a run's first burst of
+// reads opened all eight at once, and held its own reads back by a quarter
+// of a second, three runs starting together theirs by most of a second
+// (docs/PERFORMANCE.md, Runs on one account at once). Two: one spends while
+// the other records answers.
+const poolConns = 2
+
 // Budget is an account's budget in a database. Safe for concurrent use.
 type Budget struct {
 	pool    *pgxpool.Pool
@@ -53,7 +63,7 @@ func Open(ctx context.Context, dsn, account string, limits api.Limits) (*Budget,
 		// The parse error may quote the connection string, password included.
 		return nil, errors.New("cannot parse the Postgres connection string of the rate budget (not shown: it may hold a password)")
 	}
-	cfg.MaxConns = 8 // spends take the account's lock one at a time anyway
+	cfg.MaxConns = poolConns
 	cfg.ConnConfig.RuntimeParams["application_name"] = "neonform"
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -96,5 +97,28 @@ func TestA429PausesEveryRun(t *testing.T) {
 	other := budgettest.A429PausesEveryRun(t, func(t *testing.T, limits api.Limits) api.Budget { return open(t, acc, limits) })
 	if n, err := other.(*pgbudget.Budget).Throttles(context.Background()); n != 1 || err != nil {
 		t.Errorf("the budget recorded %d 429s (%v), want 1", n, err)
+	}
+}
+
+// A run's first burst of requests (its plan's reads, 40 at once) opens no
+// more than two connections to the database: each costs a server
+// process's start, which held the burst back while spends, one at a time
+// under the account's lock, gained nothing from them.
+func TestABurstOpensFewConnections(t *testing.T) {
+	b := open(t, account(t), api.Limits{PerMinute: 700, PerRoute: 40, Minute: time.Minute})
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Go(func() {
+			done, wait, err := b.Spend(context.Background(), "GET /projects/{}/endpoints")
+			if err != nil || done == nil {
+				t.Errorf("a spend of a burst of 40 on an unused budget: wait %s, %v", wait, err)
+				return
+			}
+			done()
+		})
+	}
+	wg.Wait()
+	if n := b.Conns(); n > 2 {
+		t.Errorf("a burst of 40 spends opened %d connections to the budget's database, want at most 2", n)
 	}
 }
