@@ -24,6 +24,20 @@ import (
 // died while it was in flight frees its share after that.
 const stale = 2 * time.Minute
 
+// statementTimeout bounds a statement of the budget's: a database that does
+// not answer fails the requests waiting for it rather than hanging the run.
+const statementTimeout = 10 * time.Second
+
+// poolConns is how many connections a run keeps to the budget's database.
+// Spends take the account's lock one at a time, so more would not spend
+// faster, and each connection opened costs a server process's start (tens
+// of milliseconds on a busy machine): with eight, a run's first burst of
+// reads opened all eight at once, and held its own reads back by a quarter
+// of a second, three runs starting together theirs by most of a second
+// (docs/PERFORMANCE.md, Runs on one account at once). Two: one spends while
+// the other records answers.
+const poolConns = 2
+
 // Budget is an account's budget in a database. Safe for concurrent use.
 type Budget struct {
 	pool    *pgxpool.Pool
@@ -32,6 +46,9 @@ type Budget struct {
 	// perMinute and perRoute are the limits after 0, 1, 2... 429s in a row.
 	perMinute, perRoute []int32
 	unspent             atomic.Int64
+	spends              spends
+	answers             answers
+	statements          atomic.Int64 // spend statements sent, for tests
 }
 
 var _ api.Budget = (*Budget)(nil)
@@ -53,7 +70,7 @@ func Open(ctx context.Context, dsn, account string, limits api.Limits) (*Budget,
 		// The parse error may quote the connection string, password included.
 		return nil, errors.New("cannot parse the Postgres connection string of the rate budget (not shown: it may hold a password)")
 	}
-	cfg.MaxConns = 8 // spends take the account's lock one at a time anyway
+	cfg.MaxConns = poolConns
 	cfg.ConnConfig.RuntimeParams["application_name"] = "neonform"
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -63,7 +80,7 @@ func Open(ctx context.Context, dsn, account string, limits api.Limits) (*Budget,
 		pool.Close()
 		return nil, fmt.Errorf("creating the rate budget's tables: %w; the user needs CREATE on the schema", err)
 	}
-	b := &Budget{pool: pool, account: account, limits: limits}
+	b := &Budget{pool: pool, account: account, limits: limits, spends: spends{next: map[string]*batch{}, sending: map[string]bool{}}}
 	for n := 0; ; n++ {
 		l := limits.Slowed(n)
 		if n > 0 && l == limits.Slowed(n-1) {
@@ -78,36 +95,6 @@ func Open(ctx context.Context, dsn, account string, limits api.Limits) (*Budget,
 
 // Close releases the budget's connections.
 func (b *Budget) Close() { b.pool.Close() }
-
-// Spend takes a request on route out of the account's budget, or says how
-// long to wait; done records when its answer came back.
-func (b *Budget) Spend(ctx context.Context, route string) (func(), time.Duration, error) {
-	minute, second := b.limits.Windows()
-	var id *int64
-	var waitMS float64
-	var unspent int32
-	err := b.pool.QueryRow(ctx, `SELECT spent_id, wait_ms, unspent FROM neonform_rate_spend($1, $2, $3, $4, $5, $6, $7)`,
-		b.account, route, b.perMinute, b.perRoute, minute, second, stale).Scan(&id, &waitMS, &unspent)
-	if err != nil {
-		return nil, 0, fmt.Errorf("the rate budget's database: %w", err)
-	}
-	b.unspent.Store(int64(unspent))
-	if id == nil {
-		return nil, max(time.Duration(waitMS*float64(time.Millisecond)), time.Microsecond), nil
-	}
-	// Recorded aside: the run need not wait for it, and until it is
-	// recorded the request counts as unanswered, which errs on the safe side.
-	return func() { go b.answered(*id) }, 0, nil
-}
-
-// answered records on the database's clock that request id's answer came
-// back. Failing, the request counts as unanswered until it is stale: the
-// budget errs on the safe side, and the run goes on.
-func (b *Budget) answered(id int64) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, _ = b.pool.Exec(ctx, `UPDATE `+spendTable+` SET answered_at = clock_timestamp() WHERE id = $1`, id)
-}
 
 // Throttled records a 429 for every run of the account: they all pause for
 // wait, and the limits halve until a minute after the pause.

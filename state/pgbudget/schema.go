@@ -32,15 +32,19 @@ var createSchema = []string{
 		last_route   text NOT NULL,     -- the route of the last
 		retry_after  interval NOT NULL  -- and the wait it asked for
 	)`,
-	// spend takes one request out of the account's budget, or says how long
-	// to wait. It runs as one call, and its statements under a transaction
-	// lock of the account, each seeing what the others' committed before it:
-	// runs on many machines take their requests one at a time, on the
-	// database's clock. per_minute and per_route are the limits after 0, 1,
-	// 2... slowdowns (api.Limits.Slowed), so the rule is the client's.
-	`CREATE OR REPLACE FUNCTION neonform_rate_spend(p_account text, p_route text,
-		per_minute integer[], per_route integer[], p_minute interval, p_second interval, p_stale interval,
-		OUT spent_id bigint, OUT wait_ms double precision, OUT unspent integer)
+	// spend_many takes up to p_n requests on a route out of the account's
+	// budget at once (a run's requests of one route that asked together), as
+	// many as both windows have room for, and says how long the rest wait.
+	// It runs as one call, and its statements under a transaction lock of
+	// the account, each seeing what the others' committed before it: runs on
+	// many machines take their requests one call at a time, on the
+	// database's clock, and a run's burst is taken whole or up to the room
+	// left, not interleaved with another's. per_minute and per_route are the
+	// limits after 0, 1, 2... slowdowns (api.Limits.Slowed), so the rule is
+	// the client's.
+	`CREATE OR REPLACE FUNCTION neonform_rate_spend_many(p_account text, p_route text,
+		per_minute integer[], per_route integer[], p_minute interval, p_second interval, p_stale interval, p_n integer,
+		OUT spent_ids bigint[], OUT wait_ms double precision, OUT unspent integer)
 	LANGUAGE plpgsql AS $$
 	DECLARE
 		t timestamptz;
@@ -51,9 +55,12 @@ var createSchema = []string{
 		w_m double precision;
 		w_r double precision;
 		count_m integer;
+		count_r integer;
+		take integer;
 	BEGIN
 		PERFORM pg_advisory_xact_lock(hashtext('neonform_rate/' || p_account));
 		t := clock_timestamp();
+		spent_ids := '{}';
 		SELECT * INTO p FROM ` + pauseTable + ` WHERE account = p_account;
 		IF FOUND AND p.slowed_until > t THEN
 			n := least(p.slowdowns, array_length(per_minute, 1) - 1);
@@ -61,16 +68,24 @@ var createSchema = []string{
 		lim_m := per_minute[n + 1];
 		lim_r := per_route[n + 1];
 		SELECT w.wait_ms, w.held INTO w_m, count_m FROM neonform_rate_window(p_account, NULL, lim_m, p_minute, p_stale, t) w;
-		SELECT w.wait_ms INTO w_r FROM neonform_rate_window(p_account, p_route, lim_r, p_second, p_stale, t) w;
+		SELECT w.wait_ms, w.held INTO w_r, count_r FROM neonform_rate_window(p_account, p_route, lim_r, p_second, p_stale, t) w;
 		wait_ms := greatest(w_m, w_r, CASE WHEN FOUND AND p.paused_until > t THEN extract(epoch FROM p.paused_until - t) * 1000 ELSE 0 END);
 		IF wait_ms > 0 THEN
 			unspent := greatest(lim_m - count_m, 0);
 			RETURN;
 		END IF;
+		take := least(p_n, lim_m - count_m, lim_r - count_r);
 		DELETE FROM ` + spendTable + ` WHERE account = p_account AND route = p_route AND sent_at < t - p_minute - p_stale;
-		INSERT INTO ` + spendTable + ` (account, route, sent_at) VALUES (p_account, p_route, t) RETURNING id INTO spent_id;
-		unspent := greatest(lim_m - count_m - 1, 0);
+		WITH spent AS (
+			INSERT INTO ` + spendTable + ` (account, route, sent_at) SELECT p_account, p_route, t FROM generate_series(1, take) RETURNING id
+		) SELECT array_agg(id ORDER BY id) INTO spent_ids FROM spent;
+		unspent := greatest(lim_m - count_m - take, 0);
 		wait_ms := 0;
+		IF take < p_n THEN
+			SELECT greatest(m.wait_ms, r.wait_ms) INTO wait_ms
+			FROM neonform_rate_window(p_account, NULL, lim_m, p_minute, p_stale, t) m,
+				neonform_rate_window(p_account, p_route, lim_r, p_second, p_stale, t) r;
+		END IF;
 	END $$`,
 	// window is how long until one more request fits a window of span ending
 	// at t under lim (0: it fits), and how many it holds: those unanswered
@@ -110,7 +125,7 @@ var createSchema = []string{
 func ensureSchema(ctx context.Context, pool *pgxpool.Pool) error {
 	var exist bool
 	err := pool.QueryRow(ctx, `SELECT to_regprocedure('neonform_rate_window(text,text,integer,interval,interval,timestamptz)') IS NOT NULL
-		AND to_regproc('neonform_rate_spend') IS NOT NULL`).Scan(&exist)
+		AND to_regproc('neonform_rate_spend_many') IS NOT NULL`).Scan(&exist)
 	if err != nil || exist {
 		return err
 	}
