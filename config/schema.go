@@ -141,7 +141,7 @@ func bodyContent(body *hclsyntax.Body, schema *hcl.BodySchema, what string) (*co
 			d.Detail = fmt.Sprintf("An argument named %q is not expected in %s.", name, what)
 			text, meant := hint(name, attrNames, what, attrNames, blockNames, attributeHomes, false)
 			withNear(d, nearMiss(len(d.Detail), true, meant)).Detail += text
-			if meant := suggest(name, attrNames); meant != "" {
+			if meant != "" {
 				if c.Misspelt == nil {
 					c.Misspelt = map[string]bool{}
 				}
