@@ -79,16 +79,18 @@ func (c *computeAttrs) markBad(names ...string) {
 }
 
 // fail reports a problem with an attribute's value and marks it invalid.
-func (c *computeAttrs) fail(name, summary, format string, args ...any) {
+func (c *computeAttrs) fail(name, summary, format string, args ...any) *hcl.Diagnostic {
 	a := c.attrs[name]
-	c.l.diags = append(c.l.diags, &hcl.Diagnostic{
+	d := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  summary,
 		Detail:   fmt.Sprintf(format, args...),
 		Subject:  a.Expr.Range().Ptr(),
 		Context:  a.SrcRange.Ptr(),
-	})
+	}
+	c.l.diags = append(c.l.diags, d)
 	c.markBad(name)
+	return d
 }
 
 // decodeCompute reads a compute block and applies the defaults: omitted
@@ -163,12 +165,12 @@ func (c *computeAttrs) decodeType() {
 	case ReadWrite, ReadOnly:
 		c.cp.Type = t
 	default:
-		hint := didYouMean(string(t), []string{string(ReadWrite), string(ReadOnly)})
+		meant := suggest(string(t), []string{string(ReadWrite), string(ReadOnly)})
 		if alias, ok := computeTypeNames[string(t)]; ok {
-			hint = fmt.Sprintf(" Did you mean %q?", alias)
+			meant = string(alias)
 		}
-		c.fail("type", "Invalid compute type",
-			"type is \"read_write\" (the branch's primary compute) or \"read_only\" (a read replica), not %q.%s", t, hint)
+		detail := fmt.Sprintf("type is \"read_write\" (the branch's primary compute) or \"read_only\" (a read replica), not %q.", t)
+		withNear(c.fail("type", "Invalid compute type", "%s", detail), nearMiss(len(detail), true, meant))
 	}
 }
 

@@ -168,7 +168,7 @@ func (l *loader) nameInstances(spans []span) {
 	for _, sp := range spans {
 		for _, d := range l.diags[sp.from:sp.to] {
 			if count[key(d)] < len(spans) && !strings.Contains(d.Detail, sp.address) {
-				d.Detail = "In " + sp.address + ": " + d.Detail
+				prefixDetail(d, "In "+sp.address+": ")
 			}
 		}
 	}

@@ -332,13 +332,15 @@ func (l *loader) fileName(name string) string {
 }
 
 // errorf adds an error diagnostic at rng.
-func (l *loader) errorf(rng hcl.Range, summary, format string, args ...any) {
-	l.diags = append(l.diags, &hcl.Diagnostic{
+func (l *loader) errorf(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  summary,
 		Detail:   fmt.Sprintf(format, args...),
 		Subject:  rng.Ptr(),
-	})
+	}
+	l.diags = append(l.diags, d)
+	return d
 }
 
 // where is "main.hcl:12", for messages that point at a second place.

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/neonform/neonform/internal/diag"
 	suggested "github.com/neonform/neonform/internal/suggest"
 )
 
@@ -139,14 +140,15 @@ func (l *loader) checkMove(m move, declared map[string]*Compute, all []move) {
 				break
 			}
 		}
+		var near diag.Near
 		if why := l.cfg.unmatchedInstance(m.To); why != "" {
 			detail += " " + why
 		} else if s := suggest(m.To, l.cfg.addressesOfDepth(m.depth, declared)); s != "" {
-			detail += fmt.Sprintf(" Did you mean %q?", s)
+			near = nearMiss(len(detail), true, s)
 		} else {
 			detail += fmt.Sprintf(" Declare the %s there (a branches block declares it for each branch it matches), or fix the address.", what)
 		}
-		l.errorf(m.toRange, "Move to an undeclared "+what, "%s", detail)
+		withNear(l.errorf(m.toRange, "Move to an undeclared "+what, "%s", detail), near)
 	}
 	// When the old project block is still there, its id is known now: a move
 	// to a block of another project can be refused before any plan.

@@ -58,6 +58,7 @@ func fullDiagnostics(diags diag.Diagnostics) string {
 	}
 	var b strings.Builder
 	for _, d := range diags {
+		d.Word() // as every view words it
 		severity := "error"
 		if d.Severity == diag.SeverityWarning {
 			severity = "warning"

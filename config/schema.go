@@ -138,9 +138,10 @@ func bodyContent(body *hclsyntax.Body, schema *hcl.BodySchema, what string) (*co
 		case secretNames[name]:
 			d.Detail = fmt.Sprintf("The API key is never written in configuration files, which live in Git: neonform reads it from the environment variable NEON_API_KEY. Remove %s.", name)
 		default:
-			d.Detail = fmt.Sprintf("An argument named %q is not expected in %s.", name, what) +
-				hint(name, attrNames, what, attrNames, blockNames, attributeHomes, false)
-			if meant := suggest(name, attrNames); meant != "" {
+			d.Detail = fmt.Sprintf("An argument named %q is not expected in %s.", name, what)
+			text, meant := hint(name, attrNames, what, attrNames, blockNames, attributeHomes, false)
+			withNear(d, nearMiss(len(d.Detail), true, meant)).Detail += text
+			if meant != "" {
 				if c.Misspelt == nil {
 					c.Misspelt = map[string]bool{}
 				}
@@ -162,8 +163,9 @@ func bodyContent(body *hclsyntax.Body, schema *hcl.BodySchema, what string) (*co
 			if contains(attrNames, block.Type) {
 				d.Detail = fmt.Sprintf("%s is an argument, not a block: write %s = { ... } with an equals sign.", block.Type, block.Type)
 			} else {
-				d.Detail = fmt.Sprintf("A block of type %q is not expected in %s.", block.Type, what) +
-					hint(block.Type, blockNames, what, attrNames, blockNames, blockHomes, true)
+				d.Detail = fmt.Sprintf("A block of type %q is not expected in %s.", block.Type, what)
+				text, meant := hint(block.Type, blockNames, what, attrNames, blockNames, blockHomes, true)
+				withNear(d, nearMiss(len(d.Detail), true, meant)).Detail += text
 			}
 			diags = append(diags, d)
 			continue
@@ -264,16 +266,17 @@ func withHomes(m map[string]string) map[string]string {
 	return m
 }
 
-// hint is "Did you mean ...?" when a name is close, otherwise where the name
-// belongs if it belongs somewhere else, otherwise the list of what fits.
-func hint(given string, candidates []string, what string, attrs, blocks []string, homes map[string]string, block bool) string {
-	if h := didYouMean(given, candidates); h != "" {
-		return h
+// hint is the name meant when one is close (the diagnostic's near-miss),
+// otherwise text: where the name belongs if it belongs somewhere else,
+// otherwise the list of what fits.
+func hint(given string, candidates []string, what string, attrs, blocks []string, homes map[string]string, block bool) (text, meant string) {
+	if s := suggest(given, candidates); s != "" {
+		return "", s
 	}
 	if home, ok := homes[given]; ok && !strings.HasPrefix(what, "a "+home+" ") {
-		return fmt.Sprintf(" %s goes inside a %s block%s.", given, home, homeExample(home, given, block))
+		return fmt.Sprintf(" %s goes inside a %s block%s.", given, home, homeExample(home, given, block)), ""
 	}
-	return accepted(what, attrs, blocks)
+	return accepted(what, attrs, blocks), ""
 }
 
 // homeExample shows where a name goes: `, as in branch "main" { exclusive = ... }`
@@ -299,15 +302,6 @@ func blockHeader(blockType string) string {
 		return fmt.Sprintf("%s %q", blockType, exampleLabel(blockType))
 	}
 	return blockType
-}
-
-// didYouMean suggests the closest of names to a misspelt name, or an API field's
-// equivalent; "" when nothing is close.
-func didYouMean(name string, names []string) string {
-	if s := suggest(name, names); s != "" {
-		return fmt.Sprintf(" Did you mean %q?", s)
-	}
-	return ""
 }
 
 // suggest returns the name closest to given within two edits (case ignored), or

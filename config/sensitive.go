@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/neonform/neonform/internal/diag"
 )
 
 // SensitiveValue is what every view, error, log line and JSON document prints
@@ -146,6 +147,9 @@ func (s secret) rewrite(d *hcl.Diagnostic) {
 	}
 	d.Detail = detail
 	d.Expression, d.EvalContext = nil, nil
+	if _, near := d.Extra.(diag.Near); near {
+		d.Extra = nil // the name nearest a secret would tell of it
+	}
 }
 
 // shown is value quoted for a message, or "(sensitive value)" and the

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -33,10 +34,9 @@ func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 
 	if a := c.Attributes["api_url"]; a != nil {
 		if v, state := l.stringAttr(a, `a URL such as "https://console.neon.tech/api/v2", or "embedded"`); state == valid {
-			if summary, detail := CheckAPIURL("api_url", v); summary != "" {
-				l.errorf(a.Expr.Range(), summary, "%s", detail)
+			if summary, detail, near := CheckAPIURL("api_url", v); summary != "" {
 				// The line may hold a password or a token: named, not quoted.
-				l.diags[len(l.diags)-1].Extra = diag.Unquoted{}
+				l.errorf(a.Expr.Range(), summary, "%s", detail).Extra = diag.Unquoted{Extra: near}
 			} else {
 				s.APIURL = v
 			}
@@ -50,8 +50,8 @@ func (l *loader) decodeSettings(blocks []*hclsyntax.Block) {
 			if _, ok := sizing.PlanOf(sizing.Tier(v)); ok {
 				s.AccountTier = sizing.Tier(v)
 			} else {
-				l.errorf(a.Expr.Range(), "Invalid account tier",
-					"account_tier is the account's plan: %s, not %q.%s", tierWant, v, didYouMean(v, tierNames()))
+				detail := fmt.Sprintf("account_tier is the account's plan: %s, not %q.", tierWant, v)
+				withNear(l.errorf(a.Expr.Range(), "Invalid account tier", "%s", detail), nearMiss(len(detail), true, suggest(v, tierNames())))
 			}
 		}
 	}
@@ -84,19 +84,21 @@ func tierNames() []string {
 
 // CheckAPIURL accepts "embedded", any https URL, and http only to this machine:
 // the API key travels with every request and must not cross a network in clear.
-// It returns a summary and detail when the URL is refused; name is where the
-// URL came from, as the detail says it: "api_url" in the configuration, or the
-// environment variable "NEON_API_URL" that overrides it.
-func CheckAPIURL(name, s string) (summary, detail string) {
+// It returns a summary and detail when the URL is refused, and the near-miss
+// of a misspelt "embedded" (its words made by internal/diag: near.In); name
+// is where the URL came from, as the detail says it: "api_url" in the
+// configuration, or the environment variable "NEON_API_URL" that overrides it.
+func CheckAPIURL(name, s string) (summary, detail string, near diag.Near) {
 	if s == EmbeddedAPIURL {
-		return "", ""
+		return "", "", diag.Near{}
 	}
 	p := apiurl.Check(name, s)
 	if p == nil {
-		return "", ""
+		return "", "", diag.Near{}
 	}
 	if p.Summary == "Invalid API URL" {
-		return p.Summary, p.Detail + " Or \"embedded\" for the built-in emulator." + didYouMean(s, []string{EmbeddedAPIURL})
+		detail := p.Detail + " Or \"embedded\" for the built-in emulator."
+		return p.Summary, detail, nearMiss(len(detail), true, suggest(s, []string{EmbeddedAPIURL}))
 	}
-	return p.Summary, p.Detail
+	return p.Summary, p.Detail, diag.Near{}
 }

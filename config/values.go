@@ -339,22 +339,22 @@ func (l *loader) checkRefs(expr hcl.Expression, ty cty.Type) hcl.Diagnostics {
 				continue
 			}
 			if root == "var" && l.vars[name] == nil {
-				diags = append(diags, &hcl.Diagnostic{
+				missing := fmt.Sprintf("There is no variable named %q.", name)
+				diags = append(diags, withNear(&hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Undefined variable",
-					Detail: fmt.Sprintf("There is no variable named %q.", name) + refSuggestion("var", name, mapKeys(l.vars)) +
-						fmt.Sprintf(" To add one, declare it: variable %q { type = %s }.", name, declaredType(expr, ty)),
-					Subject: rng.Ptr(),
-				})
+					Detail:   missing + fmt.Sprintf(" To add one, declare it: variable %q { type = %s }.", name, declaredType(expr, ty)),
+					Subject:  rng.Ptr(),
+				}, nearMiss(len(missing), false, nearestRef("var", name, mapKeys(l.vars)))))
 			}
 			if root == "local" && l.locals[name] == nil {
-				diags = append(diags, &hcl.Diagnostic{
+				missing := fmt.Sprintf("There is no local value named %q.", name)
+				diags = append(diags, withNear(&hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Undefined local value",
-					Detail: fmt.Sprintf("There is no local value named %q.", name) + refSuggestion("local", name, mapKeys(l.locals)) +
-						fmt.Sprintf(" To add one, define it in a locals block: locals { %s = ... }.", name),
-					Subject: rng.Ptr(),
-				})
+					Detail:   missing + fmt.Sprintf(" To add one, define it in a locals block: locals { %s = ... }.", name),
+					Subject:  rng.Ptr(),
+				}, nearMiss(len(missing), false, nearestRef("local", name, mapKeys(l.locals)))))
 			}
 		case "each":
 			if d := l.checkEach(t); d != nil {
@@ -397,9 +397,11 @@ func refExample(root string) string {
 	return "local.tier"
 }
 
-func refSuggestion(root, name string, names []string) string {
+// nearestRef is the reference nearest to root.name among root's names
+// (var.replica_cu), "" when none is close.
+func nearestRef(root, name string, names []string) string {
 	if s := suggest(name, names); s != "" {
-		return fmt.Sprintf(" Did you mean %s.%s?", root, s)
+		return root + "." + s
 	}
 	return ""
 }

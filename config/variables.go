@@ -57,7 +57,9 @@ func (l *loader) declareVariables(blocks []*hclsyntax.Block) {
 			case diags.HasErrors():
 				v.broken = true
 				for _, d := range diags {
-					d.Detail += typeHint(a.Expr)
+					text, meant := typeHint(a.Expr)
+					d.Detail += text
+					withNear(d, nearMiss(len(d.Detail), false, meant))
 				}
 			case !supportedType(ty):
 				v.broken = true
@@ -100,17 +102,18 @@ var typeNames = map[string]string{
 	"array": "list(string)", "object": "map(string)", "dict": "map(string)", "hash": "map(string)",
 }
 
-// typeHint is what to write instead of a type hcl did not understand.
-func typeHint(expr hcl.Expression) string {
-	hint := " Variable types are string, number, bool, list(T) and map(T), where T is one of these, as in type = list(string)."
+// typeHint is what to write instead of a type hcl did not understand: the
+// types there are, and the one meant when one is close ("" when none).
+func typeHint(expr hcl.Expression) (text, meant string) {
+	text = " Variable types are string, number, bool, list(T) and map(T), where T is one of these, as in type = list(string)."
 	word := hcl.ExprAsKeyword(expr)
 	if alias, ok := typeNames[strings.ToLower(word)]; ok {
-		return hint + fmt.Sprintf(" Did you mean %s?", alias)
+		return text, alias
 	}
-	if s := suggest(word, []string{"string", "number", "bool", "list", "map", "any"}); s != "" && word != "" {
-		return hint + fmt.Sprintf(" Did you mean %s?", s)
+	if word == "" {
+		return text, ""
 	}
-	return hint
+	return text, suggest(word, []string{"string", "number", "bool", "list", "map", "any"})
 }
 
 // supportedType accepts string, number, bool, and lists and maps of them; "any"
@@ -162,12 +165,12 @@ func (l *loader) assignVariables() map[string]cty.Value {
 		}
 		v := l.vars[name]
 		if v == nil {
-			l.diags = append(l.diags, &hcl.Diagnostic{
+			undeclared := fmt.Sprintf("-var gives a value for %q, but no variable of that name is declared.", name)
+			l.diags = append(l.diags, withNear(&hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Value for undeclared variable",
-				Detail: fmt.Sprintf("-var gives a value for %q, but no variable of that name is declared.", name) +
-					didYouMean(name, l.varOrder) + fmt.Sprintf(" Declare it with variable %q { ... }, or drop the -var.", name),
-			})
+				Detail:   undeclared + fmt.Sprintf(" Declare it with variable %q { ... }, or drop the -var.", name),
+			}, nearMiss(len(undeclared), true, suggest(name, l.varOrder))))
 			continue
 		}
 		values[name] = l.rawValue(v, raw, "-var "+name)
@@ -273,12 +276,13 @@ func (l *loader) readVarFile(path string, values map[string]cty.Value) {
 	for _, a := range sortedAttributes(body) {
 		v := l.vars[a.Name]
 		if v == nil {
-			l.diags = append(l.diags, &hcl.Diagnostic{
+			detail := fmt.Sprintf("No variable named %q is declared, so this value is not used.", a.Name)
+			l.diags = append(l.diags, withNear(&hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Value for undeclared variable",
-				Detail:   fmt.Sprintf("No variable named %q is declared, so this value is not used.", a.Name) + didYouMean(a.Name, l.varOrder),
+				Detail:   detail,
 				Subject:  a.NameRange.Ptr(),
-			})
+			}, nearMiss(len(detail), true, suggest(a.Name, l.varOrder))))
 			continue
 		}
 		if v.Sensitive {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,7 +28,8 @@ import (
 // part neonform manages (package api's tests read it too), sandboxSpecFile
 // the paths served so that the official CLI works beside it (current user, shared
 // projects, roles, databases, connection URI), taken from neon-openapi-v2.json with
-// every component they reference (its info.x-note says so).
+// every component they reference that specFile does not hold (its info.x-note says
+// so; loadSpec adds specFile's).
 const (
 	specFile        = "../api/testdata/neon-openapi-v2-computes.json"
 	sandboxSpecFile = "testdata/neon-openapi-v2-sandbox.json"
@@ -46,7 +48,7 @@ var specs = sync.OnceValues(func() ([]routers.Router, error) {
 	var out []routers.Router
 	for _, file := range []string{sandboxSpecFile, specFile} {
 		loader := openapi3.NewLoader()
-		doc, err := loader.LoadFromFile(file)
+		doc, err := loadSpec(loader, file)
 		if err != nil {
 			return nil, fmt.Errorf("loading %s: %v", file, err)
 		}
@@ -61,6 +63,54 @@ var specs = sync.OnceValues(func() ([]routers.Router, error) {
 	}
 	return out, nil
 })
+
+// loadSpec loads one of the specs. The sandbox extract leaves out the
+// components it shares with specFile (schemas, parameters, responses,
+// security schemes: written once, there), so it is loaded with specFile's
+// components added where it has none of the name.
+func loadSpec(loader *openapi3.Loader, file string) (*openapi3.T, error) {
+	if file != sandboxSpecFile {
+		return loader.LoadFromFile(file)
+	}
+	var sandbox, computes map[string]json.RawMessage
+	var own, shared map[string]map[string]json.RawMessage
+	for _, r := range []struct {
+		file      string
+		doc       *map[string]json.RawMessage
+		component *map[string]map[string]json.RawMessage
+	}{{sandboxSpecFile, &sandbox, &own}, {specFile, &computes, &shared}} {
+		data, err := os.ReadFile(r.file)
+		if err == nil {
+			err = json.Unmarshal(data, r.doc)
+		}
+		if err == nil {
+			err = json.Unmarshal((*r.doc)["components"], r.component)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r.file, err)
+		}
+	}
+	for kind, cs := range shared {
+		if own[kind] == nil {
+			own[kind] = map[string]json.RawMessage{}
+		}
+		for name, c := range cs {
+			if _, ok := own[kind][name]; !ok {
+				own[kind][name] = c
+			}
+		}
+	}
+	components, err := json.Marshal(own)
+	if err != nil {
+		return nil, err
+	}
+	sandbox["components"] = components
+	data, err := json.Marshal(sandbox)
+	if err != nil {
+		return nil, err
+	}
+	return loader.LoadFromData(data)
+}
 
 var t0 = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 

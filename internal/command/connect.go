@@ -78,8 +78,8 @@ func connect(cfg *config.Config, env environment, notes io.Writer, waitTimeout t
 		// api_url was checked with the configuration, where an error points
 		// at the file; a URL from the environment is checked here, and the
 		// error says it came from there.
-		if summary, detail := config.CheckAPIURL("NEON_API_URL", u); summary != "" {
-			return nil, fmt.Errorf("%s: NEON_API_URL=%s, set in the environment, overrides api_url in the configuration. %s", summary, api.ShownURL(u), detail)
+		if summary, detail, near := config.CheckAPIURL("NEON_API_URL", u); summary != "" {
+			return nil, fmt.Errorf("%s: NEON_API_URL=%s, set in the environment, overrides api_url in the configuration. %s", summary, api.ShownURL(u), near.In(detail))
 		}
 	}
 	conn := &connection{apiURL: apiURL}

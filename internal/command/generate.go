@@ -8,8 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -18,10 +16,8 @@ import (
 	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/generate"
 	"github.com/neonform/neonform/internal/atomicfile"
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/internal/diag"
-	"github.com/neonform/neonform/internal/english"
-	"github.com/neonform/neonform/internal/shellquote"
-	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
 
@@ -266,46 +262,13 @@ func writeGenerated(dir string, files []*generate.File) ([]string, error) {
 // reportGenerated says what was written, what was left out and why, and
 // what the first apply will still do.
 func reportGenerated(o generateOptions, backend state.Backend, res *generate.Result) {
-	for _, f := range res.Files {
-		rule := ""
-		if f.Rule != nil {
-			rule = fmt.Sprintf(", and branches %q for %s", f.Rule.Label, english.Plural(f.Rule.Branches, "branch", "branches"))
-		}
-		fmt.Fprintf(o.Stdout, "wrote %s: %s, %s%s\n", textsafe.Terminal(f.Name), english.Plural(f.Branches, "branch", "branches"), english.Plural(f.Computes, "compute", "computes"), rule)
-		reportRule(o, f)
+	var match []string // nil without -match
+	if o.Rule != nil {
+		match = append([]string{}, o.Rule.Match...)
 	}
+	views.WriteGeneratedFiles(o.Stdout, res.Files, match)
 	// Warnings, as every diagnostic is printed (they escape the service's
 	// names and ids).
 	writeDiagnostics(o.Stderr, res.LeftOut, nil, o.Env.color(o.Stderr))
-	if len(res.Computes) == 0 {
-		fmt.Fprintln(o.Stdout, "No computes to record.")
-		return
-	}
-	fmt.Fprintf(o.Stdout, "Recorded %s in the %s. Run `%s`: it has nothing to do.\n",
-		english.Plural(len(res.Computes), "compute", "computes"), backend.Describe(), configArgsOf(o.planInputs).command("plan"))
-}
-
-// reportRule says, for the file of a project generated with -match, which
-// branches the rule matches but leaves out, and why; or that it wrote none.
-func reportRule(o generateOptions, f *generate.File) {
-	switch r := f.Rule; {
-	case o.Rule == nil:
-	case r == nil:
-		globs := make([]string, len(o.Rule.Match))
-		for i, g := range o.Rule.Match {
-			globs[i] = "-match " + shellquote.Word(g)
-		}
-		fmt.Fprintf(o.Stdout, "No branch of project %s with computes matches %s: %s has no branches block.\n",
-			textsafe.Terminal(f.Label), textsafe.Terminal(strings.Join(globs, " ")), textsafe.Terminal(f.Name))
-	default:
-		// Branch names are the service's text: shown escaped.
-		for _, b := range r.Own {
-			fmt.Fprintf(o.Stdout, "Branch %s has a branch block of its own, %q: its computes differ from the ones branches %q gives its %s.\n",
-				textsafe.Terminal(strconv.Quote(b.Name)), b.Label, r.Label, english.Plural(r.Branches, "branch", "branches"))
-		}
-		for _, name := range r.Excluded {
-			fmt.Fprintf(o.Stdout, "Branch %s is excluded from branches %q: it has no compute to describe, and the rule would create its computes there.\n",
-				textsafe.Terminal(strconv.Quote(name)), r.Label)
-		}
-	}
+	views.WriteGeneratedRecorded(o.Stdout, len(res.Computes), backend.Describe(), configArgsOf(o.planInputs).context())
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
-	"github.com/neonform/neonform/internal/textsafe"
+	"github.com/neonform/neonform/internal/command/views"
 )
 
 // importOptions are what import was asked to do (cmd_import.go reads them
@@ -85,8 +85,7 @@ func runImport(ctx context.Context, o importOptions) error {
 	if err := backend.Write(ctx, st); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Stdout, "Imported %s as %s (%s on branch %s). Run `%s` to see how it differs from its compute block.\n",
-		textsafe.Terminal(ep.ID), textsafe.Terminal(o.Address), textsafe.Terminal(string(ep.Type)), textsafe.Terminal(branch.Label), a.command("plan"))
+	views.WriteImported(o.Stdout, &views.Imported{EndpointID: ep.ID, Address: o.Address, Type: string(ep.Type), Branch: branch.Label}, a.context())
 	return nil
 }
 

@@ -9,9 +9,8 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/internal/diag"
-	"github.com/neonform/neonform/internal/english"
-	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
 
@@ -74,9 +73,13 @@ func saying(ds diag.Diagnostics, sentence string) diag.Diagnostics {
 	return ds
 }
 
-// dryRunNote ends what -dry-run printed.
-func dryRunNote(serial int64) string {
-	return fmt.Sprintf("-dry-run: nothing was written; the state is still at serial %d.", serial)
+// edited is what an edit did, or with -dry-run would do, for the view.
+func edited(o stateOptions, done []entryMove, before, after int64) *views.StateEdit {
+	e := &views.StateEdit{DryRun: o.DryRun, Before: before, After: after}
+	for _, m := range done {
+		e.Entries = append(e.Entries, views.StateEntry{From: m.from, To: m.to, EndpointID: m.entry.EndpointID})
+	}
+	return e
 }
 
 func runStateRm(ctx context.Context, o stateOptions) error {
@@ -129,23 +132,7 @@ func runStateRm(ctx context.Context, o stateOptions) error {
 	if err != nil {
 		return err
 	}
-	w := o.Stdout
-	switch {
-	case o.DryRun:
-		for _, m := range done {
-			fmt.Fprintf(w, "Would remove %s (%s) from the state.\n", textsafe.Terminal(m.from), textsafe.Terminal(m.entry.EndpointID))
-		}
-		fmt.Fprintln(w, dryRunNote(before))
-	case len(done) == 1:
-		fmt.Fprintf(w, "Removed %s (%s) from the state (serial %d -> %d). The endpoint keeps running; neonform no longer manages it.\n",
-			textsafe.Terminal(done[0].from), textsafe.Terminal(done[0].entry.EndpointID), before, after)
-	default:
-		for _, m := range done {
-			fmt.Fprintf(w, "Removed %s (%s) from the state.\n", textsafe.Terminal(m.from), textsafe.Terminal(m.entry.EndpointID))
-		}
-		fmt.Fprintf(w, "Removed %s from the state (serial %d -> %d). Their endpoints keep running; neonform no longer manages them.\n",
-			english.Plural(len(done), "compute", "computes"), before, after)
-	}
+	views.WriteStateEdit(o.Stdout, edited(o, done, before, after), configArgsOf(o.planInputs).context())
 	return nil
 }
 
@@ -223,24 +210,9 @@ func runStateMv(ctx context.Context, o stateOptions) error {
 	if err != nil {
 		return err
 	}
-	w := o.Stdout
-	plan := a.command("plan")
-	switch {
-	case o.DryRun:
-		for _, m := range done {
-			fmt.Fprintf(w, "Would move %s to %s (%s).\n", textsafe.Terminal(m.from), textsafe.Terminal(m.to), textsafe.Terminal(m.entry.EndpointID))
-		}
-		fmt.Fprintln(w, dryRunNote(before))
-	case len(fromParts) == 3:
-		fmt.Fprintf(w, "Moved %s to %s (%s; serial %d -> %d). Nothing changed in the service; run `%s` to see what the new address means.\n",
-			textsafe.Terminal(from), textsafe.Terminal(to), textsafe.Terminal(done[0].entry.EndpointID), before, after, plan)
-	default:
-		for _, m := range done {
-			fmt.Fprintf(w, "Moved %s to %s (%s).\n", textsafe.Terminal(m.from), textsafe.Terminal(m.to), textsafe.Terminal(m.entry.EndpointID))
-		}
-		fmt.Fprintf(w, "Moved %s from %s to %s (serial %d -> %d). Nothing changed in the service; run `%s` to see what the new addresses mean.\n",
-			english.Plural(len(done), "compute", "computes"), textsafe.Terminal(from), textsafe.Terminal(to), before, after, plan)
-	}
+	e := edited(o, done, before, after)
+	e.Move, e.From, e.To, e.One = true, from, to, len(fromParts) == 3
+	views.WriteStateEdit(o.Stdout, e, a.context())
 	return nil
 }
 

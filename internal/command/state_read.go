@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/internal/diag"
-	"github.com/neonform/neonform/internal/textsafe"
 	"github.com/neonform/neonform/state"
 )
 
@@ -80,22 +79,12 @@ func runStateList(ctx context.Context, o stateOptions) error {
 			Computes []stateEntryJSON `json:"computes"`
 		}{list})
 	}
-	switch {
-	case len(st.Computes) == 0:
-		fmt.Fprintf(o.Stderr, "The state (%s) records no computes.\n", where)
-		return nil
-	case len(addrs) == 0:
-		// A state file's text is shown escaped (internal/textsafe).
-		fmt.Fprintf(o.Stderr, "The state (%s) records no computes under %s; %s.\n", where, textsafe.Terminal(o.Args[0]), textsafe.Terminal(someAddresses(st)))
-		return nil
-	}
-	tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
+	l := &views.StateList{Where: where, Prefix: prefix, Empty: len(st.Computes) == 0, Some: someAddresses(st)}
 	for _, addr := range addrs {
 		c := st.Computes[addr]
-		// A state file's text is shown escaped (internal/textsafe).
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", textsafe.Terminal(addr), textsafe.Terminal(c.EndpointID), textsafe.Terminal(shownType(c)))
+		l.Rows = append(l.Rows, views.StateRow{Address: addr, EndpointID: c.EndpointID, Type: shownType(c)})
 	}
-	return tw.Flush()
+	return views.WriteStateList(o.Stdout, o.Stderr, l)
 }
 
 func runStateShow(ctx context.Context, o stateOptions) error {
@@ -111,24 +100,7 @@ func runStateShow(ctx context.Context, o stateOptions) error {
 	if o.JSON {
 		return writeJSON(o.Stdout, entryJSON(addr, c))
 	}
-	w := o.Stdout
-	row := func(indent, name string, value any) {
-		fmt.Fprintf(w, "%s%-*s  %s\n", indent, 21-len(indent), name, textsafe.Terminal(fmt.Sprint(value)))
-	}
-	fmt.Fprintln(w, textsafe.Terminal(addr)) // a state file's text is shown escaped (internal/textsafe)
-	row("  ", "endpoint_id", c.EndpointID)
-	if c.Host != "" {
-		row("  ", "host", c.Host)
-	}
-	row("  ", "project_id", c.ProjectID)
-	row("  ", "prevent_destroy", c.PreventDestroy)
-	if c.BranchName != "" {
-		row("  ", "branch_name", c.BranchName)
-	}
-	fmt.Fprintln(w, "  applied:")
-	for _, r := range diff.AppliedValues(c).RowsHiding(diff.SecretsOf(c)) {
-		row("    ", r.Name, r.Value)
-	}
+	views.WriteStateShow(o.Stdout, addr, c)
 	return nil
 }
 
@@ -180,6 +152,6 @@ func runForceUnlock(ctx context.Context, o stateOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Stdout, "Removed the state lock %s of %s. Make sure the run that held it is gone before you apply.\n", id, b.Describe())
+	views.WriteUnlocked(o.Stdout, id, b.Describe())
 	return nil
 }

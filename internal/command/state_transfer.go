@@ -7,8 +7,7 @@ import (
 	"io"
 
 	"github.com/neonform/neonform/internal/bounded"
-	"github.com/neonform/neonform/internal/english"
-	"github.com/neonform/neonform/internal/textsafe"
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/state"
 )
 
@@ -80,25 +79,9 @@ func runStatePush(ctx context.Context, o stateOptions) error {
 	if err != nil {
 		return err
 	}
-	where := textsafe.Terminal(b.Describe())
-	w := o.Stdout
-	if res.Unchanged {
-		fmt.Fprintf(w, "%s already holds this state (lineage %s, serial %d): nothing was written.\n", where, textsafe.Terminal(pushedState.Lineage), res.Serial)
-		return nil
-	}
-	held := "it held no state"
-	if res.Replaced {
-		held = fmt.Sprintf("it held lineage %s at serial %d, with %s", textsafe.Terminal(res.StoredLineage), res.StoredSerial, english.Plural(res.StoredComputes, "compute", "computes"))
-	}
-	fmt.Fprintf(w, "Pushed %s to %s: lineage %s, serial %d, %s (%s).\n",
-		textsafe.Terminal(source), where, textsafe.Terminal(pushedState.Lineage), res.Serial, english.Plural(len(pushedState.Computes), "compute", "computes"), held)
-	if res.Forced != "" {
-		fmt.Fprintf(w, "-force: it was replaced although %s.\n", res.Forced)
-	}
-	if res.Serial != pushedState.Serial {
-		fmt.Fprintf(w, "Its serial is %d, not the file's %d: a serial never goes back, so apply refuses a plan saved before wherever the entries of a project it changes differ now.\n", res.Serial, pushedState.Serial)
-	}
-	fmt.Fprintf(w, "Nothing changed in the service; run `%s` to check the state against the configuration.\n", configArgsOf(o.planInputs).command("plan"))
+	views.WriteStatePush(o.Stdout, &views.StatePush{Source: source, Where: b.Describe(),
+		Lineage: pushedState.Lineage, Serial: pushedState.Serial, Computes: len(pushedState.Computes), Result: res},
+		configArgsOf(o.planInputs).context())
 	return nil
 }
 

@@ -55,8 +55,12 @@ type Diagnostic struct {
 
 // Unquoted is the Extra of a diagnostic whose place must not be quoted:
 // the text there is a secret (a password in a URL), so a view names the
-// file, line and column and shows none of the line.
-type Unquoted struct{}
+// file, line and column and shows none of the line. Extra is what the
+// diagnostic holds besides (a Near), as hcl's extras wrap one another.
+type Unquoted struct{ Extra any }
+
+// UnwrapDiagnosticExtra is the extra u wraps (hcl.DiagnosticExtraUnwrapper).
+func (u Unquoted) UnwrapDiagnosticExtra() any { return u.Extra }
 
 // Quotable reports whether a view may quote d's source line.
 func (d Diagnostic) Quotable() bool {
@@ -85,7 +89,7 @@ func AtAddress(address, summary, detail string) Diagnostic {
 // FromHCL converts hcl's diagnostics (config's and diff.Build's). An
 // hcl.Diagnostic whose detail suggests commands holds them as its Extra
 // ([]suggest.Command): they become the Suggestions; one about a near-miss
-// holds a Near: it becomes Near.
+// holds a Near (alone, or wrapped in an Unquoted): it becomes Near.
 func FromHCL(hd hcl.Diagnostics) Diagnostics {
 	if hd == nil {
 		return nil
@@ -97,8 +101,11 @@ func FromHCL(hd hcl.Diagnostics) Diagnostics {
 		if cmds, ok := h.Extra.([]suggest.Command); ok {
 			d.Suggestions, d.Extra = cmds, nil
 		}
-		if near, ok := h.Extra.(Near); ok {
-			d.Near, d.Extra = near, nil
+		if near, ok := hcl.DiagnosticExtra[Near](h); ok {
+			d.Near = near
+			if _, bare := h.Extra.(Near); bare {
+				d.Extra = nil
+			}
 		}
 		if h.Severity == hcl.DiagWarning {
 			d.Severity = SeverityWarning

@@ -32,9 +32,18 @@ func (d *Diagnostic) Word() {
 	if len(d.Near.Names) == 0 || d.Near.Written {
 		return
 	}
-	at := min(max(d.Near.At, 0), len(d.Detail))
-	d.Detail = d.Detail[:at] + " " + d.Near.Sentence() + d.Detail[at:]
+	d.Detail = d.Near.In(d.Detail)
 	d.Near.Written = true
+}
+
+// In is detail with n's sentence at its place (At), for a message that is
+// not a diagnostic (an error's text); detail itself when n has no names.
+func (n Near) In(detail string) string {
+	if len(n.Names) == 0 {
+		return detail
+	}
+	at := min(max(n.At, 0), len(detail))
+	return detail[:at] + " " + n.Sentence() + detail[at:]
 }
 
 // Sentence is "Did you mean X?", X the names joined with "or": `"main" or

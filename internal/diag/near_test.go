@@ -73,3 +73,25 @@ func TestNearSentence(t *testing.T) {
 		t.Errorf("no names, yet: %+v", d)
 	}
 }
+
+// A near-miss of a diagnostic whose line must not be quoted (api_url) is
+// wrapped in its Unquoted: both reach the Diagnostic. Near.In words it into
+// an error's text, as Word does into a detail.
+func TestNearInsideUnquoted(t *testing.T) {
+	detail := "api_url is not a URL."
+	near := Near{Names: []string{"embedded"}, Strings: true, At: len(detail)}
+	d := FromHCL(hcl.Diagnostics{{Summary: "Invalid API URL", Detail: detail, Extra: Unquoted{Extra: near}}})[0]
+	if d.Quotable() || len(d.Near.Names) != 1 {
+		t.Fatalf("FromHCL lost the Unquoted or the Near it wraps: %#v", d)
+	}
+	want := `api_url is not a URL. Did you mean "embedded"?`
+	if got := near.In(detail); got != want {
+		t.Errorf("In: %q, want %q", got, want)
+	}
+	if d.Word(); d.Detail != want {
+		t.Errorf("Word: %q, want %q", d.Detail, want)
+	}
+	if got := (Near{}).In(detail); got != detail {
+		t.Errorf("In without names: %q", got)
+	}
+}
