@@ -88,16 +88,26 @@ func pasteBlock(t *testing.T, bin string, commands []string) (string, error) {
 func pasteDir(t *testing.T, bin string) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "examples"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	for from, to := range map[string]string{
-		"examples/quickstart":             "examples/quickstart",
+		"examples":                        "examples",
 		"examples/multi-branch":           "infra",
 		"examples/multi-branch/prod.vars": "prod.vars",
 	} {
 		if out, err := exec.Command("cp", "-r", from, filepath.Join(dir, to)).CombinedOutput(); err != nil {
 			t.Fatalf("cp %s: %v\n%s", from, err, out)
+		}
+	}
+	// What running the examples here left, and Git ignores, is not a clone's.
+	var left []string
+	for _, pattern := range []string{"neonform.state.json*", "plan.json", ".neonform"} {
+		more, _ := filepath.Glob(filepath.Join(dir, "*", "*", pattern))
+		left = append(left, more...)
+		more, _ = filepath.Glob(filepath.Join(dir, "infra", pattern))
+		left = append(left, more...)
+	}
+	for _, p := range left {
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
 		}
 	}
 	home := filepath.Join(dir, "home")
