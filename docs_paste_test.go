@@ -111,8 +111,14 @@ func pasteDir(t *testing.T, bin string) (string, []string) {
 		}
 	}
 	home := filepath.Join(dir, "home")
+	// PASTE_REPO is this checkout, for the comments that seed a sandbox
+	// with a scenario's world (internal/command/testdata/script).
+	repo, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	env := append(os.Environ(), "HOME="+home, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"NEON_API_URL=embedded", "NEON_API_KEY=", "NO_COLOR=1", "NEONFORM_LOG=")
+		"NEON_API_URL=embedded", "NEON_API_KEY=", "NO_COLOR=1", "NEONFORM_LOG=", "PASTE_REPO="+repo)
 	// A saved plan, for the blocks that show or apply plan.json.
 	plan := exec.Command(filepath.Join(bin, "neonform"), "plan", "-out", "plan.json", "-var-file", "prod.vars", "infra/")
 	plan.Dir, plan.Env = dir, env
