@@ -35,6 +35,9 @@ import (
 //     start the emulator in another terminal) is done by the commands of a
 //     comment just above the block's fence, run first and not compared:
 //     <!-- pasted in tests after: sed -i 's/= 2/= 4/' main.hcl -->
+//     The shell function scenario_file SCENARIO FILE prints a file of a CLI
+//     scenario (internal/command/testdata/script), to lay out a world, a
+//     configuration or a state from the files the scenario checks.
 //   - A transcript that cannot run here says why, as a sh block does:
 //     <!-- not pasted in tests: needs neonctl -->
 func TestTranscriptsPasteAsWritten(t *testing.T) {
@@ -145,7 +148,7 @@ func runSession(t *testing.T, bin, file string, session []transcript) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var script strings.Builder
-	script.WriteString("exec 2>&1\nset -o pipefail\n")
+	script.WriteString("exec 2>&1\nset -o pipefail\n" + scenarioFile)
 	var all []step
 	for _, tr := range session {
 		if tr.after != "" {
@@ -185,6 +188,12 @@ func runSession(t *testing.T, bin, file string, session []transcript) {
 		}
 	}
 }
+
+// scenarioFile prints one file of a CLI scenario, for the comments that lay
+// out what a page assumes from the same files the scenario checks:
+// scenario_file destroy world.json > infra/.neonform/sandbox.json
+const scenarioFile = `scenario_file() { sed -n "\\|^-- $2 --\$|,\\|^-- |{\\|^-- |d;p}" "$PASTE_REPO/internal/command/testdata/script/$1.txtar"; }
+`
 
 const (
 	beginMark = "\x1epaste-begin "
