@@ -30,7 +30,8 @@ import (
 //     inside a line for any text. Runs of spaces compare as one space (column
 //     widths follow the ids), and what the emulator makes up afresh compares
 //     as its kind: endpoint and branch ids (ep-..., br-...), project ids,
-//     UUIDs, API key secrets, role passwords, timestamps and durations.
+//     UUIDs, API key secrets, role passwords, timestamps and durations
+//     (elapsed_seconds too).
 //   - What the prose asks the reader to do between two blocks (edit a file,
 //     start the emulator in another terminal) is done by the commands of a
 //     comment just above the block's fence, run first and not compared:
@@ -256,6 +257,7 @@ var madeUp = []struct {
 	{regexp.MustCompile(`\bnapi_[a-z0-9]{64}\b`), "API-KEY"},
 	{regexp.MustCompile(`\bnpg_[A-Za-z0-9]{12}\b`), "PASSWORD"},
 	{regexp.MustCompile(`\b(\d+h)?(\d+m)?\d+(\.\d+)?(ns|µs|ms|s)\b`), "DURATION"},
+	{regexp.MustCompile(`"elapsed_seconds":[0-9.]+`), `"elapsed_seconds":SECONDS`},
 	{regexp.MustCompile(` +`), " "},
 }
 
