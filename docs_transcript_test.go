@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -42,11 +43,17 @@ import (
 //   - A transcript that cannot run here says why, as a sh block does:
 //     <!-- not pasted in tests: needs neonctl -->
 func TestTranscriptsPasteAsWritten(t *testing.T) {
+	t.Parallel()
 	bin := buildForPaste(t)
+	layout := pasteLayout(t, bin)
 	files, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The pages run at once: most of the time is the emulator's operations
+	// the walk with curl waits for.
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	steps := 0
 	for _, file := range append([]string{"README.md"}, files...) {
 		text, err := os.ReadFile(file)
@@ -63,10 +70,8 @@ func TestTranscriptsPasteAsWritten(t *testing.T) {
 		if len(session) == 0 {
 			continue
 		}
-		t.Run(file, func(t *testing.T) {
-			t.Parallel()
-			runSession(t, bin, file, session)
-		})
+		dir, env := pasteDir(t, bin, layout)
+		wg.Go(func() { runSession(t, dir, env, file, session) })
 	}
 	if steps < 20 {
 		t.Errorf("pasted %d transcript commands; README.md and docs/ have more: is the extraction broken?", steps)
@@ -143,9 +148,9 @@ func transcripts(text string) []transcript {
 	return out
 }
 
-// runSession runs a page's transcripts in one bash and compares what each
-// command prints with what the page shows.
-func runSession(t *testing.T, bin, file string, session []transcript) {
+// runSession runs a page's transcripts in one bash, in dir, and compares
+// what each command prints with what the page shows.
+func runSession(t *testing.T, dir string, env []string, file string, session []transcript) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var script strings.Builder
@@ -161,7 +166,6 @@ func runSession(t *testing.T, bin, file string, session []transcript) {
 			all = append(all, s)
 		}
 	}
-	dir, env := pasteDir(t, bin)
 	cmd := exec.CommandContext(ctx, "bash", "-c", script.String())
 	cmd.Dir, cmd.Env, cmd.WaitDelay = dir, env, 5*time.Second
 	raw, err := cmd.Output()
