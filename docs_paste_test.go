@@ -12,7 +12,8 @@ import (
 
 // Every command a reader would paste from README.md and docs/*.md runs as
 // written: the lines of each sh, bash or shell block here, and the console
-// blocks, transcripts, in docs_transcript_test.go. Each block runs on its own, with
+// blocks, transcripts, in docs_transcript_test.go. A block that shows "$ "
+// commands must be one of those. Each sh block runs on its own, with
 // bash -e -o pipefail, in a directory laid out as the docs assume: the
 // examples, infra/ (examples/multi-branch), prod.vars, and plan.json made
 // from them, against the embedded sandbox (NEON_API_URL=embedded). `go run .`

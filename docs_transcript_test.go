@@ -22,7 +22,7 @@ import (
 //
 //   - The console blocks of one page are one session, as a reader walks
 //     through the page: they run in order, in one bash and one directory laid
-//     out as pasteBlock lays it out, so a later block sees the files and
+//     out as pasteLayout lays it out, so a later block sees the files and
 //     variables an earlier one left.
 //   - A command whose shown output has a line starting with "Error:" must exit
 //     non-zero; every other command must exit 0.
