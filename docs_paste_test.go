@@ -11,8 +11,9 @@ import (
 )
 
 // Every command a reader would paste from README.md and docs/*.md runs as
-// written: the lines of each sh, bash, shell or console block, and the
-// README's tour (its "$ go run ." lines). Each block runs on its own, with
+// written: the lines of each sh, bash or shell block here, and the console
+// blocks, transcripts, in docs_transcript_test.go. A block that shows "$ "
+// commands must be one of those. Each sh block runs on its own, with
 // bash -e -o pipefail, in a directory laid out as the docs assume: the
 // examples, infra/ (examples/multi-branch), prod.vars, and plan.json made
 // from them, against the embedded sandbox (NEON_API_URL=embedded). `go run .`
@@ -23,16 +24,9 @@ import (
 //
 // and `go test ./...` is this suite itself, which CI runs.
 func TestShellBlocksPasteAsWritten(t *testing.T) {
-	for _, tool := range []string{"bash", "jq"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("the documented commands need %s (.ci/run installs it): %v", tool, err)
-		}
-	}
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "neonform"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	t.Parallel()
+	bin := buildForPaste(t)
+	layout := pasteLayout(t, bin)
 	files, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
@@ -43,33 +37,73 @@ func TestShellBlocksPasteAsWritten(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, b := range shellBlocks(string(text), file == "README.md") {
+		if n := untaggedTranscript(string(text)); n > 0 {
+			t.Errorf("%s:%d: a block shows \"$ \" commands but is not a console block: tag it console, so that it is pasted in tests, or say above it <!-- not pasted in tests: REASON -->", file, n)
+		}
+		for _, b := range shellBlocks(string(text)) {
 			if b.skip != "" || len(b.commands) == 0 {
 				continue
 			}
 			ran++
-			out, err := pasteBlock(t, bin, b.commands)
+			out, err := pasteBlock(t, bin, layout, b.commands)
 			if err != nil || strings.Contains(out, "command not found") {
 				t.Errorf("%s:%d: pasted as written, the block fails (%v):\n%s\n--- output:\n%s",
 					file, b.line, err, strings.Join(b.commands, "\n"), out)
 			}
 		}
 	}
-	if ran < 8 {
+	if ran < 5 {
 		t.Errorf("pasted %d blocks; README.md and docs/ have more: is the extraction broken?", ran)
 	}
 }
 
+// buildForPaste builds neonform from this checkout into a directory of its
+// own, the one the pasted commands find first on PATH.
+func buildForPaste(t *testing.T) string {
+	t.Helper()
+	for _, tool := range []string{"bash", "jq", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("the documented commands need %s (.ci/run installs it): %v", tool, err)
+		}
+	}
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "neonform"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // pasteBlock runs commands, as a reader would paste them, in a fresh
 // directory laid out as the docs assume.
-func pasteBlock(t *testing.T, bin string, commands []string) (string, error) {
+func pasteBlock(t *testing.T, bin, layout string, commands []string) (string, error) {
+	t.Helper()
+	dir, env := pasteDir(t, bin, layout)
+	script := "set -eo pipefail\n" + strings.Join(commands, "\n") + "\n"
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// pasteDir makes a directory laid out as the docs assume, a copy of layout,
+// and the environment the commands run in.
+func pasteDir(t *testing.T, bin, layout string) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "examples"), 0o755); err != nil {
-		t.Fatal(err)
+	if out, err := exec.Command("cp", "-a", layout+"/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("cp %s: %v\n%s", layout, err, out)
 	}
+	return dir, pasteEnv(t, bin, dir)
+}
+
+// pasteLayout lays out, once for every block, what the docs assume: the
+// examples, infra/ (examples/multi-branch), prod.vars, and plan.json.
+func pasteLayout(t *testing.T, bin string) string {
+	t.Helper()
+	dir := t.TempDir()
 	for from, to := range map[string]string{
-		"examples/quickstart":             "examples/quickstart",
+		"examples":                        "examples",
 		"examples/multi-branch":           "infra",
 		"examples/multi-branch/prod.vars": "prod.vars",
 	} {
@@ -77,20 +111,40 @@ func pasteBlock(t *testing.T, bin string, commands []string) (string, error) {
 			t.Fatalf("cp %s: %v\n%s", from, err, out)
 		}
 	}
-	home := filepath.Join(dir, "home")
-	env := append(os.Environ(), "HOME="+home, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"NEON_API_URL=embedded", "NEON_API_KEY=", "NO_COLOR=1", "NEONFORM_LOG=")
+	// What running the examples here left, and Git ignores, is not a clone's.
+	var left []string
+	for _, pattern := range []string{"neonform.state.json*", "plan.json", ".neonform"} {
+		more, _ := filepath.Glob(filepath.Join(dir, "*", "*", pattern))
+		left = append(left, more...)
+		more, _ = filepath.Glob(filepath.Join(dir, "infra", pattern))
+		left = append(left, more...)
+	}
+	for _, p := range left {
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// A saved plan, for the blocks that show or apply plan.json.
 	plan := exec.Command(filepath.Join(bin, "neonform"), "plan", "-out", "plan.json", "-var-file", "prod.vars", "infra/")
-	plan.Dir, plan.Env = dir, env
+	plan.Dir, plan.Env = dir, pasteEnv(t, bin, dir)
 	if out, err := plan.CombinedOutput(); err != nil {
 		t.Fatalf("making plan.json: %v\n%s", err, out)
 	}
-	script := "set -eo pipefail\n" + strings.Join(commands, "\n") + "\n"
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Dir, cmd.Env = dir, env
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return dir
+}
+
+// pasteEnv is the environment of the commands run in dir: neonform first on
+// PATH, the embedded sandbox, a home of their own. PASTE_REPO is this
+// checkout, for the comments that lay out a scenario's files.
+func pasteEnv(t *testing.T, bin, dir string) []string {
+	t.Helper()
+	repo, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(), "HOME="+filepath.Join(dir, "home"),
+		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"NEON_API_URL=embedded", "NEON_API_KEY=", "NO_COLOR=1", "NEONFORM_LOG=", "PASTE_REPO="+repo)
 }
 
 // pastedBlock is one block's commands, where it starts, and why it is not
@@ -107,10 +161,9 @@ var (
 )
 
 // shellBlocks finds the blocks of a Markdown text a reader would paste: the
-// commands of sh, bash, shell and console blocks (a line ending in a
-// backslash goes on), and, with tour, the "$ go run ." lines of untagged
-// blocks, the README's walk-through. `go run .` becomes neonform.
-func shellBlocks(text string, tour bool) []pastedBlock {
+// commands of sh, bash and shell blocks (a line ending in a backslash goes
+// on). `go run .` becomes neonform.
+func shellBlocks(text string) []pastedBlock {
 	var blocks []pastedBlock
 	var cur *pastedBlock
 	lang, prev := "", ""
@@ -139,10 +192,6 @@ func shellBlocks(text string, tour bool) []pastedBlock {
 		switch {
 		case lang == "sh" || lang == "bash" || lang == "shell":
 			command = line
-		case lang == "console" && strings.HasPrefix(line, "$ "):
-			command = strings.TrimPrefix(line, "$ ")
-		case lang == "" && tour && strings.HasPrefix(line, "$ go run . "):
-			command = strings.TrimPrefix(line, "$ ")
 		default:
 			continue
 		}
@@ -158,6 +207,29 @@ func shellBlocks(text string, tour bool) []pastedBlock {
 		cur.commands = append(cur.commands, command)
 	}
 	return blocks
+}
+
+// untaggedTranscript returns the line of the first block that shows "$ "
+// commands but is neither a console nor a shell block, nor says why it is not
+// pasted: a transcript the tests would not run (0 when there is none).
+func untaggedTranscript(text string) int {
+	inFence, lang, start, skipped, prev := false, "", 0, false, ""
+	for n, line := range strings.Split(text, "\n") {
+		if m := fenceLang.FindStringSubmatch(line); m != nil {
+			if !inFence {
+				lang, start = m[1], n+1
+				skipped = skipMarker.MatchString(strings.TrimSpace(prev))
+			}
+			inFence = !inFence
+			continue
+		}
+		prev = line
+		if inFence && !skipped && strings.HasPrefix(strings.TrimSpace(line), "$ ") &&
+			lang != "console" && lang != "sh" && lang != "bash" && lang != "shell" {
+			return start
+		}
+	}
+	return 0
 }
 
 // stripComment drops a trailing "# ..." comment written after two spaces or
@@ -180,9 +252,8 @@ func stripComment(line string) string {
 func TestShellBlocksFindsWhatAReaderPastes(t *testing.T) {
 	text := "Intro\n\n```sh\nneonform plan -out plan.json infra/   # job 1\n# a comment\nneonform apply \\\n  plan.json\n```\n\n" +
 		"<!-- not pasted in tests: needs docker -->\n```sh\ndocker run x\n```\n\n" +
-		"```\n$ go run . plan examples/quickstart\nneonform plan: output\n$ curl x\n```\n\n" +
 		"```hcl\nproject \"x\" {}\n```\n\n```console\n$ neonform version\nneonform devel\n```\n"
-	blocks := shellBlocks(text, true)
+	blocks := shellBlocks(text)
 	var got []string
 	for _, b := range blocks {
 		got = append(got, strings.Join(b.commands, " | ")+" skip="+b.skip)
@@ -190,11 +261,21 @@ func TestShellBlocksFindsWhatAReaderPastes(t *testing.T) {
 	want := []string{
 		"neonform plan -out plan.json infra/ | neonform apply \\\nplan.json skip=",
 		"docker run x skip=needs docker",
-		"neonform plan examples/quickstart skip=",
 		" skip=",
-		"neonform version skip=",
+		" skip=",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("shellBlocks found:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for text, want := range map[string]int{
+		"a\n```\n$ neonform plan\n```\n":                                       2,
+		"```text\nx\n $ neonform plan\n```\n":                                  1,
+		"```console\n$ neonform plan\n```\n```sh\n$ x\n```\n":                  0,
+		"<!-- not pasted in tests: needs neonctl -->\n```\n$ neonctl x\n```\n": 0,
+		"```\nx\n```\n$ outside a block\n":                                     0,
+	} {
+		if got := untaggedTranscript(text); got != want {
+			t.Errorf("untaggedTranscript(%q) = %d, want %d", text, got, want)
+		}
 	}
 }
