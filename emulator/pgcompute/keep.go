@@ -35,9 +35,13 @@ func NewKeptCluster(bin, dir string) *Cluster {
 }
 
 // KeepDir is the directory beside a world file where its computes' data is kept:
-// world.json's is world.postgres.
+// world.json's is world.postgres (world.postgres's, world.postgres.d).
 func KeepDir(worldFile string) string {
-	return strings.TrimSuffix(worldFile, filepath.Ext(worldFile)) + ".postgres"
+	dir := strings.TrimSuffix(worldFile, filepath.Ext(worldFile)) + ".postgres"
+	if dir == worldFile {
+		return dir + ".d"
+	}
+	return dir
 }
 
 // dumpName is the file of a database kept: its name in the cluster and its owner,

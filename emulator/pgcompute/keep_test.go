@@ -27,6 +27,9 @@ func TestKeptDataSurvivesARestart(t *testing.T) {
 	if keep != strings.TrimSuffix(data, ".json")+".postgres" {
 		t.Fatalf("KeepDir(%s) = %s", data, keep)
 	}
+	if got := pgcompute.KeepDir("w.postgres"); got != "w.postgres.d" {
+		t.Errorf("KeepDir(w.postgres) = %s: the world file's own path", got)
+	}
 
 	first := newKeptWorld(t, bin, data)
 	p := first.project("shop")
@@ -78,7 +81,7 @@ func TestKeptDataSurvivesARestart(t *testing.T) {
 
 // newKeptWorld is a world of the world file data whose computes' data is kept
 // beside it; close stops it as neonform emulator -postgres -data does.
-func newKeptWorld(t *testing.T, bin, data string) *world {
+func newKeptWorld(t testing.TB, bin, data string) *world {
 	t.Helper()
 	c := pgcompute.NewKeptCluster(bin, pgcompute.KeepDir(data))
 	t.Cleanup(c.Stop)
