@@ -17,7 +17,8 @@ import (
 )
 
 // Cluster is the one Postgres server behind every compute of an emulator: started on
-// the first connection, in a temporary directory, and thrown away by Stop. Each branch
+// the first connection, in a temporary directory, and thrown away by Stop (its
+// branch databases kept in files by Keep, for a kept cluster: keep.go). Each branch
 // has its own databases in it (one per database of the branch); a branch made from a
 // parent starts with a copy of the parent's, taken when it is made.
 type Cluster struct {
@@ -31,6 +32,9 @@ type Cluster struct {
 	settable map[string]bool
 	roles    map[string]bool // roles made so far
 	stopped  bool
+	// keep is where the branch databases are kept between runs (keep.go); "" for
+	// none, their data gone with the cluster.
+	keep string
 }
 
 // NewCluster is a cluster of the server programs in bin (pgserver.FindBin), not yet started.
@@ -161,6 +165,15 @@ func (c *Cluster) prepare(ctx context.Context, branchID, database, role string) 
 	if err != nil || exists {
 		return db, err
 	}
+	if c.keep != "" {
+		path, owner, err := c.keptDump(db)
+		if err != nil {
+			return "", err
+		}
+		if path != "" {
+			return db, c.restoreLocked(ctx, db, path, owner)
+		}
+	}
 	if _, err := c.admin.Exec(ctx, "CREATE DATABASE "+ident(db)+" OWNER "+ident(role)); err != nil {
 		return "", err
 	}
@@ -201,30 +214,39 @@ func (c *Cluster) existsLocked(ctx context.Context, db string) (bool, error) {
 // BranchCreated copies the parent's databases that exist to the new branch. A
 // database nobody has connected to does not exist, and its copy need not either:
 // both are empty. The copy is a template copy when nobody is connected to the
-// parent, else a dump and restore, which does not disturb its sessions.
+// parent, else a dump and restore, which does not disturb its sessions; a parent's
+// database kept from an earlier run and not opened in this one is copied as its
+// file (keep.go), with or without the cluster running.
 func (c *Cluster) BranchCreated(parentID, branchID string, databases []string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.admin == nil {
-		return nil // nothing was ever written
-	}
 	ctx := context.Background()
 	for _, name := range databases {
-		if err := c.copyLocked(ctx, databaseName(parentID, name), databaseName(branchID, name)); err != nil {
+		from, to := databaseName(parentID, name), databaseName(branchID, name)
+		copied := false
+		var err error
+		if c.admin != nil {
+			copied, err = c.copyLocked(ctx, from, to)
+		}
+		if err == nil && !copied && c.keep != "" {
+			err = c.copyKeptLocked(from, to)
+		}
+		if err != nil {
 			return fmt.Errorf("database %s: %w", name, err)
 		}
 	}
 	return nil
 }
 
-func (c *Cluster) copyLocked(ctx context.Context, from, to string) error {
+// copyLocked copies from to to in the cluster; false if from is not there.
+func (c *Cluster) copyLocked(ctx context.Context, from, to string) (bool, error) {
 	var owner string
 	err := c.admin.QueryRow(ctx, "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = $1", from).Scan(&owner)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	_, err = c.admin.Exec(ctx, "CREATE DATABASE "+ident(to)+" TEMPLATE "+ident(from)+" OWNER "+ident(owner))
 	var pgErr *pgconn.PgError
@@ -232,9 +254,9 @@ func (c *Cluster) copyLocked(ctx context.Context, from, to string) error {
 		err = c.dumpLocked(ctx, from, to, owner)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	return c.restrictLocked(ctx, to)
+	return true, c.restrictLocked(ctx, to)
 }
 
 // dumpLocked copies a database in use with pg_dump and pg_restore.
@@ -265,10 +287,14 @@ func (c *Cluster) dumpLocked(ctx context.Context, from, to, owner string) error 
 	return nil
 }
 
-// BranchesDeleted drops the databases of the branches, and their sessions with them.
+// BranchesDeleted drops the databases of the branches, and their sessions with
+// them, and removes the files of those kept.
 func (c *Cluster) BranchesDeleted(branchIDs []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.keep != "" {
+		c.removeKept(branchIDs)
+	}
 	if c.admin == nil {
 		return
 	}

@@ -29,6 +29,8 @@ type world struct {
 	api   string
 	clock *emulator.FakeClock
 	close func()
+	// closeHTTP stops serving the API.
+	closeHTTP func()
 }
 
 func TestMain(m *testing.M) {
@@ -73,12 +75,17 @@ func newWorldOn(t testing.TB, c *pgcompute.Cluster) *world {
 		t.Fatal(err)
 	}
 	go proxy.Serve(emu)
+	return serveWorld(t, emu, proxy, clock)
+}
+
+// serveWorld serves emu's API over loopback until the test ends (or closeHTTP).
+func serveWorld(t testing.TB, emu *emulator.Emulator, proxy *pgcompute.Proxy, clock *emulator.FakeClock) *world {
 	srv := httptest.NewServer(emu.Handler())
 	t.Cleanup(func() {
 		srv.Close()
 		proxy.Close()
 	})
-	return &world{t: t, emu: emu, proxy: proxy, api: srv.URL + "/api/v2", clock: clock}
+	return &world{t: t, emu: emu, proxy: proxy, api: srv.URL + "/api/v2", clock: clock, closeHTTP: srv.Close}
 }
 
 // call sends an API request and decodes the answer into out; it fails the test on a

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,4 +46,50 @@ func TestEmulatorCommandWithPostgres(t *testing.T) {
 		t.Error("a connection outlived the emulator")
 	}
 	conn.Close(context.Background())
+}
+
+// neonform emulator -postgres -data FILE: what a client wrote is there again after
+// the emulator stops and starts over the same FILE (kept in FILE's .postgres
+// directory beside it), through the connection URI the restarted emulator gives.
+func TestEmulatorCommandWithPostgresKeepsDataAcrossRestarts(t *testing.T) {
+	pgtest.Computes(t) // fails under CI without PostgreSQL's server programs, skips elsewhere
+	data := filepath.Join(t.TempDir(), "world.json")
+	args := []string{"-addr", "127.0.0.1:0", "-data", data, "-postgres", "-postgres-addr", "127.0.0.1:0", "-op-delay", "0s", "-api-key", "napi_dev", "-quiet"}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	p := startEmulatorCommand(t, args...)
+	status, body := httpCall(t, "POST", p.base+"/projects", "napi_dev", `{"project":{"name":"shop"}}`)
+	if status != 201 {
+		t.Fatalf("create project: %d %s", status, body)
+	}
+	var created struct {
+		Project        struct{ ID string }
+		ConnectionURIs []struct {
+			URI string `json:"connection_uri"`
+		} `json:"connection_uris"`
+	}
+	failOn(t, json.Unmarshal([]byte(body), &created))
+	conn, err := pgx.Connect(ctx, created.ConnectionURIs[0].URI)
+	failOn(t, err)
+	_, err = conn.Exec(ctx, "CREATE TABLE items (name text); INSERT INTO items VALUES ('kept')")
+	failOn(t, err)
+	p.stop(t)
+	conn.Close(context.Background())
+
+	p = startEmulatorCommand(t, args...)
+	status, body = httpCall(t, "GET", p.base+"/projects/"+created.Project.ID+"/connection_uri?database_name=neondb&role_name=neondb_owner", "napi_dev", "")
+	if status != 200 {
+		t.Fatalf("connection_uri: %d %s", status, body)
+	}
+	var uri struct{ URI string }
+	failOn(t, json.Unmarshal([]byte(body), &uri))
+	conn, err = pgx.Connect(ctx, uri.URI)
+	failOn(t, err)
+	defer conn.Close(context.Background())
+	var name string
+	if err := conn.QueryRow(ctx, "SELECT name FROM items").Scan(&name); err != nil || name != "kept" {
+		t.Errorf("after the restart: %q, %v; want the row written before it", name, err)
+	}
+	p.stop(t)
 }

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"io"
 	"net"
 
 	"github.com/neonform/neonform/emulator"
@@ -20,8 +21,10 @@ type emulatorPostgres struct {
 
 // startEmulatorPostgres takes the proxy's address. Without PostgreSQL's server
 // programs it returns nil and a note saying the computes are records only, as
-// without -postgres: everything else works as before.
-func startEmulatorPostgres(addr string, allowRemote bool) (*emulatorPostgres, string, error) {
+// without -postgres: everything else works as before. With a world file
+// (dataFile), the branches' data is kept beside it between runs
+// (pgcompute.KeepDir).
+func startEmulatorPostgres(addr string, allowRemote bool, dataFile string) (*emulatorPostgres, string, error) {
 	bin, err := pgserver.FindBin()
 	if err != nil {
 		return nil, fmt.Sprintf("Note: -postgres: %v; the computes are records only, as without -postgres (install PostgreSQL's server, e.g. apt-get install postgresql, for real ones).", err), nil
@@ -34,6 +37,9 @@ func startEmulatorPostgres(addr string, allowRemote bool) (*emulatorPostgres, st
 		return nil, "", fmt.Errorf("-postgres-addr %s would listen where other machines may reach it; %s", addr, remoteAdvice)
 	}
 	cluster := pgcompute.NewCluster(bin)
+	if dataFile != "" {
+		cluster = pgcompute.NewKeptCluster(bin, pgcompute.KeepDir(dataFile))
+	}
 	proxy, err := pgcompute.Listen(addr, cluster)
 	if err != nil {
 		return nil, "", fmt.Errorf("cannot listen on %s for Postgres clients: %w; choose another port with -postgres-addr, or 127.0.0.1:0 for a free one", addr, err)
@@ -46,16 +52,25 @@ func (pg *emulatorPostgres) serve(emu *emulator.Emulator) {
 	go pg.proxy.Serve(emu)
 }
 
-// stop closes the clients' connections and stops the cluster, throwing its data away.
-func (pg *emulatorPostgres) stop() {
+// stop closes the clients' connections and stops the cluster, keeping its data
+// beside the world file (-data), else throwing it away; a failure to keep it is
+// said on stderr.
+func (pg *emulatorPostgres) stop(stderr io.Writer) {
 	pg.proxy.Close()
+	if err := pg.cluster.Keep(); err != nil {
+		fmt.Fprintf(stderr, "Error: the computes' data could not be kept: %v\n", err)
+	}
 	pg.cluster.Stop()
 }
 
 // intro is what the emulator's introduction says about connecting.
-func (pg *emulatorPostgres) intro() string {
+func (pg *emulatorPostgres) intro(dataFile string) string {
+	lives := "The data lives as long as this emulator (with -data FILE it is kept beside FILE)."
+	if dataFile != "" {
+		lives = fmt.Sprintf("The data is kept in %s when the emulator stops.", pgcompute.KeepDir(dataFile))
+	}
 	return fmt.Sprintf(`Computes are real Postgres, through the proxy at %s: the connection_uri the API
 gives connects (psql "$(curl -s -H "Authorization: Bearer $NEON_API_KEY" "$NEON_API_URL/projects/P/connection_uri?database_name=neondb&role_name=neondb_owner" | jq -r .uri)").
-The data lives as long as this emulator.
-`, pg.proxy.Addr())
+%s
+`, pg.proxy.Addr(), lives)
 }

@@ -61,7 +61,7 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 	var pg *emulatorPostgres
 	if o.Postgres {
 		var note string
-		if pg, note, err = startEmulatorPostgres(o.PostgresAddr, o.AllowRemote); err != nil {
+		if pg, note, err = startEmulatorPostgres(o.PostgresAddr, o.AllowRemote, o.DataFile); err != nil {
 			ln.Close()
 			return err
 		}
@@ -71,7 +71,7 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 	}
 	if pg != nil {
 		opts.Postgres = pg.proxy
-		defer pg.stop()
+		defer pg.stop(o.Stderr)
 	}
 	stops := make(chan os.Signal, 2)
 	signal.Notify(stops, stopSignals...)
@@ -86,7 +86,7 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 	o.printIntro(base, emu.APIKey())
 	if pg != nil {
 		pg.serve(emu)
-		fmt.Fprint(o.Stdout, pg.intro())
+		fmt.Fprint(o.Stdout, pg.intro(o.DataFile))
 	}
 	return o.serve(ctx, ln, stops, emu)
 }

@@ -26,6 +26,9 @@ func connectionURIs(ctx context.Context, o outputOptions, st *state.State, addrs
 		return nil, err
 	}
 	defer conn.Close()
+	if conn.sandbox != nil {
+		conn.sandbox.sayPostgres(o.Stderr)
+	}
 	databases := map[string]api.Database{} // by project and branch
 	uris := make(map[string]string, len(addrs))
 	for _, addr := range addrs {

@@ -28,6 +28,7 @@ type sandbox struct {
 	emu *emulator.Emulator
 	srv *http.Server
 	url string
+	pg  sandboxPostgres
 }
 
 // sandboxDir is where the sandbox keeps its data for a configuration.
@@ -44,8 +45,10 @@ func startSandbox(dir string, notes io.Writer) (*sandbox, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("embedded sandbox: %w", err)
 	}
+	data := filepath.Join(dir, "sandbox.json")
+	pg := newSandboxPostgres(data)
 	// No rate limit: the sandbox serves one neonform, which paces nothing on loopback.
-	emu, err := emulator.New(emulator.Options{APIKey: sandboxKey, DataFile: filepath.Join(dir, "sandbox.json"), RatePerMinute: -1})
+	emu, err := emulator.New(emulator.Options{APIKey: sandboxKey, DataFile: data, RatePerMinute: -1, Postgres: pg.backing})
 	if err != nil {
 		return nil, fmt.Errorf("embedded sandbox: %w", err)
 	}
@@ -54,7 +57,7 @@ func startSandbox(dir string, notes io.Writer) (*sandbox, error) {
 		emu.Close()
 		return nil, fmt.Errorf("embedded sandbox: %w", err)
 	}
-	s := &sandbox{emu: emu, srv: &http.Server{Handler: emu.Handler()}, url: "http://" + ln.Addr().String() + "/api/v2"}
+	s := &sandbox{emu: emu, srv: &http.Server{Handler: emu.Handler()}, url: "http://" + ln.Addr().String() + "/api/v2", pg: pg}
 	go func() {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			fmt.Fprintf(notes, "embedded sandbox stopped: %v\n", err)
@@ -82,6 +85,7 @@ func (s *sandbox) create(cfg *config.Config, notes io.Writer) error {
 			return err
 		}
 		if created {
+			s.sayPostgres(notes)
 			fmt.Fprintf(notes, "Sandbox: created project %s (%s) with branch \"main\" and its primary compute.\n", p.Label, p.ID)
 			if cfg.Settings.AccountTier == sizing.Free {
 				if err := s.emu.SetProjectTier(p.ID, sizing.Free); err != nil {
@@ -138,6 +142,16 @@ func (s *sandbox) seedRuleBranches(p *config.Project, notes io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// sayPostgres says once what the sandbox's computes are (sandboxPostgres): the
+// first line of what it says when it creates a project, and before connection
+// URIs.
+func (s *sandbox) sayPostgres(notes io.Writer) {
+	if s.pg.line != "" {
+		fmt.Fprintln(notes, s.pg.line)
+		s.pg.line = ""
+	}
 }
 
 func (s *sandbox) Close() error {
