@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/internal/pgserver"
 )
 
 // SQL over HTTP (docs/emulator.md, SQL over HTTP): the service's proxy answers
@@ -102,12 +103,15 @@ func (p *Proxy) answerSQL(r *http.Request) (int, http.Header, []byte) {
 		return errorAnswer(h, err)
 	}
 	ctx := context.Background()
-	pg, done, err := p.openSQL(ctx, target)
+	pg, interrupted, done, err := p.openSQL(ctx, target)
 	if err != nil {
 		return errorAnswer(h, err)
 	}
 	defer done()
 	body, err := req.run(ctx, pg)
+	if err != nil && interrupted() {
+		err = errInterrupted
+	}
 	if err != nil {
 		return errorAnswer(h, err)
 	}
@@ -203,9 +207,12 @@ func parseConnString(s string) (sqlTarget, error) {
 	return t, nil
 }
 
+// errInterrupted answers a request whose compute was interrupted while it ran.
+var errInterrupted = &emulator.ConnectError{Code: "57P01", Message: "terminating connection: the compute was restarted, suspended, disabled or deleted while the query ran; send it again (a suspended compute wakes)"}
+
 // openSQL opens a session on the compute and a connection to its database;
-// done closes both.
-func (p *Proxy) openSQL(ctx context.Context, t sqlTarget) (*pgconn.PgConn, func(), error) {
+// interrupted reports whether the compute dropped it, and done closes both.
+func (p *Proxy) openSQL(ctx context.Context, t sqlTarget) (pg *pgconn.PgConn, interrupted func() bool, done func(), err error) {
 	var mu sync.Mutex
 	var backend net.Conn
 	dropped := false
@@ -219,7 +226,7 @@ func (p *Proxy) openSQL(ctx context.Context, t sqlTarget) (*pgconn.PgConn, func(
 	}
 	sess, err := p.emu.OpenSession(t.endpointID, t.user, t.password, t.db, drop)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if sess.StartsIn > 0 {
 		time.Sleep(sess.StartsIn) // the compute wakes, as for a Postgres client
@@ -227,7 +234,7 @@ func (p *Proxy) openSQL(ctx context.Context, t sqlTarget) (*pgconn.PgConn, func(
 	conn, err := p.dial(sess, nil, t.options)
 	if err != nil {
 		sess.Close()
-		return nil, nil, fmt.Errorf("the compute's Postgres could not be reached: %w", err)
+		return nil, nil, nil, fmt.Errorf("the compute's Postgres could not be reached: %w", err)
 	}
 	mu.Lock()
 	backend = conn
@@ -235,23 +242,34 @@ func (p *Proxy) openSQL(ctx context.Context, t sqlTarget) (*pgconn.PgConn, func(
 		conn.Close()
 	}
 	mu.Unlock()
-	pg, err := startedConn(conn)
-	if err != nil {
+	interrupted = func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return dropped
+	}
+	if pg, err = startedConn(conn, p.cluster.Dir()); err != nil {
 		conn.Close()
 		sess.Close()
-		return nil, nil, err
+		if interrupted() {
+			err = errInterrupted
+		}
+		return nil, nil, nil, err
 	}
-	return pg, func() {
+	return pg, interrupted, func() {
 		pg.Close(ctx)
 		sess.Close()
 	}, nil
 }
 
 // startedConn reads the server's answer to the startup dial sent, up to its first
-// ReadyForQuery, and makes a pgconn connection of it.
-func startedConn(conn net.Conn) (*pgconn.PgConn, error) {
+// ReadyForQuery, and makes a pgconn connection of it. The server's directory
+// (its socket's) is where pgconn sends a cancel request, as it does when it gives
+// a query up.
+func startedConn(conn net.Conn, serverDir string) (*pgconn.PgConn, error) {
 	fe := pgproto3.NewFrontend(conn, conn)
+	var d net.Dialer
 	hc := &pgconn.HijackedConn{Conn: conn, ParameterStatuses: map[string]string{}, Frontend: fe, Config: &pgconn.Config{
+		Host: serverDir, Port: pgserver.Port, DialFunc: d.DialContext,
 		BuildFrontend: func(r io.Reader, w io.Writer) *pgproto3.Frontend { return pgproto3.NewFrontend(r, w) },
 		// A query given up on closes its connection, which is the request's alone.
 		BuildContextWatcherHandler: func(c *pgconn.PgConn) ctxwatch.Handler {

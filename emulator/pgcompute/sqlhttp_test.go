@@ -2,6 +2,7 @@ package pgcompute_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -205,4 +206,27 @@ func TestSQLOverHTTPWakesAnIdleCompute(t *testing.T) {
 	if s := w.state(p.Project.ID, ep); s != "idle" {
 		t.Errorf("6 minutes after the query the compute is %s, want idle (timeout 5 minutes)", s)
 	}
+}
+
+// A restart fails the query in flight, with Postgres's code for a terminated
+// connection; the restarted compute answers the next one.
+func TestSQLOverHTTPRestartFailsTheQueryInFlight(t *testing.T) {
+	w := newWorld(t)
+	p := w.project("shop")
+	ep := p.Endpoints[0].ID
+	uri := p.ConnectionURIs[0].URI
+	answer := make(chan sqlAnswer, 1)
+	go func() { answer <- w.sql(uri, driverHeaders, map[string]any{"query": "SELECT pg_sleep(600)"}) }()
+	watch := w.connect(uri)
+	waitFor(t, func() bool { // the query runs
+		var n int
+		err := watch.QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)' AND state = 'active'").Scan(&n)
+		return err == nil && n == 1
+	})
+	w.call("POST", "/projects/"+p.Project.ID+"/endpoints/"+ep+"/restart", nil, 200, nil)
+	a := <-answer
+	if a.status != 400 || a.body["code"] != "57P01" || !strings.Contains(a.body["message"].(string), "restarted") {
+		t.Errorf("the query in flight during a restart: %d %v, want 400 with 57P01", a.status, a.body)
+	}
+	w.sql(uri, driverHeaders, map[string]any{"query": "SELECT 1"}).ok(t)
 }
