@@ -230,3 +230,38 @@ func TestSQLOverHTTPRestartFailsTheQueryInFlight(t *testing.T) {
 	}
 	w.sql(uri, driverHeaders, map[string]any{"query": "SELECT 1"}).ok(t)
 }
+
+// The endpoint is found as for a Postgres client: by the host's first label
+// (ep-....localhost) and by the password form too. Other paths and methods are
+// refused.
+func TestSQLOverHTTPRoutingAndPaths(t *testing.T) {
+	w := newWorld(t)
+	p := w.project("shop")
+	u, _ := url.Parse(p.ConnectionURIs[0].URI)
+	password, _ := u.User.Password()
+	u.RawQuery = ""
+	byHost := *u
+	byHost.Host = p.Endpoints[0].ID + ".localhost:5455"
+	byPassword := *u
+	byPassword.User = url.UserPassword(u.User.Username(), "endpoint="+p.Endpoints[0].ID+";"+password)
+	for _, uri := range []string{byHost.String(), byPassword.String()} {
+		got := w.sql(uri, driverHeaders, map[string]any{"query": "SELECT current_user"}).ok(t)
+		if d := cmp.Diff([]any{[]any{"neondb_owner"}}, got["rows"]); d != "" {
+			t.Errorf("%s: (-want +got):\n%s", uri, d)
+		}
+	}
+	for _, c := range []struct {
+		method, path string
+		want         int
+	}{{"POST", "/sql/x", 404}, {"GET", "/sql", 405}} {
+		req, _ := http.NewRequest(c.method, "http://"+w.proxy.Addr()+c.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("%s %s: %d, want %d", c.method, c.path, resp.StatusCode, c.want)
+		}
+	}
+}
