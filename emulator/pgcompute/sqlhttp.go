@@ -115,10 +115,13 @@ func (p *Proxy) answerSQL(r *http.Request) (int, http.Header, []byte) {
 	if err != nil {
 		return errorAnswer(h, err)
 	}
-	if req.batch != nil { // the service echoes a batch's modes
-		for _, k := range []string{hdrIsolation, hdrReadOnly, hdrDeferrable} {
-			if v := r.Header.Get(k); v != "" && v != "false" {
-				h.Set(k, v)
+	if req.batch != nil { // the service echoes the modes a batch ran with
+		if v := r.Header.Get(hdrIsolation); v != "" {
+			h.Set(hdrIsolation, v)
+		}
+		for _, k := range []string{hdrReadOnly, hdrDeferrable} {
+			if r.Header.Get(k) == "true" {
+				h.Set(k, "true")
 			}
 		}
 	}

@@ -145,6 +145,12 @@ func TestSQLOverHTTPBatchIsATransaction(t *testing.T) {
 	if n := count(t, conn); n != 1 {
 		t.Errorf("after the failed batch the table has %d rows, want 1: its insert should be rolled back", n)
 	}
+	readOnly := w.sql(uri, map[string]string{"Neon-Batch-Read-Only": "true"}, map[string]any{"queries": []any{
+		map[string]any{"query": "INSERT INTO items VALUES ('c')"},
+	}})
+	if readOnly.status != 400 || readOnly.body["code"] != "25006" {
+		t.Errorf("a write in a read-only batch: %d %v, want 400 with 25006", readOnly.status, readOnly.body)
+	}
 }
 
 // Errors carry Postgres's fields, with 400, as the driver reads them; the compute's
