@@ -85,7 +85,7 @@ func (p *Proxy) Serve(emu *emulator.Emulator) error {
 		go func() {
 			defer p.wg.Done()
 			defer p.untrack(conn)
-			p.handle(conn)
+			p.route(conn) // Postgres, or SQL over HTTP (sqlhttp_conn.go)
 		}()
 	}
 }

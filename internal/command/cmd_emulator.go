@@ -124,9 +124,11 @@ first connection, a database per branch (a new branch starts with a copy of its
 parent's), and a proxy on -postgres-addr that the API's connection URIs name.
 A connection wakes an idle compute; a restart or suspend drops its connections;
 pg_settings apply to every session; a read replica refuses writes; a disabled
-compute refuses connections. With -data FILE the data is kept beside FILE
-(world.postgres for world.json) when the emulator stops, and is there again at
-the next start. Without the programs it says so and runs as without.
+compute refuses connections. The proxy's port also answers SQL over HTTP (POST
+/sql), as the service's serverless driver and MCP server send it. With -data
+FILE the data is kept beside FILE (world.postgres for world.json) when the
+emulator stops, and is there again at the next start. Without the programs it
+says so and runs as without.
 
 -availability-checks R (default 0.02) is the chance that a change to a project
 with an idle compute meets the service's availability check of that compute:

@@ -71,6 +71,8 @@ func (pg *emulatorPostgres) intro(dataFile string) string {
 	}
 	return fmt.Sprintf(`Computes are real Postgres, through the proxy at %s: the connection_uri the API
 gives connects (psql "$(curl -s -H "Authorization: Bearer $NEON_API_KEY" "$NEON_API_URL/projects/P/connection_uri?database_name=neondb&role_name=neondb_owner" | jq -r .uri)").
+SQL over HTTP (the serverless driver's neon(), the MCP server's run_sql): POST http://%s/sql
+(node: --import emulator/node/neon-local-sql.mjs).
 %s
-`, pg.proxy.Addr(), lives)
+`, pg.proxy.Addr(), pg.proxy.Addr(), lives)
 }
