@@ -133,17 +133,13 @@ type Compute struct {
 	// ProjectLabel and BranchLabel locate the compute without pointers back up.
 	ProjectLabel, BranchLabel string
 
-	Type  ComputeType
-	MinCU sizing.CU
-	MaxCU sizing.CU
-	// SuspendTimeoutSeconds: SuspendDefault (0), SuspendNever (-1), or 60..604800.
-	SuspendTimeoutSeconds int64
-	// PgSettings is never nil; empty when omitted.
-	PgSettings map[string]string
-	Disabled   bool
-	// Name is the endpoint's name in the service: the label unless written
-	// (see NameFor).
-	Name string
+	Type ComputeType
+	// Applied are the values it asks for, each as the attribute table
+	// (internal/managed) holds it: MinCU and MaxCU; SuspendTimeoutSeconds
+	// (SuspendDefault (0), SuspendNever (-1), or 60..604800); PgSettings,
+	// never nil, empty when omitted; Disabled; and Name, the endpoint's
+	// name in the service: the label unless written (see NameFor).
+	managed.Applied
 	// ActiveHours is expected_active_hours, the usage hint that narrows the
 	// compute's cost to an estimate; nil when not written (cost.go).
 	ActiveHours *float64
@@ -181,16 +177,6 @@ func (c *Compute) NameFor(current string) string {
 		return ""
 	}
 	return c.Name
-}
-
-// Size is the size the block asks for: its two ends, as sizing reads them.
-func (c *Compute) Size() sizing.Size { return sizing.Size{Min: c.MinCU, Max: c.MaxCU} }
-
-// NeverSuspends reports whether the compute, once started, never suspends
-// on its own: suspend_timeout = "never", or a size above 16 CU, which never
-// scales to zero (sizing.NeverSuspends, the one place of that rule).
-func (c *Compute) NeverSuspends() bool {
-	return sizing.NeverSuspends(c.MaxCU, c.SuspendTimeoutSeconds)
 }
 
 // SuspendSensitive reports whether the block's suspend timeout comes from a

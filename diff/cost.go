@@ -127,14 +127,8 @@ func ConfiguredCost(c *config.Compute, price sizing.Price) (CostRange, bool) {
 }
 
 // configuredValues are the values of a compute block its cost follows from
-// (managed.Attribute.Costed), read as the attribute table reads a block.
-func configuredValues(c *config.Compute) Values {
-	return read(func(a attribute, v *Values) {
-		if a.spec().Costed {
-			a.fromConfig(v, c, "")
-		}
-	})
-}
+// (managed.Attribute.Costed: managed.Applied.Usage reads them).
+func configuredValues(c *config.Compute) Values { return Values{Applied: c.Applied} }
 
 // spend is the ceiling after the plan of a project's computes, those whose
 // cost is sensitive included, and the addresses of those (secret).
