@@ -2,7 +2,6 @@ package config
 
 import (
 	"context"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -135,9 +134,8 @@ type Compute struct {
 
 	Type ComputeType
 	// Applied are the values it asks for, each as the attribute table
-	// (internal/managed) holds it: MinCU and MaxCU; SuspendTimeoutSeconds
-	// (SuspendDefault (0), SuspendNever (-1), or 60..604800); PgSettings,
-	// never nil, empty when omitted; Disabled; and Name, the endpoint's
+	// (internal/managed) holds it: its size, suspend timeout, settings
+	// (never nil, empty when omitted), whether it is disabled, and its
 	// name in the service: the label unless written (see NameFor).
 	managed.Applied
 	// ActiveHours is expected_active_hours, the usage hint that narrows the
@@ -184,13 +182,6 @@ func (c *Compute) NameFor(current string) string {
 func (c *Compute) SuspendSensitive() (bool, []string) {
 	name := managed.SuspendTimeout.Name
 	return c.Sensitive[name], c.SensitiveFrom[name]
-}
-
-// SuspendAfter is how long the compute waits without activity before it
-// scales to zero: its timeout, the service's default said in seconds
-// (managed.EffectiveSuspend).
-func (c *Compute) SuspendAfter() time.Duration {
-	return time.Duration(managed.EffectiveSuspend(c.SuspendTimeoutSeconds)) * time.Second
 }
 
 // Wrote reports whether the block writes the named attribute.

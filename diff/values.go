@@ -113,13 +113,13 @@ type ShownSize struct {
 // secrets say.
 func AppliedSize(c *state.Compute) ShownSize {
 	s := SecretsOf(c)
-	out := ShownSize{Min: c.Applied.MinCU, Max: c.Applied.MaxCU}
-	if s.Hides(managed.MinCU.Name) {
-		out.Min = s.Value(managed.MinCU.Name)
-	}
-	if s.Hides(managed.MaxCU.Name) {
-		out.Max = s.Value(managed.MaxCU.Name)
-	}
+	var out ShownSize
+	out.Min, out.Max = c.Applied.ShownSize(func(attribute string) (string, bool) {
+		if !s.Hides(attribute) {
+			return "", false
+		}
+		return s.Value(attribute), true
+	})
 	return out
 }
 

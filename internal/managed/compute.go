@@ -2,6 +2,7 @@ package managed
 
 import (
 	"maps"
+	"time"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/sizing"
@@ -41,6 +42,26 @@ func (a *Applied) NeverSuspends() bool { return sizing.NeverSuspends(a.MaxCU, a.
 // AlwaysActive reports whether a compute, once started, never suspends on
 // its own (NeverSuspends); a disabled compute is not running at all.
 func (a *Applied) AlwaysActive() bool { return !a.Disabled && a.NeverSuspends() }
+
+// SuspendAfter is how long the compute waits without activity before it
+// scales to zero: its timeout, the service's default said in seconds
+// (EffectiveSuspend).
+func (a *Applied) SuspendAfter() time.Duration {
+	return time.Duration(EffectiveSuspend(a.SuspendTimeoutSeconds)) * time.Second
+}
+
+// ShownSize is a's size as people read it (`neonform output`): each end a
+// number, or, for an end whose attribute hidden hides, its words.
+func (a *Applied) ShownSize(hidden func(attribute string) (string, bool)) (lo, hi any) {
+	lo, hi = a.MinCU, a.MaxCU
+	if h, ok := hidden(MinCU.Name); ok {
+		lo = h
+	}
+	if h, ok := hidden(MaxCU.Name); ok {
+		hi = h
+	}
+	return lo, hi
+}
 
 // Usage is what the cost of a compute with these values follows from (its
 // Costed attributes), before any hint of its active hours.
