@@ -183,6 +183,6 @@ func sizeLine(v Values, attrs []Attribute) string {
 			return HiddenSize
 		}
 	}
-	r := sizing.Describe(v.size())
+	r := sizing.Describe(v.Size())
 	return r.String() + ", " + r.Extra()
 }

@@ -101,7 +101,7 @@ func (pc *PlanCost) Shown() bool {
 // costOf is the cost of a compute with these values: the floor and the
 // ceiling, or the estimate a usage hint makes of them.
 func costOf(v Values, hours *float64, price sizing.Price) CostRange {
-	u := v.usage()
+	u := v.Usage()
 	if hours != nil {
 		u.ActiveHours, u.HasActiveHours = *hours, true
 	}

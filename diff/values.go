@@ -4,7 +4,6 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/managed"
-	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
 )
 
@@ -89,13 +88,6 @@ func (v Values) createRequest() *api.EndpointCreate { return managed.CreateReque
 func updateRequest(before, after Values) (req api.EndpointUpdate, ok bool) {
 	return managed.UpdateRequest(managed.Values(before), managed.Values(after))
 }
-
-// size is v's size, as sizing reads it.
-func (v Values) size() sizing.Size { return v.Size() }
-
-// usage is what the cost of a compute with these values follows from, before
-// any hint of its active hours (managed.Applied.Usage).
-func (v Values) usage() sizing.Usage { return v.Usage() }
 
 // Rows lists every managed attribute of v, in the table's order, as the
 // plan prints values.
