@@ -80,7 +80,7 @@ type EndpointSettings struct {
 // 400 "settings must not be nil" to a create whose settings lack pg_settings,
 // which is why this is not EndpointSettings.) The client sends what it is
 // given: whoever builds one says "none" as an empty map, never nil, which
-// would go out as null (diff's attribute table, with managed.Settings).
+// would go out as null (the attribute table, internal/managed, with its Settings).
 type SettingsRequest struct {
 	PgSettings map[string]string `json:"pg_settings"`
 }

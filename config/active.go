@@ -10,13 +10,6 @@ import (
 	"github.com/neonform/neonform/sizing"
 )
 
-// alwaysActive reports whether a compute, once started, never suspends on its own:
-// suspend_timeout = "never", or a size above 16 CU, which never scales to zero
-// (sizing.MaxScaleToZeroCU). A disabled compute is not running at all.
-func alwaysActive(c *Compute) bool {
-	return !c.Disabled && c.NeverSuspends()
-}
-
 // checkActiveComputes warns when a project's configuration could keep more computes
 // active at once than the service allows in a project (sizing.MaxActiveComputes):
 // past it, the computes of other branches stay suspended and refuse connections.
@@ -28,7 +21,7 @@ func (l *loader) checkActiveComputes(p *Project) {
 	var addrs []string
 	for _, br := range p.Branches {
 		for _, c := range br.Computes {
-			if alwaysActive(c) {
+			if c.AlwaysActive() {
 				addrs = append(addrs, c.Address)
 			}
 		}
@@ -36,7 +29,7 @@ func (l *loader) checkActiveComputes(p *Project) {
 	rules := 0
 	for _, r := range p.Rules {
 		for _, c := range r.Computes {
-			if alwaysActive(c) {
+			if c.AlwaysActive() {
 				addrs = append(addrs, c.Address)
 				rules++
 			}

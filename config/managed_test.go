@@ -40,22 +40,16 @@ func TestEveryManagedArgumentIsDecoded(t *testing.T) {
 	}
 }
 
-// Each managed attribute's default (managed.Attribute.Default) has a field
-// of the Compute to go in, of its type, and an empty compute block asks for
-// it; diff's TestEveryAttributeIsDescribedOnce checks the same values
+// Each managed attribute's default (managed.Attribute.Default) is a value
+// of its kind, and an empty compute block asks for it; diff's TestEveryAttributeIsDescribedOnce checks the same values
 // through the attribute table.
 func TestEveryDefaultIsApplied(t *testing.T) {
 	for _, a := range managed.All {
 		if a.Default.Placed {
 			continue
 		}
-		set := computeFields[a]
-		if set == nil {
-			t.Errorf("%s: computeFields has no field for its default", a.Name)
-			continue
-		}
-		v, _ := a.Default.Of("reporting")
-		if !set(&Compute{}, v) {
+		if !a.DefaultOf(&managed.Values{}, "reporting") {
+			v, _ := a.Default.Of("reporting")
 			t.Errorf("%s: its default %#v (%T) does not fit its field", a.Name, v, v)
 		}
 	}
@@ -73,7 +67,7 @@ func TestEveryDefaultIsApplied(t *testing.T) {
 		t.Fatal(diags.String())
 	}
 	got := cfg.Compute("p.b.reporting")
-	want := &Compute{Type: ReadWrite, MinCU: 1, MaxCU: 1, SuspendTimeoutSeconds: SuspendDefault, PgSettings: map[string]string{}, Name: "reporting"}
+	want := &Compute{Type: ReadWrite, Applied: managed.Applied{MinCU: 1, MaxCU: 1, SuspendTimeoutSeconds: SuspendDefault, PgSettings: map[string]string{}, Name: "reporting"}}
 	if got.Type != want.Type || got.MinCU != want.MinCU || got.MaxCU != want.MaxCU || got.SuspendTimeoutSeconds != want.SuspendTimeoutSeconds ||
 		got.Disabled != want.Disabled || got.Name != want.Name || got.PgSettings == nil || len(got.PgSettings) != 0 {
 		t.Errorf("an empty compute block is %+v, want %+v", got, want)

@@ -2,7 +2,6 @@ package config
 
 import (
 	"context"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -133,17 +132,12 @@ type Compute struct {
 	// ProjectLabel and BranchLabel locate the compute without pointers back up.
 	ProjectLabel, BranchLabel string
 
-	Type  ComputeType
-	MinCU sizing.CU
-	MaxCU sizing.CU
-	// SuspendTimeoutSeconds: SuspendDefault (0), SuspendNever (-1), or 60..604800.
-	SuspendTimeoutSeconds int64
-	// PgSettings is never nil; empty when omitted.
-	PgSettings map[string]string
-	Disabled   bool
-	// Name is the endpoint's name in the service: the label unless written
-	// (see NameFor).
-	Name string
+	Type ComputeType
+	// Applied are the values it asks for, each as the attribute table
+	// (internal/managed) holds it: its size, suspend timeout, settings
+	// (never nil, empty when omitted), whether it is disabled, and its
+	// name in the service: the label unless written (see NameFor).
+	managed.Applied
 	// ActiveHours is expected_active_hours, the usage hint that narrows the
 	// compute's cost to an estimate; nil when not written (cost.go).
 	ActiveHours *float64
@@ -183,28 +177,11 @@ func (c *Compute) NameFor(current string) string {
 	return c.Name
 }
 
-// Size is the size the block asks for: its two ends, as sizing reads them.
-func (c *Compute) Size() sizing.Size { return sizing.Size{Min: c.MinCU, Max: c.MaxCU} }
-
-// NeverSuspends reports whether the compute, once started, never suspends
-// on its own: suspend_timeout = "never", or a size above 16 CU, which never
-// scales to zero (sizing.NeverSuspends, the one place of that rule).
-func (c *Compute) NeverSuspends() bool {
-	return sizing.NeverSuspends(c.MaxCU, c.SuspendTimeoutSeconds)
-}
-
 // SuspendSensitive reports whether the block's suspend timeout comes from a
 // sensitive variable, and the variables it comes from.
 func (c *Compute) SuspendSensitive() (bool, []string) {
 	name := managed.SuspendTimeout.Name
 	return c.Sensitive[name], c.SensitiveFrom[name]
-}
-
-// SuspendAfter is how long the compute waits without activity before it
-// scales to zero: its timeout, the service's default said in seconds
-// (managed.EffectiveSuspend).
-func (c *Compute) SuspendAfter() time.Duration {
-	return time.Duration(managed.EffectiveSuspend(c.SuspendTimeoutSeconds)) * time.Second
 }
 
 // Wrote reports whether the block writes the named attribute.

@@ -7,33 +7,20 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/managed"
 )
 
 // SensitiveValue is what every view, error, log line and JSON document prints
 // in place of a value that came from a variable declared sensitive, when it
-// does not know the variable (a plan or state written before it was kept).
-const SensitiveValue = "(sensitive value)"
+// does not know the variable (managed.SensitiveValue).
+const SensitiveValue = managed.SensitiveValue
 
 // HiddenValue is what every view, error, log line and JSON document prints in
-// place of a value that came from the sensitive variables vars:
-// "(sensitive value from var.db_password)", SensitiveValue when vars is
-// empty (docs/configuration.md, Variables). It is the only place that words
-// it. The names come from a plan or state file, so one that is not a
-// variable's name (an edit: neonform writes none) is left out rather than
-// printed: it could be markup or terminal control.
-func HiddenValue(vars []string) string {
-	var names []string
-	for _, v := range vars {
-		if hclsyntax.ValidIdentifier(v) {
-			names = append(names, v)
-		}
-	}
-	if len(names) == 0 {
-		return SensitiveValue
-	}
-	return "(sensitive value from var." + strings.Join(names, ", var.") + ")"
-}
+// place of a value that came from the sensitive variables vars
+// (managed.HiddenValue, the one place that words it).
+func HiddenValue(vars []string) string { return managed.HiddenValue(vars) }
 
 // secret is an attribute whose value comes from a variable declared
 // sensitive = true. A diagnostic about it never repeats the value (a size,

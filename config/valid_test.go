@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/sizing"
 )
 
@@ -42,10 +43,7 @@ func compute(project, branch, label string, set func(*config.Compute)) *config.C
 		ProjectLabel: project,
 		BranchLabel:  branch,
 		Type:         config.ReadWrite,
-		MinCU:        1,
-		MaxCU:        1,
-		PgSettings:   map[string]string{},
-		Name:         label,
+		Applied:      managed.Applied{MinCU: 1, MaxCU: 1, PgSettings: map[string]string{}, Name: label},
 		AllowRestart: true,
 	}
 	if set != nil {

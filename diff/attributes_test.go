@@ -83,8 +83,8 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 	}
 
 	seen := map[string]bool{}
-	for _, at := range attributes {
-		name := at.Name()
+	for _, at := range managed.InPlan {
+		name := at.Name
 		seen[name] = true
 		sample, ok := attributeSamples[name]
 		if !ok {
@@ -107,7 +107,7 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 			}
 			owned := func(attrs []Attribute) bool {
 				for _, a := range attrs {
-					if !at.owns(a.Name) {
+					if managed.Named(a.Name) != at {
 						return false
 					}
 				}
@@ -134,7 +134,7 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 			// Its value is under its own key in a plan's and the state's
 			// JSON, and under the service's field in a request: what the
 			// redacted plan hides.
-			m := at.spec()
+			m := at
 			if keys := changedKeys(t, v[0], v[1]); !slices.Equal(keys, []string{m.Key}) {
 				t.Errorf("%s: the plan's values differ at %v, want managed.%s.Key %q", name, keys, name, m.Key)
 			}
@@ -221,7 +221,7 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 			}
 			got := v[0].clone()
 			for _, a := range read {
-				if err := at.setAfter(&got, a); err != nil {
+				if err := at.SetAfter(got.table(), a); err != nil {
 					t.Fatal(err)
 				}
 				before, after := a.Values()
@@ -233,9 +233,9 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 				t.Errorf("read back from the plan, the change makes %v different", d)
 			}
 			// A create lists it, and its values come back the same way.
-			made := Values{PgSettings: map[string]string{}}
+			made := Values{Applied: managed.Applied{PgSettings: map[string]string{}}}
 			for _, a := range v[1].every() {
-				if err := attributeNamed(a.Name).setAfter(&made, a); err != nil {
+				if err := managed.Named(a.Name).SetAfter(made.table(), a); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -245,14 +245,14 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 
 			// generate writes it with the compute block's own arguments, and
 			// a block of what it writes asks for the same values again.
-			args := at.arguments(&v[1])
+			args := at.Write(v[1].table())
 			for _, a := range args {
-				if !at.spec().SetBy(a.Name) {
+				if !at.SetBy(a.Name) {
 					t.Errorf("%s is written as %s, which managed.%s.Arguments does not list", name, a.Name, name)
 				}
 			}
-			if (len(args) > 0) != (len(at.spec().Arguments) > 0) {
-				t.Errorf("%s is written as %v, but its arguments are %v", name, args, at.spec().Arguments)
+			if (len(args) > 0) != (len(at.Arguments) > 0) {
+				t.Errorf("%s is written as %v, but its arguments are %v", name, args, at.Arguments)
 			}
 			empty := ConfiguredValues(computeFrom(t, "", ""), v[1].BranchID)
 			args, err = BlockArguments(empty, v[1])
@@ -281,14 +281,14 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 			// And it is hidden when a sensitive variable gives it.
 			if sample.sensitive != "" {
 				c := computeFrom(t, sample.sensitive, sensitiveValues[name])
-				if !at.sensitive(c.Sensitive) {
+				if !at.Sensitive(c.Sensitive) {
 					t.Errorf("%s from a sensitive variable is not marked sensitive", name)
 				}
 				// validate and the plan hide a size whole.
 				if SizeSensitive(c) != sample.size {
 					t.Errorf("%s from a sensitive variable: the size is hidden %v, want %v", name, SizeSensitive(c), sample.size)
 				}
-				if at.sensitive(computeFrom(t, sample.hcl[1], "").Sensitive) {
+				if at.Sensitive(computeFrom(t, sample.hcl[1], "").Sensitive) {
 					t.Errorf("%s from a literal is marked sensitive", name)
 				}
 			}
@@ -306,7 +306,7 @@ func TestEveryAttributeIsWiredThroughEveryUse(t *testing.T) {
 // attribute the configuration cannot name, or an argument no plan compares,
 // fails here. What an entry must define:
 //   - its name, the same in the plan and in internal/managed, found again
-//     from the plan's name by both (attributeNamed, managed.Named);
+//     from the plan's name (managed.Named);
 //   - the service's field for it, a field of the API's endpoint;
 //   - the compute block's arguments that set it, which the samples of
 //     TestEveryAttributeIsWiredThroughEveryUse write (so config parses
@@ -322,15 +322,15 @@ func TestEveryAttributeIsDescribedOnce(t *testing.T) {
 		fields[strings.Split(f.Tag.Get("json"), ",")[0]] = true
 	}
 	described := map[*managed.Attribute]int{}
-	for _, at := range attributes {
-		m := at.spec()
+	for _, at := range managed.InPlan {
+		m := at
 		if m == nil {
-			t.Errorf("%s names no internal/managed attribute", at.Name())
+			t.Errorf("%s names no internal/managed attribute", at.Name)
 			continue
 		}
 		described[m]++
-		if m.Name != at.Name() {
-			t.Errorf("the table's %s is internal/managed's %s", at.Name(), m.Name)
+		if m.Name != at.Name {
+			t.Errorf("the table's %s is internal/managed's %s", at.Name, m.Name)
 		}
 		if !slices.Contains(managed.All, m) {
 			t.Errorf("%s is not in managed.All, from which config takes its arguments", m.Name)
@@ -359,19 +359,20 @@ func TestEveryAttributeIsDescribedOnce(t *testing.T) {
 		if !m.Default.Decided() {
 			t.Errorf("%s: its default is not decided: say its value, the label or the place", m.Name)
 		}
-		for _, a := range at.initial(&empty) {
+		for _, a := range ofAttribute(empty.every(), at) {
 			switch d := m.Default; {
 			case d.Placed && a.After != "br-place":
 				t.Errorf("%s: an empty block asks for %v, not its place", m.Name, a.After)
 			case d.Label && a.After != "c":
 				t.Errorf("%s: an empty block labelled c asks for %v, not its label", m.Name, a.After)
-			case d.Value != nil && !at.atDefault(a.After):
+			case d.Value != nil && !at.AtDefault(a.After):
 				t.Errorf("%s: an empty block asks for %v, not its default %v", a.Name, a.After, d.Value)
 			}
 		}
 		for _, planName := range []string{m.Name, m.Name + ".work_mem"} {
-			if got := managed.Named(planName); (got == m) != (attributeNamed(planName) == at) {
-				t.Errorf("%q: the table says %v, internal/managed %v", planName, attributeNamed(planName) == at, got == m)
+			// A keyed attribute's plan names are its keys'; another's, its name.
+			if got := managed.Named(planName); (got == m) != ((planName == m.Name) != m.Keyed) {
+				t.Errorf("%q: internal/managed finds it %v", planName, got == m)
 			}
 		}
 	}
@@ -386,8 +387,8 @@ func TestEveryAttributeIsDescribedOnce(t *testing.T) {
 // live are equal, so nothing is planned, and a lost answer that left 0 live
 // for a "5m" change is in place. Exactly, they differ: a digest notices.
 func TestSuspendDefaultEqualsFiveMinutes(t *testing.T) {
-	fiveMinutes := Values{SuspendTimeoutSeconds: 300, PgSettings: map[string]string{}}
-	serviceDefault := Values{SuspendTimeoutSeconds: 0, PgSettings: map[string]string{}}
+	fiveMinutes := Values{Applied: managed.Applied{SuspendTimeoutSeconds: 300, PgSettings: map[string]string{}}}
+	serviceDefault := Values{Applied: managed.Applied{SuspendTimeoutSeconds: 0, PgSettings: map[string]string{}}}
 	if d := Differences(serviceDefault, fiveMinutes); len(d) != 0 {
 		t.Errorf("0 and 300 differ: %v", d)
 	}
@@ -458,4 +459,15 @@ func withValues(ep api.Endpoint, v Values) api.Endpoint {
 	json.Unmarshal(b, &req)
 	req.Endpoint.ID = ep.ID
 	return req.Endpoint
+}
+
+// ofAttribute are the plan attributes of attrs that are at's.
+func ofAttribute(attrs []Attribute, at *managed.Attribute) []Attribute {
+	var out []Attribute
+	for _, a := range attrs {
+		if managed.Named(a.Name) == at {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -167,8 +167,8 @@ const HiddenSize = "size from a sensitive variable"
 // SizeSensitive reports whether a compute block's size comes from a
 // sensitive variable, at either end.
 func SizeSensitive(c *config.Compute) bool {
-	for _, a := range attributes {
-		if a.spec().IsSize() && a.sensitive(c.Sensitive) {
+	for _, a := range managed.InPlan {
+		if a.IsSize() && a.Sensitive(c.Sensitive) {
 			return true
 		}
 	}
@@ -183,6 +183,6 @@ func sizeLine(v Values, attrs []Attribute) string {
 			return HiddenSize
 		}
 	}
-	r := sizing.Describe(v.size())
+	r := sizing.Describe(v.Size())
 	return r.String() + ", " + r.Extra()
 }

@@ -101,7 +101,7 @@ func (pc *PlanCost) Shown() bool {
 // costOf is the cost of a compute with these values: the floor and the
 // ceiling, or the estimate a usage hint makes of them.
 func costOf(v Values, hours *float64, price sizing.Price) CostRange {
-	u := v.usage()
+	u := v.Usage()
 	if hours != nil {
 		u.ActiveHours, u.HasActiveHours = *hours, true
 	}
@@ -127,14 +127,8 @@ func ConfiguredCost(c *config.Compute, price sizing.Price) (CostRange, bool) {
 }
 
 // configuredValues are the values of a compute block its cost follows from
-// (managed.Attribute.Costed), read as the attribute table reads a block.
-func configuredValues(c *config.Compute) Values {
-	return read(func(a attribute, v *Values) {
-		if a.spec().Costed {
-			a.fromConfig(v, c, "")
-		}
-	})
-}
+// (managed.Attribute.Costed: managed.Applied.Usage reads them).
+func configuredValues(c *config.Compute) Values { return Values{Applied: c.Applied} }
 
 // spend is the ceiling after the plan of a project's computes, those whose
 // cost is sensitive included, and the addresses of those (secret).

@@ -36,7 +36,7 @@ func (c *DefaultsChange) Secrets() Secrets { return Secrets{c.Sensitive, c.Sensi
 // table says: what a compute created without values of its own gets (the
 // service's defaults for what the project leaves out).
 func defaultsValues(d *api.DefaultEndpointSettings) Values {
-	return read(func(a attribute, v *Values) { a.fromDefaults(v, d) })
+	return Values(managed.DefaultsValues(d))
 }
 
 // defaultsDifferences are the differences of the attributes a project's
@@ -92,11 +92,11 @@ func (d *deriver) defaults(ch *DefaultsChange, proj *Project) error {
 	base := defaultsValues(proj.Defaults)
 	want := base.clone()
 	for _, a := range ch.Attributes {
-		at := attributeNamed(a.Name)
-		if at == nil || !at.spec().ProjectDefault {
+		at := managed.Named(a.Name)
+		if at == nil || !at.ProjectDefault {
 			return fmt.Errorf("it has an attribute %q that a project's defaults do not have", a.Name)
 		}
-		if err := at.setAfter(&want, a); err != nil {
+		if err := at.SetAfter(want.table(), a); err != nil {
 			return err
 		}
 	}
@@ -129,10 +129,7 @@ func (d *deriver) defaults(ch *DefaultsChange, proj *Project) error {
 // defaultsRequest is the PATCH that gives a project the defaults want,
 // every value a defaults block manages included.
 func defaultsRequest(want Values) api.ProjectDefaultsUpdate {
-	var sent api.DefaultsSent
-	for _, a := range attributes {
-		a.toDefaults(&sent, &want)
-	}
+	sent := managed.DefaultsSent(managed.Values(want))
 	return api.ProjectDefaultsUpdate{Project: api.ProjectDefaultsPatch{DefaultEndpointSettings: sent}}
 }
 

@@ -14,8 +14,8 @@ import (
 // the attribute's default. An entry whose ProjectDefault is set without its
 // accessors to the project's defaults, or the reverse, fails here.
 func TestProjectDefaultsAreTheTables(t *testing.T) {
-	v := Values{Type: api.EndpointTypeReadOnly, BranchID: "br-x", Name: "x", MinCU: 0.5, MaxCU: 3,
-		SuspendTimeoutSeconds: 600, PgSettings: map[string]string{"jit": "off"}, Disabled: true}
+	v := Values{Type: api.EndpointTypeReadOnly, BranchID: "br-x", Applied: managed.Applied{Name: "x", MinCU: 0.5, MaxCU: 3,
+		SuspendTimeoutSeconds: 600, PgSettings: map[string]string{"jit": "off"}, Disabled: true}}
 	req := defaultsRequest(v)
 	back := defaultsValues(req.Project.DefaultEndpointSettings.Settings())
 	lost := map[string]bool{}

@@ -10,6 +10,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
@@ -221,16 +222,16 @@ func (d *deriver) change(ch *Change) error {
 		if live = d.live[ch.EndpointID]; live == nil {
 			return fmt.Errorf("it acts on endpoint %q, which the plan did not see live in project %s", ch.EndpointID, d.project)
 		}
-		base = live.Values // read only: setAfter copies a map before it changes it
+		base = live.Values // read only: SetAfter copies a map before it changes it
 		base = base.settled()
 	}
 	want := base
 	for _, a := range ch.Attributes {
-		at := attributeNamed(a.Name)
+		at := managed.Named(a.Name)
 		if at == nil {
 			return fmt.Errorf("it has an attribute %q that neonform does not manage", a.Name)
 		}
-		if err := at.setAfter(&want, a); err != nil {
+		if err := at.SetAfter(want.table(), a); err != nil {
 			return err
 		}
 	}

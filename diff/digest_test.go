@@ -4,14 +4,16 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"testing"
+
+	"github.com/neonform/neonform/internal/managed"
 )
 
 // digestOf hashes what json.Marshal makes of the endpoints, however the
 // Encoder it streams through splits its writes.
 func TestDigestIsOfMarshalBytes(t *testing.T) {
 	eps := []LiveEndpoint{
-		{ID: "ep-a", CurrentState: "idle", Values: Values{Type: "read_write", BranchID: "br-a", Name: "primary", MinCU: 0.25, MaxCU: 2, PgSettings: map[string]string{"work_mem": "64MB\n"}}},
-		{ID: "ep-b", CurrentState: "active", Values: Values{Type: "read_only", BranchID: "br-a", MinCU: 1, MaxCU: 1}},
+		{ID: "ep-a", CurrentState: "idle", Values: Values{Type: "read_write", BranchID: "br-a", Applied: managed.Applied{Name: "primary", MinCU: 0.25, MaxCU: 2, PgSettings: map[string]string{"work_mem": "64MB\n"}}}},
+		{ID: "ep-b", CurrentState: "active", Values: Values{Type: "read_only", BranchID: "br-a", Applied: managed.Applied{MinCU: 1, MaxCU: 1}}},
 	}
 	d := []digestedEndpoint{{ID: "ep-a", Values: eps[0].Values}, {ID: "ep-b", Values: eps[1].Values}}
 	d[1].PgSettings = map[string]string{}

@@ -43,44 +43,6 @@ func (a *Action) UnmarshalText(b []byte) error {
 	return unmarshalEnum("action", b, actionNames[:], (*uint8)(a))
 }
 
-// Disruption is what a change does to a running compute, from harmless to
-// worst; the disruption of a change is the worst effect among its attributes.
-type Disruption uint8
-
-const (
-	// None: clients notice nothing.
-	None Disruption = iota
-	// Restart: the compute restarts; its connections drop and reconnect.
-	Restart
-	// Suspend: the compute is suspended; connections drop (and, when
-	// disabled, new ones are refused).
-	Suspend
-	// Recreate: a new endpoint replaces the old, with a new id and host;
-	// clients must change their connection strings.
-	Recreate
-	// Remove: the endpoint is deleted ("delete" in the plan file).
-	Remove
-)
-
-var disruptionNames = [...]string{None: "none", Restart: "restart", Suspend: "suspend", Recreate: "recreate", Remove: "delete"}
-
-func (d Disruption) String() string {
-	if int(d) < len(disruptionNames) {
-		return disruptionNames[d]
-	}
-	return fmt.Sprintf("disruption(%d)", d)
-}
-
-// DropsConnections reports whether the effect interrupts the clients of a
-// running compute.
-func (d Disruption) DropsConnections() bool { return d >= Restart }
-
-func (d Disruption) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
-
-func (d *Disruption) UnmarshalText(b []byte) error {
-	return unmarshalEnum("disruption", b, disruptionNames[:], (*uint8)(d))
-}
-
 // StepKind says what a step does: one API call (create, update, delete) or a
 // change to the state alone (no API call: an adoption, a rename by a moved
 // block, forgetting an endpoint that is gone, or recording what is live).

@@ -187,23 +187,6 @@ type Change struct {
 	Cost ChangeCost `json:"cost"`
 }
 
-// Attribute is one attribute that changes: its value before (live) and after
-// (configured), in the service's terms, and what the change does to a
-// running compute. A create lists every attribute, with before null.
-type Attribute struct {
-	Name   string     `json:"name"`
-	Before any        `json:"before"`
-	After  any        `json:"after"`
-	Effect Disruption `json:"effect"`
-	// Sensitive: the configured value comes from a variable declared
-	// sensitive; every view shows SensitiveValue instead of the values (the
-	// plan file keeps them: apply needs them).
-	Sensitive bool `json:"sensitive,omitempty"`
-	// SensitiveFrom names the sensitive variables the value comes from, as
-	// the change's SensitiveFrom (or the state entry's, for drift) says.
-	SensitiveFrom []string `json:"sensitive_from,omitempty"`
-}
-
 // Step is one thing apply does, in order: an API call, or a change to the
 // state alone. Each step says what to record in state once it succeeds, so
 // apply never needs the configuration (see UpdateState). Steps are derived

@@ -1,15 +1,11 @@
 package diff
 
 import (
-	"fmt"
-	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/internal/managed"
-	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // reasons sets the reasons of a change that derive makes (reasonKinds'
@@ -67,7 +63,7 @@ func withReason(reasons []Reason, r Reason) []Reason {
 }
 
 // attributeReasons are what each disruptive attribute change does: a kind
-// of the attribute's table entry when it has one, else its effect's.
+// of the attribute's own when it has one (reasonOf), else its effect's.
 func attributeReasons(ch *Change, branch func(id string) Branch) []Reason {
 	var out []Reason
 	restarts, recreate := 0, false
@@ -80,8 +76,8 @@ func attributeReasons(ch *Change, branch func(id string) Branch) []Reason {
 			out = append(out, Reason{Kind: ReasonAttributeRecreate, Attribute: a.Name})
 			continue
 		}
-		if at := attributeNamed(a.Name); at != nil {
-			if r := at.reason(a, branch); r.Kind != "" {
+		if why := reasonOf[managed.Named(a.Name)]; why != nil {
+			if r := why(a, branch); r.Kind != "" {
 				out = append(out, r)
 				continue
 			}
@@ -110,80 +106,4 @@ func QuotedName(name string, sensitive Secrets) string {
 		return sensitive.Value(managed.Name.Name)
 	}
 	return strconv.Quote(name)
-}
-
-// Values returns the before and after values as the plan shows them to
-// people, as the attribute table prints them: SensitiveValue for both when
-// the attribute is sensitive. A value is the service's or a file's text, so
-// its control characters show escaped (internal/textsafe) in whatever
-// sentence quotes it, a reason or an error as well as a view.
-func (a Attribute) Values() (before, after string) {
-	if a.Sensitive {
-		return HiddenValue(a.SensitiveFrom), HiddenValue(a.SensitiveFrom)
-	}
-	at := attributeNamed(a.Name)
-	if at == nil { // not one of ours: a plan file Verify refuses; show it as it is
-		return textsafe.Terminal(fmt.Sprint(a.Before)), textsafe.Terminal(fmt.Sprint(a.After))
-	}
-	return textsafe.Terminal(at.display(a.Before)), textsafe.Terminal(at.display(a.After))
-}
-
-// String is "max_cu 1 -> 2".
-func (a Attribute) String() string {
-	b, af := a.Values()
-	return a.Name + " " + b + " -> " + af
-}
-
-// Row is one managed attribute as people read it.
-type Row struct{ Name, Value string }
-
-// Rows lists every managed attribute of v, in the table's order, as the
-// plan prints values.
-func (v Values) Rows() []Row {
-	out := make([]Row, 0, len(attributes))
-	for _, a := range attributes {
-		out = append(out, Row{Name: a.Name(), Value: a.show(&v)})
-	}
-	return out
-}
-
-// FormatSettings prints Postgres settings as the configuration writes them:
-// { work_mem = "64MB" }, keys sorted; {} when there are none.
-func FormatSettings(m map[string]string) string {
-	return formatSettings(m, strconv.Quote)
-}
-
-// formatSettings prints the settings with each value as value prints it.
-func formatSettings(m map[string]string, value func(string) string) string {
-	if len(m) == 0 {
-		return "{}"
-	}
-	parts := make([]string, 0, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, k+" = "+value(m[k]))
-	}
-	return "{ " + strings.Join(parts, ", ") + " }"
-}
-
-// formatSuspend prints a suspend timeout the way the configuration writes it:
-// "default (5m)", "never", "5m", "1h30m", "1m30s".
-func formatSuspend(s int64) string {
-	switch {
-	case s == managed.SuspendDefault:
-		return "default (" + formatSuspend(managed.ServiceDefaultSuspend) + ")"
-	case s < 0: // managed.SuspendNever; nothing else below 0 is a timeout
-		return "never"
-	}
-	h, m, sec := s/3600, s/60%60, s%60
-	var b strings.Builder
-	if h > 0 {
-		fmt.Fprintf(&b, "%dh", h)
-	}
-	if m > 0 {
-		fmt.Fprintf(&b, "%dm", m)
-	}
-	if sec > 0 {
-		fmt.Fprintf(&b, "%ds", sec)
-	}
-	return b.String()
 }

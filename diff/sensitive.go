@@ -7,17 +7,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/state"
 )
 
 // SensitiveValue is what every view, error, log line and JSON document prints
 // in place of a value that came from a variable declared sensitive, when the
 // plan or state does not say which (docs/configuration.md, Variables).
-const SensitiveValue = config.SensitiveValue
+const SensitiveValue = managed.SensitiveValue
 
 // HiddenValue is what every view prints in place of a value that came from
 // the sensitive variables vars: "(sensitive value from var.db_password)".
-func HiddenValue(vars []string) string { return config.HiddenValue(vars) }
+func HiddenValue(vars []string) string { return managed.HiddenValue(vars) }
 
 // Secrets says which attributes of a compute come from sensitive variables:
 // Names, by the plan's names, and From, the variables of each (empty in a
@@ -51,8 +52,8 @@ func (s Secrets) Vars(planName string) []string {
 	if vars, ok := s.From[planName]; ok {
 		return vars
 	}
-	if a := attributeNamed(planName); a != nil {
-		return s.From[a.Name()]
+	if a := managed.Named(planName); a != nil {
+		return s.From[a.Name]
 	}
 	return nil
 }
@@ -67,9 +68,9 @@ func SensitiveFrom(c *config.Compute) map[string][]string {
 		return nil
 	}
 	out := map[string][]string{}
-	for _, a := range attributes {
-		if vars := a.from(c.SensitiveFrom); len(vars) > 0 {
-			out[a.Name()] = vars
+	for _, a := range managed.InPlan {
+		if vars := a.From(c.SensitiveFrom); len(vars) > 0 {
+			out[a.Name] = vars
 		}
 	}
 	return out
@@ -90,9 +91,9 @@ func SensitiveAttributes(c *config.Compute) []string {
 		return nil
 	}
 	var out []string
-	for _, a := range attributes {
-		if a.sensitive(c.Sensitive) {
-			out = append(out, a.Name())
+	for _, a := range managed.InPlan {
+		if a.Sensitive(c.Sensitive) {
+			out = append(out, a.Name)
 		}
 	}
 	return out
@@ -108,8 +109,8 @@ func Hides(names []string, planName string) bool {
 	if slices.Contains(names, planName) {
 		return true
 	}
-	a := attributeNamed(planName)
-	return a != nil && slices.Contains(names, a.Name())
+	a := managed.Named(planName)
+	return a != nil && slices.Contains(names, a.Name)
 }
 
 // MarkSensitive marks the attributes that s hides, with the variables they
@@ -152,13 +153,12 @@ func (p *Plan) SensitiveByEndpoint() map[string]Secrets {
 // as HiddenValue (a setting's name stays: it is the configuration's word,
 // and says which setting it is).
 func (v Values) RowsHiding(s Secrets) []Row {
-	rows := v.Rows()
-	for i, a := range attributes {
-		if slices.Contains(s.Names, a.Name()) {
-			rows[i].Value = a.showHidden(&v, s.Value(a.Name()))
+	return managed.Rows(managed.Values(v), func(a *managed.Attribute) (string, bool) {
+		if !slices.Contains(s.Names, a.Name) {
+			return "", false
 		}
-	}
-	return rows
+		return s.Value(a.Name), true
+	})
 }
 
 // QuotedName is the name a create sets, in quotes, or SensitiveValue when it
@@ -214,10 +214,10 @@ func appendTexts(out []Secret, v *Values, s Secrets) []Secret {
 	if len(s.Names) == 0 {
 		return out
 	}
-	for _, a := range attributes {
-		if s.Hides(a.Name()) {
-			for _, t := range a.texts(v) {
-				out = append(out, Secret{t, s.Vars(a.Name())})
+	for _, a := range managed.InPlan {
+		if s.Hides(a.Name) {
+			for _, t := range a.Texts(v.table()) {
+				out = append(out, Secret{t, s.Vars(a.Name)})
 			}
 		}
 	}

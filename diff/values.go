@@ -1,51 +1,28 @@
 package diff
 
 import (
-	"maps"
-	"sync"
-
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/managed"
-	"github.com/neonform/neonform/sizing"
 	"github.com/neonform/neonform/state"
 )
 
 // Values are the managed attributes of one compute, in the service's terms:
 // what a live endpoint has, what a compute block asks for, or what the state
-// says was applied. Each is read, compared and sent as the attribute table
-// (attributes.go) says; nothing else lists them.
-type Values struct {
-	Type                  api.EndpointType  `json:"type"`
-	BranchID              string            `json:"branch_id"`
-	Name                  string            `json:"name"`
-	MinCU                 float64           `json:"min_cu"`
-	MaxCU                 float64           `json:"max_cu"`
-	SuspendTimeoutSeconds int64             `json:"suspend_timeout_seconds"`
-	PgSettings            map[string]string `json:"pg_settings"`
-	Disabled              bool              `json:"disabled"`
-}
+// says was applied. They are the attribute table's managed.Values, with the
+// plan's methods; each is read, compared and sent as the table says.
+type Values managed.Values
+
+// table is v as the attribute table reads it (the same value).
+func (v *Values) table() *managed.Values { return (*managed.Values)(v) }
 
 // LiveValues reads the managed attributes of a live endpoint.
-func LiveValues(ep *api.Endpoint) Values {
-	return read(func(a attribute, v *Values) { a.fromLive(v, ep) })
-}
+func LiveValues(ep *api.Endpoint) Values { return Values(managed.LiveValues(ep)) }
 
 // ConfiguredValues reads what a compute block asks for; branchID is its
 // branch block's resolved id.
 func ConfiguredValues(c *config.Compute, branchID string) Values {
-	return read(func(a attribute, v *Values) { a.fromConfig(v, c, branchID) })
-}
-
-// read is the Values that each attribute's from sets, in a pooled scratch
-// (an interface call's argument escapes: see scratch).
-func read(from func(a attribute, v *Values)) Values {
-	s := getScratch()
-	defer putScratch(s)
-	for _, a := range attributes {
-		from(a, &s[0])
-	}
-	return s[0]
+	return Values(managed.Own(apiType(c.Type), branchID, &c.Applied))
 }
 
 // WantedValues is what a compute block asks of ep, the endpoint it already
@@ -69,44 +46,27 @@ func wantedValues(c *config.Compute, branchID string, liveName *string) Values {
 
 // AppliedValues reads what a state entry says was last applied.
 func AppliedValues(sc *state.Compute) Values {
-	return read(func(a attribute, v *Values) { a.fromState(v, sc) })
+	return Values(managed.Own(sc.Type, sc.BranchID, &sc.Applied))
 }
 
 // Record is the state entry of a compute with these values: what a step
 // records once it is done, and what import records of a live endpoint.
 func (v Values) Record(endpointID, projectID string, preventDestroy bool) *state.Compute {
-	sc := &state.Compute{EndpointID: endpointID, ProjectID: projectID, PreventDestroy: preventDestroy}
-	s := getScratch()
-	defer putScratch(s)
-	s[0] = v
-	for _, a := range attributes {
-		a.toState(sc, &s[0])
-	}
-	return sc
+	return &state.Compute{EndpointID: endpointID, ProjectID: projectID, PreventDestroy: preventDestroy,
+		Type: v.Type, BranchID: v.BranchID, Applied: managed.Values(v).Recorded()}
 }
 
 // Differences lists the attributes whose value differs between before and
 // after by each attribute's equality rule (the suspend timeout's service
 // default equals 300 s), with what changing it does to a running compute.
 func Differences(before, after Values) []Attribute {
-	return differences(before, after, false)
+	return managed.Differences(managed.Values(before), managed.Values(after), false)
 }
 
 // ExactDifferences lists the attributes whose value differs at all: what a
 // digest of the values notices.
 func ExactDifferences(before, after Values) []Attribute {
-	return differences(before, after, true)
-}
-
-func differences(before, after Values, exact bool) []Attribute {
-	s := getScratch()
-	defer putScratch(s)
-	s[0], s[1] = before, after
-	var out []Attribute
-	for _, a := range attributes {
-		out = append(out, a.differences(&s[0], &s[1], exact)...)
-	}
-	return out
+	return managed.Differences(managed.Values(before), managed.Values(after), true)
 }
 
 // InPlace reports whether a live endpoint already has every value of want,
@@ -117,69 +77,21 @@ func InPlace(ep *api.Endpoint, want Values) bool {
 }
 
 // every lists each attribute of v as a create sets it: before is null.
-func (v Values) every() []Attribute {
-	s := getScratch()
-	defer putScratch(s)
-	s[0] = v
-	var out []Attribute
-	for _, a := range attributes {
-		out = append(out, a.initial(&s[0])...)
-	}
-	return out
-}
+func (v Values) every() []Attribute { return managed.Initial(managed.Values(v)) }
 
 // createRequest is the body of a create that makes a compute with these values.
-func (v Values) createRequest() *api.EndpointCreate {
-	var e api.EndpointCreate
-	s := getScratch()
-	defer putScratch(s)
-	s[0] = v
-	for _, a := range attributes {
-		a.toCreate(&e, &s[0])
-	}
-	return &e
-}
+func (v Values) createRequest() *api.EndpointCreate { return managed.CreateRequest(managed.Values(v)) }
 
 // updateRequest is the body of the one update that takes an endpoint from
-// before to after: every attribute that differs, by the equality rules, at
-// its new value. ok is false when one of them no update can change.
+// before to after (managed.UpdateRequest); ok is false when one of the
+// attributes that differ no update can change.
 func updateRequest(before, after Values) (req api.EndpointUpdate, ok bool) {
-	ok = true
-	s := getScratch()
-	defer putScratch(s)
-	s[0], s[1] = before, after
-	for _, a := range attributes {
-		if a.differences(&s[0], &s[1], false) != nil && !a.toUpdate(&req, &s[1]) {
-			ok = false
-		}
-	}
-	return req, ok
+	return managed.UpdateRequest(managed.Values(before), managed.Values(after))
 }
 
-// scratch holds the Values that the attribute table reads and writes. The
-// table's methods are interface calls, so a Values whose address they are
-// given escapes to the heap: each comparison, each reading of a state entry
-// or a compute block allocated a copy, over a million in a plan of 100,000
-// computes (110 MB of its 310). Pooled pairs are allocated once.
-var scratch = sync.Pool{New: func() any { return new([2]Values) }}
-
-func getScratch() *[2]Values { return scratch.Get().(*[2]Values) }
-
-// putScratch returns a pair, emptied so that it keeps no map or string alive.
-func putScratch(s *[2]Values) {
-	*s = [2]Values{}
-	scratch.Put(s)
-}
-
-// size is v's size, as sizing reads it.
-func (v Values) size() sizing.Size { return sizing.Size{Min: v.MinCU, Max: v.MaxCU} }
-
-// usage is what the cost of a compute with these values follows from, before
-// any hint of its active hours (sizing.NeverSuspends says when it never
-// scales to zero).
-func (v Values) usage() sizing.Usage {
-	return sizing.Usage{Min: v.MinCU, Max: v.MaxCU, NeverSuspends: sizing.NeverSuspends(v.MaxCU, v.SuspendTimeoutSeconds), Disabled: v.Disabled}
-}
+// Rows lists every managed attribute of v, in the table's order, as the
+// plan prints values.
+func (v Values) Rows() []Row { return managed.Rows(managed.Values(v), nil) }
 
 // ShownSize is a recorded compute's size as `neonform output` shows it:
 // each end a number, or the words that hide it when it came from a
@@ -193,25 +105,22 @@ type ShownSize struct {
 // secrets say.
 func AppliedSize(c *state.Compute) ShownSize {
 	s := SecretsOf(c)
-	out := ShownSize{Min: c.Applied.MinCU, Max: c.Applied.MaxCU}
-	if s.Hides(managed.MinCU.Name) {
-		out.Min = s.Value(managed.MinCU.Name)
-	}
-	if s.Hides(managed.MaxCU.Name) {
-		out.Max = s.Value(managed.MaxCU.Name)
-	}
+	var out ShownSize
+	out.Min, out.Max = c.Applied.ShownSize(func(attribute string) (string, bool) {
+		if !s.Hides(attribute) {
+			return "", false
+		}
+		return s.Value(attribute), true
+	})
 	return out
 }
 
-// settled is v with its settings never nil (managed.Settings): how derive,
-// the live digest and a plan file hold them, so that "no settings" is {}
-// wherever it is compared or written.
-func (v Values) settled() Values {
-	v.PgSettings = managed.Settings(v.PgSettings)
-	return v
-}
+// settled is v with its settings never nil (managed.Values.Settled): how
+// derive, the live digest and a plan file hold them, so that "no settings"
+// is {} wherever it is compared or written.
+func (v Values) settled() Values { return Values(managed.Values(v).Settled()) }
 
 func (v Values) clone() Values {
-	v.PgSettings = maps.Clone(v.PgSettings)
+	v.Applied = v.Applied.Clone()
 	return v
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/managed"
 	"github.com/neonform/neonform/internal/suggest"
 )
 
@@ -79,21 +80,9 @@ type Compute struct {
 }
 
 // Attributes are what neonform last applied, in the service's own terms (so
-// drift can be seen by comparing with the live endpoint).
-type Attributes struct {
-	Name                  string            `json:"name"`
-	MinCU                 float64           `json:"min_cu"`
-	MaxCU                 float64           `json:"max_cu"`
-	SuspendTimeoutSeconds int64             `json:"suspend_timeout_seconds"`
-	PgSettings            map[string]string `json:"pg_settings,omitempty"`
-	Disabled              bool              `json:"disabled"`
-}
-
-// Clone is a deep copy: its settings are a map of its own.
-func (a Attributes) Clone() Attributes {
-	a.PgSettings = maps.Clone(a.PgSettings)
-	return a
-}
+// drift can be seen by comparing with the live endpoint): the attribute
+// table's managed.Applied, the entry's type and branch being its own.
+type Attributes = managed.Applied
 
 // New returns an empty state with a new lineage and serial 0.
 func New() *State {

@@ -48,9 +48,12 @@ func writeRedacted(w io.Writer, p *diff.Plan) error {
 }
 
 // Where values of managed attributes live in the document, by JSON key: a
-// live endpoint and a state record (applied) use the plan's value names
-// (managed.Attribute.Key), a request body the API's; settings, keyed, are
-// an object of the API's (settings) that holds them under their value name.
+// live endpoint, a change, a reason, a step and a state record (its own and
+// applied) use the plan's value names (managed.Attribute.Key), a request
+// body the API's; settings, keyed, are an object of the API's (settings)
+// that holds them under their value name. Every object that holds a
+// compute's values hides them by these keys, which the table says: none
+// lists a key of its own.
 var (
 	valueKeys = keysOf(func(a *managed.Attribute) string { return a.Key })
 	bodyKeys  = keysOf(func(a *managed.Attribute) string {
@@ -104,11 +107,12 @@ func redact(doc *node, p *diff.Plan) {
 	byEndpoint := p.SensitiveByEndpoint()
 	for _, ch := range doc.get("changes").items {
 		names := byAddress[ch.get("address").text()]
-		hideValues(ch, map[string]string{managed.Type.Key: managed.Type.Name}, names)
+		hideValues(ch, valueKeys, names)
 		redactAttributes(ch.get("attributes"), names)
 		for _, r := range ch.get("reasons").items {
-			// The name of a replica adopted by it, hidden as the change hides its name.
-			hideValues(r, map[string]string{managed.Name.Key: managed.Name.Name}, names)
+			// The name of a replica adopted by it, or the type of the
+			// compute created, hidden as the change hides its own.
+			hideValues(r, valueKeys, names)
 		}
 	}
 	defaultsOf := map[string]diff.Secrets{} // by project id
@@ -134,7 +138,7 @@ func redact(doc *node, p *diff.Plan) {
 	}
 	for _, s := range doc.get("steps").items {
 		names := byAddress[s.get("address").text()]
-		hideValues(s, map[string]string{managed.Name.Key: managed.Name.Name}, names)
+		hideValues(s, valueKeys, names)
 		if body := s.get("body").get("endpoint"); body != nil {
 			hideValues(body, bodyKeys, names)
 			hideValues(body.get("settings"), valueKeys, names)
@@ -143,7 +147,7 @@ func redact(doc *node, p *diff.Plan) {
 			hideDefaults(d, names)
 		}
 		if rec := s.get("record"); rec != nil {
-			hideValues(rec, map[string]string{managed.Type.Key: managed.Type.Name}, names)
+			hideValues(rec, valueKeys, names)
 			hideValues(rec.get("applied"), valueKeys, names)
 		}
 	}

@@ -125,3 +125,26 @@ func TestAdoptedSensitiveNameIsHidden(t *testing.T) {
 		t.Errorf("the plan file does not keep the reason's name, which apply checks:\n%s", b)
 	}
 }
+
+// A type from a sensitive variable is hidden wherever the printed JSON
+// holds it under the table's key: the change, its step's record, and the
+// reason that names the compute created (which printed it before every
+// object took its keys from the table).
+func TestSensitiveTypeIsHiddenEverywhere(t *testing.T) {
+	c := difftest.Compute("reports", difftest.ReadOnly)
+	c.Sensitive = map[string]bool{"type": true}
+	c.SensitiveFrom = map[string][]string{"type": {"kind"}}
+	cfg := difftest.CfgOf(difftest.Project("shop", difftest.Proj, difftest.BranchID("main", difftest.BrMain, c)))
+	p := plantest.MustBuild(t, cfg, nil, plantest.LiveOf(plantest.LiveProject(difftest.Proj)))
+	var js strings.Builder
+	if err := RenderJSON(&js, p); err != nil {
+		t.Fatal(err)
+	}
+	out := js.String()
+	if strings.Contains(out, `"read_only"`) {
+		t.Errorf("the printed JSON shows the type:\n%s", out)
+	}
+	if !strings.Contains(out, `"kind": "new_compute"`) || !strings.Contains(out, `"type": "(sensitive value from var.kind)"`) {
+		t.Errorf("the printed JSON does not keep the reason with its type hidden:\n%s", out)
+	}
+}

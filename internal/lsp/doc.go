@@ -3,7 +3,7 @@
 // the same reader and checks as validate (config.Load, with the editor's
 // unsaved files in config.Options.Open), describes sizes with sizing's
 // table and cost model, formats with config.Format, and takes what it says
-// of attributes from internal/managed and diff's attribute table: it keeps
+// of attributes from the attribute table (internal/managed) and diff: it keeps
 // no parser or list of attributes of its own (docs/editors.md).
 //
 // It never calls the service and never reads the API key: everything it

@@ -123,7 +123,8 @@ func (c *cursor) argumentWords(path []string, a *hclsyntax.Attribute) string {
 }
 
 // changeEffect is what changing an argument of a compute block does, from
-// diff's attribute table (size sets both ends of a size).
+// the attribute table (internal/managed, through diff.ChangeEffect; size sets
+// both ends of a size).
 func changeEffect(arg string) (diff.Disruption, bool) {
 	worst, found := diff.None, false
 	for _, m := range managed.All {

@@ -43,42 +43,11 @@ type Attribute struct {
 	// suspends, whether it runs at all), so a value of it from a sensitive
 	// variable hides the cost too.
 	Costed bool
+
+	// kind is how its values are read, compared, shown, written and sent
+	// (kinds.go); the entries of table.go say it.
+	kind kind
 }
-
-// sizeArguments set both ends of a size: size = 2, or min_cu with max_cu.
-var sizeArguments = []string{"min_cu", "max_cu", "size"}
-
-// The managed attributes.
-var (
-	// A compute is its branch's primary unless it says otherwise.
-	Type = &Attribute{Name: "type", Arguments: []string{"type"}, API: "type", Key: "type", Home: "compute", Headline: true,
-		Default: Is("read_write")}
-	Branch = &Attribute{Name: "branch", API: "branch_id", Key: "branch_id", Headline: true,
-		Default: ByPlace}
-	// Both ends of a size default to the size the service gives a compute
-	// created without one.
-	MinCU = &Attribute{Name: "min_cu", Arguments: sizeArguments, API: "autoscaling_limit_min_cu", Key: "min_cu", Home: "compute", Headline: true,
-		Default: Is(float64(DefaultCU)), ProjectDefault: true, Costed: true}
-	MaxCU = &Attribute{Name: "max_cu", Arguments: sizeArguments, API: "autoscaling_limit_max_cu", Key: "max_cu", Home: "compute", Headline: true,
-		Default: Is(float64(DefaultCU)), ProjectDefault: true, Costed: true}
-	// The service's default timeout: SuspendDefault, which is
-	// ServiceDefaultSuspend (EffectiveSuspend).
-	SuspendTimeout = &Attribute{Name: "suspend_timeout", Arguments: []string{"suspend_timeout"}, API: "suspend_timeout_seconds", Key: "suspend_timeout_seconds", Home: "compute",
-		Default: Is(SuspendDefault), ProjectDefault: true, Costed: true}
-	// No settings: an empty map, never nil (Settings).
-	PgSettings = &Attribute{Name: "pg_settings", Arguments: []string{"pg_settings"}, API: "settings", Key: "pg_settings", Home: "compute", Keyed: true,
-		Default: Is(map[string]string{}), ProjectDefault: true}
-	Disabled = &Attribute{Name: "disabled", Arguments: []string{"disabled"}, API: "disabled", Key: "disabled", Home: "compute",
-		Default: Is(false), Costed: true}
-	// A compute's endpoint is named after its block.
-	Name = &Attribute{Name: "name", Arguments: []string{"name"}, API: "name", Key: "name",
-		Default: FromLabel}
-)
-
-// All is every managed attribute, in the order a compute block's arguments
-// are listed to people ("A compute block takes arguments type, min_cu, ...").
-// diff's table lists each once, in the order of a plan.
-var All = []*Attribute{Type, Branch, MinCU, MaxCU, SuspendTimeout, PgSettings, Disabled, Name}
 
 // Arguments is every compute block argument that sets a managed attribute,
 // each once, in All's order.
@@ -162,3 +131,25 @@ func (s *Attribute) From(declared map[string][]string) []string {
 	}
 	return out
 }
+
+// The table's readings of one attribute (its kind), for diff's plan.
+
+// SetAfter sets the value the plan attribute c changes to into v.
+func (s *Attribute) SetAfter(v *Values, c Change) error { return s.kind.setAfter(v, c) }
+
+// AtDefault reports whether value, as a plan records the attribute, is
+// what a compute block that leaves it out asks for (Default).
+func (s *Attribute) AtDefault(value any) bool { return s.kind.atDefault(value) }
+
+// Texts are its values in v that the service's answers may quote (a name,
+// settings' values): what apply hides when they are sensitive.
+func (s *Attribute) Texts(v *Values) []string { return s.kind.texts(v) }
+
+// Write is the compute block's arguments that ask for its value in v;
+// none when the block's place says it.
+func (s *Attribute) Write(v *Values) []Argument { return s.kind.arguments(v) }
+
+// DefaultOf sets into v what a compute block labelled label that writes
+// none of its arguments asks for; false when its Default is not a value
+// of its kind (TestEveryDefaultIsApplied).
+func (s *Attribute) DefaultOf(v *Values, label string) bool { return s.kind.fromDefault(v, label) }

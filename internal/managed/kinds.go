@@ -1,4 +1,4 @@
-package diff
+package managed
 
 import (
 	"fmt"
@@ -6,47 +6,38 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/neonform/neonform/api"
-	"github.com/neonform/neonform/config"
-	"github.com/neonform/neonform/internal/managed"
-	"github.com/neonform/neonform/state"
 )
 
-// attribute is one entry of the attribute table. Its two kinds are a single
-// value (field) and a map whose keys are attributes of their own (settings).
-type attribute interface {
-	// Name is the attribute's name in the configuration and in the plan.
-	Name() string
-	// spec is what every package knows of it (internal/managed): its
-	// compute block arguments, its field in the service, its home.
-	spec() *managed.Attribute
+// kind is how an attribute's values behave: its two kinds are a single
+// value (field) and a map whose keys are attributes of their own
+// (settings). Attribute's methods (table.go) call it; its methods take the
+// Values they read or write by address, so a caller keeps them in a pooled
+// scratch (scratch.go).
+type kind interface {
+	// bind gives the kind its attribute (name, default), once (table.go).
+	bind(a *Attribute)
 
 	fromLive(dst *Values, ep *api.Endpoint)
-	fromConfig(dst *Values, c *config.Compute, branchID string)
-	fromState(dst *Values, sc *state.Compute)
-	toState(sc *state.Compute, v *Values)
 
 	// differences lists the plan attributes whose value differs between
 	// before and after, by the equality rule or, when exact, by value; each
 	// with its effect on a running compute.
-	differences(before, after *Values, exact bool) []Attribute
+	differences(before, after *Values, exact bool) []Change
 	// initial lists the plan attributes of v as a create sets them.
-	initial(v *Values) []Attribute
+	initial(v *Values) []Change
 	// owns reports whether a plan attribute's name is this attribute's.
 	owns(planName string) bool
 	// setAfter sets the value a plan attribute changes to into v.
-	setAfter(v *Values, a Attribute) error
+	setAfter(v *Values, a Change) error
 	// atDefault reports whether a plan value is what a compute block that
-	// leaves the attribute out asks for (managed.Attribute.Default).
+	// leaves the attribute out asks for (Attribute.Default).
 	atDefault(value any) bool
-	// reason is what changing it as a does, as a reason of its own kind
-	// with the facts its words need; none (no kind) for the reason of a's
-	// effect (attributeReasons). branch names a branch by its id.
-	reason(a Attribute, branch func(id string) Branch) Reason
 	// display prints a plan attribute's value for people; show, its value in v.
 	display(value any) string
 	show(v *Values) string
@@ -60,37 +51,35 @@ type attribute interface {
 	texts(v *Values) []string
 
 	// arguments are the compute block's arguments that ask for its value
-	// in v (BlockArguments); none when the block's place says it.
+	// in v (diff.BlockArguments); none when the block's place says it.
 	arguments(v *Values) []Argument
 
 	// fromDefaults reads a project's defaults (nil: none) as the value a
 	// compute created without its own gets: the project's, else the
 	// attribute's default; nothing for an attribute they do not have
-	// (managed.Attribute.ProjectDefault). toDefaults sets v's value in the
+	// (Attribute.ProjectDefault). toDefaults sets v's value in the
 	// update of a project's defaults.
 	fromDefaults(dst *Values, d *api.DefaultEndpointSettings)
+	// fromDefault sets what a compute block labelled label that writes
+	// none of its arguments asks for (Attribute.Default); false when its
+	// default is not a value of its kind. A default by place sets nothing.
+	fromDefault(dst *Values, label string) bool
 	toDefaults(s *api.DefaultsSent, v *Values)
 
 	toCreate(e *api.EndpointCreate, v *Values)
 	// toUpdate sets the value of v in an update; false when no update can
 	// change it (the compute must be recreated).
 	toUpdate(u *api.EndpointUpdate, v *Values) bool
-	// sensitive reports whether the compute block's value of it comes from a
-	// variable declared sensitive, given the block's config.Compute.Sensitive.
-	sensitive(declared map[string]bool) bool
-	// from lists the sensitive variables the block's value of it comes
-	// from, given the block's config.Compute.SensitiveFrom.
-	from(declared map[string][]string) []string
 }
 
 // field is an attribute that holds one value of type T.
 type field[T any] struct {
-	managed *managed.Attribute
-	// in is where the value lives in Values; stored, in a state entry.
+	attr *Attribute
+	// in is where the value lives in Values, whether a live endpoint's, a
+	// compute block's or a state entry's (they are all Values); live reads
+	// it from the service's answer.
 	in     func(*Values) *T
 	live   func(*api.Endpoint) T
-	config func(c *config.Compute, branchID string) T
-	stored func(*state.Compute) *T
 	equal  func(a, b T) bool
 	effect func(before, after T) Disruption
 	create func(*api.EndpointCreate, T)
@@ -101,32 +90,18 @@ type field[T any] struct {
 	format func(T) string
 	// hcl writes it in a compute block (BlockArguments).
 	hcl func(*Values) []Argument
-	// why, when not nil, is what a change of it does (reason).
-	why func(a Attribute, branch func(id string) Branch) Reason
 	// text: its value is a text the service's answers may quote (texts).
 	text bool
 	// project is where a project's defaults hold it, and sent where their
 	// update does; nil unless it is a project default
-	// (managed.Attribute.ProjectDefault).
+	// (Attribute.ProjectDefault).
 	project func(*api.DefaultEndpointSettings) **T
 	sent    func(*api.DefaultsSent) *T
 }
 
-func (f *field[T]) Name() string { return f.managed.Name }
-
-func (f *field[T]) spec() *managed.Attribute { return f.managed }
-
 func (f *field[T]) fromLive(dst *Values, ep *api.Endpoint) { *f.in(dst) = f.live(ep) }
 
-func (f *field[T]) fromConfig(dst *Values, c *config.Compute, branchID string) {
-	*f.in(dst) = f.config(c, branchID)
-}
-
-func (f *field[T]) fromState(dst *Values, sc *state.Compute) { *f.in(dst) = *f.stored(sc) }
-
-func (f *field[T]) toState(sc *state.Compute, v *Values) { *f.stored(sc) = *f.in(v) }
-
-func (f *field[T]) differences(before, after *Values, exact bool) []Attribute {
+func (f *field[T]) differences(before, after *Values, exact bool) []Change {
 	b, a := *f.in(before), *f.in(after)
 	same := f.equal(b, a)
 	if exact {
@@ -135,11 +110,11 @@ func (f *field[T]) differences(before, after *Values, exact bool) []Attribute {
 	if same {
 		return nil
 	}
-	return []Attribute{{Name: f.managed.Name, Before: plain(b), After: plain(a), Effect: f.effect(b, a)}}
+	return []Change{{Name: f.attr.Name, Before: plain(b), After: plain(a), Effect: f.effect(b, a)}}
 }
 
-func (f *field[T]) initial(v *Values) []Attribute {
-	return []Attribute{{Name: f.managed.Name, Before: nil, After: plain(*f.in(v)), Effect: None}}
+func (f *field[T]) initial(v *Values) []Change {
+	return []Change{{Name: f.attr.Name, Before: nil, After: plain(*f.in(v)), Effect: None}}
 }
 
 // plain is a value as a plan file reads back: a JSON string, number or
@@ -154,12 +129,12 @@ func plain(v any) any {
 	return v
 }
 
-func (f *field[T]) owns(planName string) bool { return planName == f.managed.Name }
+func (f *field[T]) owns(planName string) bool { return planName == f.attr.Name }
 
-func (f *field[T]) setAfter(v *Values, a Attribute) error {
+func (f *field[T]) setAfter(v *Values, a Change) error {
 	x, err := f.decode(a.After)
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.managed.Name, err)
+		return fmt.Errorf("%s: %w", f.attr.Name, err)
 	}
 	*f.in(v) = x
 	return nil
@@ -176,10 +151,10 @@ func (f *field[T]) display(value any) string {
 	return f.format(x)
 }
 
-// atDefault compares with the value of the attribute's managed.Default; a
+// atDefault compares with the value of the attribute's Default; a
 // default by label or by place is no value, so nothing is at it.
 func (f *field[T]) atDefault(value any) bool {
-	d := f.managed.Default.Value
+	d := f.attr.Default.Value
 	if d == nil {
 		return false
 	}
@@ -199,13 +174,6 @@ func (f *field[T]) texts(v *Values) []string {
 	return nil
 }
 
-func (f *field[T]) reason(a Attribute, branch func(id string) Branch) Reason {
-	if f.why == nil {
-		return Reason{}
-	}
-	return f.why(a, branch)
-}
-
 func (f *field[T]) arguments(v *Values) []Argument { return f.hcl(v) }
 
 func (f *field[T]) fromDefaults(dst *Values, d *api.DefaultEndpointSettings) {
@@ -218,7 +186,7 @@ func (f *field[T]) fromDefaults(dst *Values, d *api.DefaultEndpointSettings) {
 			return
 		}
 	}
-	x, _ := f.decode(f.managed.Default.Value) // TestProjectDefaultsAreTheTables checks it decodes
+	x, _ := f.decode(f.attr.Default.Value) // TestProjectDefaultsAreTheTables checks it decodes
 	*f.in(dst) = x
 }
 
@@ -238,19 +206,13 @@ func (f *field[T]) toUpdate(u *api.EndpointUpdate, v *Values) bool {
 	return true
 }
 
-func (f *field[T]) sensitive(declared map[string]bool) bool { return f.managed.Sensitive(declared) }
-
-func (f *field[T]) from(declared map[string][]string) []string { return f.managed.From(declared) }
-
 func same[T comparable](a, b T) bool { return a == b }
 
 // settings is a map attribute: each key is a plan attribute "name.key", set
 // or unset, and the whole map goes into a request.
 type settings struct {
-	managed *managed.Attribute
-	live    func(*api.Endpoint) map[string]string
-	config  func(*config.Compute) map[string]string
-	stored  func(*state.Compute) *map[string]string
+	attr *Attribute
+	live func(*api.Endpoint) map[string]string
 	// project is a project's defaults' settings; sent, where their update
 	// sends them.
 	project func(*api.DefaultEndpointSettings) map[string]string
@@ -258,40 +220,20 @@ type settings struct {
 	effect  Disruption
 }
 
-func (s *settings) Name() string { return s.managed.Name }
-
-func (s *settings) spec() *managed.Attribute { return s.managed }
-
 // cloneSettings is a copy of m that Values can hold: never nil
-// (managed.Settings).
+// (Settings).
 func cloneSettings(m map[string]string) map[string]string {
-	return maps.Clone(managed.Settings(m))
+	return maps.Clone(Settings(m))
 }
 
 func (s *settings) fromLive(dst *Values, ep *api.Endpoint) {
 	dst.PgSettings = cloneSettings(s.live(ep))
 }
 
-func (s *settings) fromConfig(dst *Values, c *config.Compute, _ string) {
-	dst.PgSettings = cloneSettings(s.config(c))
-}
-
-func (s *settings) fromState(dst *Values, sc *state.Compute) {
-	dst.PgSettings = cloneSettings(*s.stored(sc))
-}
-
-func (s *settings) toState(sc *state.Compute, v *Values) {
-	var m map[string]string
-	if len(v.PgSettings) > 0 {
-		m = maps.Clone(v.PgSettings)
-	}
-	*s.stored(sc) = m
-}
-
 // differences compares key by key, in key order; a missing key is null. Two
 // settings are equal only when their texts are: the service passes them to
 // Postgres as written.
-func (s *settings) differences(before, after *Values, _ bool) []Attribute {
+func (s *settings) differences(before, after *Values, _ bool) []Change {
 	b, a := before.PgSettings, after.PgSettings
 	if len(b) == 0 && len(a) == 0 {
 		return nil // the common case: no settings on either side
@@ -303,35 +245,35 @@ func (s *settings) differences(before, after *Values, _ bool) []Attribute {
 		}
 	}
 	slices.Sort(keys)
-	var out []Attribute
+	var out []Change
 	for _, k := range keys {
 		bv, inB := b[k]
 		av, inA := a[k]
 		if inB == inA && av == bv {
 			continue
 		}
-		out = append(out, Attribute{Name: s.managed.Name + "." + k, Before: optional(bv, inB), After: optional(av, inA), Effect: s.effect})
+		out = append(out, Change{Name: s.attr.Name + "." + k, Before: optional(bv, inB), After: optional(av, inA), Effect: s.effect})
 	}
 	return out
 }
 
-func (s *settings) initial(v *Values) []Attribute {
-	var out []Attribute
+func (s *settings) initial(v *Values) []Change {
+	var out []Change
 	for _, k := range slices.Sorted(maps.Keys(v.PgSettings)) {
-		out = append(out, Attribute{Name: s.managed.Name + "." + k, Before: nil, After: v.PgSettings[k], Effect: None})
+		out = append(out, Change{Name: s.attr.Name + "." + k, Before: nil, After: v.PgSettings[k], Effect: None})
 	}
 	return out
 }
 
 func (s *settings) owns(planName string) bool {
-	key, ok := strings.CutPrefix(planName, s.managed.Name+".")
+	key, ok := strings.CutPrefix(planName, s.attr.Name+".")
 	return ok && key != ""
 }
 
 // setAfter changes a copy of v's map, never the map itself, which v may
 // share with the live endpoint it was copied from (derive).
-func (s *settings) setAfter(v *Values, a Attribute) error {
-	key := strings.TrimPrefix(a.Name, s.managed.Name+".")
+func (s *settings) setAfter(v *Values, a Change) error {
+	key := strings.TrimPrefix(a.Name, s.attr.Name+".")
 	m := cloneSettings(v.PgSettings)
 	switch x := a.After.(type) {
 	case nil:
@@ -359,7 +301,7 @@ func (s *settings) display(value any) string {
 // (no settings) has it.
 func (s *settings) atDefault(value any) bool { return value == nil }
 
-func (s *settings) show(v *Values) string { return FormatSettings(v.PgSettings) }
+func (s *settings) show(v *Values) string { return formatSettings(v.PgSettings, strconv.Quote) }
 
 func (s *settings) showHidden(v *Values, hidden string) string {
 	if len(v.PgSettings) == 0 {
@@ -378,24 +320,16 @@ func (s *settings) texts(v *Values) []string {
 	return out
 }
 
-// reason: a setting is read when Postgres starts, so a new one restarts it.
-func (s *settings) reason(a Attribute, _ func(id string) Branch) Reason {
-	if a.Effect != Restart {
-		return Reason{}
-	}
-	return Reason{Kind: ReasonSettingRestart, Attribute: a.Name}
-}
-
 // arguments write the whole map, as the block's one pg_settings argument.
 func (s *settings) arguments(v *Values) []Argument {
 	if len(v.PgSettings) == 0 {
-		return []Argument{{s.managed.Name, cty.MapValEmpty(cty.String)}}
+		return []Argument{{s.attr.Name, cty.MapValEmpty(cty.String)}}
 	}
 	m := make(map[string]cty.Value, len(v.PgSettings))
 	for k, x := range v.PgSettings {
 		m[k] = cty.StringVal(x)
 	}
-	return []Argument{{s.managed.Name, cty.MapVal(m)}}
+	return []Argument{{s.attr.Name, cty.MapVal(m)}}
 }
 
 // fromDefaults: a project without settings has none, as a compute without them.
@@ -410,7 +344,7 @@ func (s *settings) fromDefaults(dst *Values, d *api.DefaultEndpointSettings) {
 // toDefaults sends {} for no settings: the service keeps settings an update
 // leaves out.
 func (s *settings) toDefaults(u *api.DefaultsSent, v *Values) {
-	*s.sent(u) = managed.Settings(v.PgSettings)
+	*s.sent(u) = Settings(v.PgSettings)
 }
 
 func (s *settings) toCreate(e *api.EndpointCreate, v *Values) {
@@ -422,13 +356,9 @@ func (s *settings) toCreate(e *api.EndpointCreate, v *Values) {
 }
 
 func (s *settings) toUpdate(u *api.EndpointUpdate, v *Values) bool {
-	u.Settings = &api.SettingsRequest{PgSettings: managed.Settings(maps.Clone(v.PgSettings))}
+	u.Settings = &api.SettingsRequest{PgSettings: Settings(maps.Clone(v.PgSettings))}
 	return true
 }
-
-func (s *settings) sensitive(declared map[string]bool) bool { return s.managed.Sensitive(declared) }
-
-func (s *settings) from(declared map[string][]string) []string { return s.managed.From(declared) }
 
 func optional(v string, ok bool) any {
 	if !ok {
@@ -500,4 +430,29 @@ func quoteEmpty(s string) string {
 		return `""`
 	}
 	return s
+}
+
+func (f *field[T]) bind(a *Attribute) { f.attr = a }
+
+func (s *settings) bind(a *Attribute) { s.attr = a }
+
+func (f *field[T]) fromDefault(dst *Values, label string) bool {
+	x, ok := f.attr.Default.Of(label)
+	if !ok {
+		return true
+	}
+	v, err := f.decode(x)
+	if err == nil {
+		*f.in(dst) = v
+	}
+	return err == nil
+}
+
+// fromDefault gives each compute a map of its own, never nil (Settings):
+// no two computes share the default's.
+func (s *settings) fromDefault(dst *Values, label string) bool {
+	x, _ := s.attr.Default.Of(label)
+	m, ok := x.(map[string]string)
+	dst.PgSettings = cloneSettings(m)
+	return ok
 }
