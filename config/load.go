@@ -271,7 +271,10 @@ func (l *loader) load(files map[string][]byte) {
 		if l.stopBefore(filename) {
 			return
 		}
-		f, diags := l.budget.parse(files[name], filename)
+		f, diags, stopped := l.parse(files[name], filename)
+		if stopped {
+			return
+		}
 		l.diags = append(l.diags, diags...)
 		if f == nil {
 			continue
