@@ -52,6 +52,7 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 		f.projects = o.projects
 		var err error
 		if f.others, err = o.parseOthers(l.evalBudget.ctx, f.src, f.name); err != nil {
+			l.cfg.Files[f.name] = &hcl.File{Bytes: f.src}
 			return l.stopBefore(f.name) // interrupted: finish says so
 		}
 		if f.others == nil {

@@ -43,6 +43,7 @@ func (b *budget) parse(ctx context.Context, src []byte, filename string) (*hcl.F
 func (l *loader) parse(src []byte, filename string) (f *hcl.File, diags hcl.Diagnostics, stopped bool) {
 	f, diags, err := l.budget.parse(l.evalBudget.ctx, src, filename)
 	if err != nil {
+		l.cfg.Files[filename] = &hcl.File{Bytes: src} // for the diagnostic's source line (finish)
 		return nil, nil, l.stopBefore(filename)
 	}
 	return f, diags, false

@@ -3,6 +3,7 @@ package config_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -75,7 +76,8 @@ func (c *cancelOnDone) Done() <-chan struct{} {
 }
 
 // An interrupt during the parse of a large file stops the load there,
-// without waiting for the parse: hclsyntax looks at no context, and one
+// without waiting for the parse, nor leaving the file to be parsed again
+// to print the diagnostic: hclsyntax looks at no context, and one
 // file at the 8 MiB limit takes seconds of CPU. The load returns the one
 // error "Interrupted" while the parse it gave up is still running, or yet
 // to start (its goroutine, started by internal/abandon, is there when the
@@ -88,7 +90,7 @@ func TestAnInterruptDoesNotWaitForAParse(t *testing.T) {
 	files := map[string][]byte{"big.hcl": []byte(src.String())}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, diags := config.LoadSources("dir", files, config.Options{Context: &cancelOnDone{Context: ctx, cancel: cancel}})
+	cfg, diags := config.LoadSources("dir", files, config.Options{Context: &cancelOnDone{Context: ctx, cancel: cancel}})
 	stacks := make([]byte, 1<<20)
 	stacks = stacks[:runtime.Stack(stacks, true)]
 	if len(diags) != 1 || diags[0].Summary != "Interrupted" {
@@ -98,5 +100,10 @@ func TestAnInterruptDoesNotWaitForAParse(t *testing.T) {
 	self, _, _ := strings.Cut(strings.TrimPrefix(string(stacks), "goroutine "), " ")
 	if !strings.Contains(string(stacks), "created by github.com/neonform/neonform/internal/abandon.Call[...] in goroutine "+self+"\n") {
 		t.Errorf("the load returned after the parse had ended: it waited for it\n%s", stacks)
+	}
+	// The diagnostic's printer parses a file that has no tree, to name the
+	// blocks around the mistake: it must not parse this one again.
+	if f := cfg.Files[filepath.Join("dir", "big.hcl")]; f == nil || f.Body == nil || len(f.Bytes) != len(files["big.hcl"]) {
+		t.Errorf("the interrupted file is not among the configuration's files with a tree (empty) and its bytes: %v", f)
 	}
 }
