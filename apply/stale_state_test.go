@@ -124,3 +124,42 @@ func TestAQuietProjectThatMovedOnIsLeftOut(t *testing.T) {
 		t.Errorf("the plan itself changed: %+v", p)
 	}
 }
+
+// A destroy plan deletes every compute the state manages, so any write
+// since it was made, in any project, makes it stale (an entry written in
+// a project it did not read would be left behind); but not a state that
+// was empty when it was planned and is empty still, nor one whose own
+// projects' entries already say what changed.
+func TestADestroyPlanIsHeldToEveryWrite(t *testing.T) {
+	written := func(was, now int64) StaleFact {
+		return StaleFact{Kind: StaleWritten, Was: fmt.Sprint(was), Now: fmt.Sprint(now)}
+	}
+	st := state.New()
+	st.Serial = 3
+	st.Computes["a.main.x"] = entry("p-a", "ep-1")
+	empty := state.New()
+	for _, c := range []struct {
+		name string
+		made *state.State
+		edit func(*state.State)
+		want []StaleFact
+	}{
+		{"nothing written", st, func(*state.State) {}, nil},
+		{"an entry written in a project it did not read", st, func(s *state.State) { s.Serial++; s.Computes["c.main.z"] = entry("p-c", "ep-3") },
+			[]StaleFact{written(3, 4)}},
+		{"an entry added in its own project", st, func(s *state.State) { s.Serial++; s.Computes["a.main.z"] = entry("p-a", "ep-3") },
+			[]StaleFact{{Kind: StaleEntryAdded, Project: "a", ProjectID: "p-a", Address: "a.main.z"}}},
+		{"planned without a state, still empty", empty, func(s *state.State) { s.Serial = 2 }, nil},
+		{"planned without a state, an entry written elsewhere", empty, func(s *state.State) { s.Serial = 2; s.Computes["c.main.z"] = entry("p-c", "ep-3") },
+			[]StaleFact{written(0, 2)}},
+	} {
+		p := madeAgainst(c.made)
+		p.Destroy = true
+		now := c.made.Clone()
+		c.edit(now)
+		_, got := checkState(p, now)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"context"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -31,20 +33,10 @@ import (
 // checks in the same order, projects decoded in file order after every
 // variable, local and setting (TestLoadByFileMatchesLoad).
 func (l *loader) loadByFile(files map[string][]byte) bool {
-	type file struct {
-		name     string
-		src      []byte
-		projects []projectBlock
-		others   *hclsyntax.Body // the top level but the project blocks
-		tokens   int
-		// whole: round one parsed the whole file (it has no project
-		// blocks), so round two has nothing to add.
-		whole bool
-	}
-	var all []file
+	var all []byFile
 	byType := map[string][]*hclsyntax.Block{}
 	for _, name := range sortedNames(files) {
-		f := file{name: l.fileName(name), src: files[name]}
+		f := byFile{name: l.fileName(name), src: files[name]}
 		if l.stopBefore(f.name) {
 			return true // stopped: finish says so
 		}
@@ -58,7 +50,12 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 		// is never lowered, and round two holds one file's tree at a time.
 		memlimit.Need(hclBytesPerToken * int64(f.tokens))
 		f.projects = o.projects
-		if f.others = o.parseOthers(f.src, f.name); f.others == nil {
+		var err error
+		if f.others, err = o.parseOthers(l.evalBudget.ctx, f.src, f.name); err != nil {
+			l.cfg.Files[f.name] = &hcl.File{Bytes: f.src}
+			return l.stopBefore(f.name) // interrupted: finish says so
+		}
+		if f.others == nil {
 			return false
 		}
 		f.whole = len(o.projects) == 0 && len(o.items) > 0
@@ -87,26 +84,55 @@ func (l *loader) loadByFile(files map[string][]byte) bool {
 			f.others = nil
 			continue
 		}
-		parsed, diags := hclsyntax.ParseConfig(f.src, f.name, hcl.InitialPos)
-		if len(diags) > 0 {
+		if !l.roundTwo(f) {
 			return false
 		}
-		projects, ok := projectBlocks(parsed.Body.(*hclsyntax.Body), f.others, f.projects)
-		if !ok {
-			return false
+		if l.evalBudget.interrupted {
+			return true // stopped: finish says so
 		}
-		// Their labels are checked as the rest of the top level was.
-		c, diags := bodyContent(&hclsyntax.Body{Blocks: projects}, rootSchema, "the top level of a file")
-		l.diags = append(l.diags, diags...)
-		if !l.opts.SettingsOnly || l.opts.Projects { // parsed all the same: load reports a syntax error anywhere
-			l.decodeProjects(c.Blocks)
-		}
-		f.others, f.projects = nil, nil
 	}
 	if !l.opts.SettingsOnly || l.opts.Projects {
 		l.decodeMoves(byType["moved"])
 		l.decodeRemovals(byType["removed"])
 	}
+	return true
+}
+
+// byFile is one file as loadByFile reads it.
+type byFile struct {
+	name     string
+	src      []byte
+	projects []projectBlock
+	others   *hclsyntax.Body // the top level but the project blocks
+	tokens   int
+	// whole: round one parsed the whole file (it has no project
+	// blocks), so round two has nothing to add.
+	whole bool
+}
+
+// roundTwo parses f whole and decodes its projects, then lets its tree go.
+// It returns false when loadByFile gives way to load (a syntax
+// diagnostic, or a top level that is not what round one saw); an
+// interrupt stops the load there (stopBefore).
+func (l *loader) roundTwo(f *byFile) bool {
+	parsed, diags, err := parseConfig(l.evalBudget.ctx, f.src, f.name, hcl.InitialPos)
+	if err != nil {
+		return l.stopBefore(f.name)
+	}
+	if len(diags) > 0 {
+		return false
+	}
+	projects, ok := projectBlocks(parsed.Body.(*hclsyntax.Body), f.others, f.projects)
+	if !ok {
+		return false
+	}
+	// Their labels are checked as the rest of the top level was.
+	c, diags := bodyContent(&hclsyntax.Body{Blocks: projects}, rootSchema, "the top level of a file")
+	l.diags = append(l.diags, diags...)
+	if !l.opts.SettingsOnly || l.opts.Projects { // parsed all the same: load reports a syntax error anywhere
+		l.decodeProjects(c.Blocks)
+	}
+	f.others, f.projects = nil, nil
 	return true
 }
 
@@ -149,8 +175,9 @@ func (o *outline) closes(t hclsyntax.TokenType, start, end, line int) {
 
 // parseOthers parses what lies between the project blocks of src, where an
 // item starts, each part from its position in the file, and returns their
-// top level together; nil if a part has a syntax diagnostic.
-func (o *outline) parseOthers(src []byte, filename string) *hclsyntax.Body {
+// top level together; nil if a part has a syntax diagnostic. err is ctx's
+// error when an interrupt gave a part's parse up (parseConfig).
+func (o *outline) parseOthers(ctx context.Context, src []byte, filename string) (*hclsyntax.Body, error) {
 	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}}
 	from, pos, item := 0, hcl.InitialPos, 0
 	for i := 0; i <= len(o.projects); i++ {
@@ -162,14 +189,17 @@ func (o *outline) parseOthers(src []byte, filename string) *hclsyntax.Body {
 			item++
 		}
 		if item < len(o.items) && o.items[item] < to {
-			part, diags := hclsyntax.ParseConfig(src[from:to], filename, pos)
+			part, diags, err := parseConfig(ctx, src[from:to], filename, pos)
+			if err != nil {
+				return nil, err
+			}
 			if len(diags) > 0 {
-				return nil
+				return nil, nil
 			}
 			b := part.Body.(*hclsyntax.Body)
 			for name, a := range b.Attributes {
 				if body.Attributes[name] != nil {
-					return nil // hcl's error, in round two or in load
+					return nil, nil // hcl's error, in round two or in load
 				}
 				body.Attributes[name] = a
 			}
@@ -180,7 +210,7 @@ func (o *outline) parseOthers(src []byte, filename string) *hclsyntax.Body {
 			from, pos = p.end, posAt(src, p.end, p.endLine)
 		}
 	}
-	return body
+	return body, nil
 }
 
 // projectBlocks returns the project blocks of the whole file's top level,

@@ -247,10 +247,10 @@ func sizeText(n int64) string {
 
 // stopBefore reports whether the run was interrupted, and then stops the
 // load as an interrupt within an evaluation does, naming the file it was
-// about to read (or "" between phases). Parsing a file is not stopped
-// midway (hclsyntax looks at no context): the load looks before each file
-// and between its phases, so an interrupt waits at most for the parse of
-// one file: seconds for one at the 8 MiB limit (docs/apply.md).
+// about to read (or "" between phases). The load looks before each file
+// and between its phases; a file's parse, which hclsyntax does without
+// looking at a context (seconds for one at the 8 MiB limit), is given up
+// when an interrupt comes during it (parseConfig), and the load stops here.
 func (l *loader) stopBefore(filename string) bool {
 	b := l.evalBudget
 	if b.interrupted {

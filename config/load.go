@@ -162,6 +162,7 @@ func loadSources(dir string, files map[string][]byte, opts Options, b *budget) (
 func (l *loader) finish() (*Config, hcl.Diagnostics) {
 	if l.evalBudget.interrupted {
 		// Asked to stop: what was not evaluated is not a mistake.
+		l.cfg.treesGone()
 		return l.cfg, hcl.Diagnostics{l.evalBudget.stopped}
 	}
 	l.explainEmptyEnv()
@@ -190,6 +191,20 @@ func newLoader(dir string, opts Options, b *budget) *loader {
 	l.functions = boundedFunctions(functions(l.environ), l.evalBudget)
 	l.evalBudget.functions = l.functions
 	return l
+}
+
+// treesGone gives each file without a syntax tree an empty one, once the
+// load was interrupted: the printer of the diagnostics parses a file with
+// none to name the blocks a diagnostic is in, seconds for one at the 8 MiB
+// limit after the interrupt, where the run is to exit within a second
+// (docs/apply.md, Interrupting). The interrupt's diagnostic then names no
+// block.
+func (c *Config) treesGone() {
+	for name, f := range c.Files {
+		if f.Body == nil {
+			c.Files[name] = &hcl.File{Bytes: f.Bytes, Body: &hclsyntax.Body{}}
+		}
+	}
 }
 
 // dropSyntaxTrees keeps only the bytes of the files once the configuration
@@ -271,7 +286,10 @@ func (l *loader) load(files map[string][]byte) {
 		if l.stopBefore(filename) {
 			return
 		}
-		f, diags := l.budget.parse(files[name], filename)
+		f, diags, stopped := l.parse(files[name], filename)
+		if stopped {
+			return
+		}
 		l.diags = append(l.diags, diags...)
 		if f == nil {
 			continue

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"unicode/utf8"
 
@@ -21,17 +22,31 @@ func Parse(src []byte, filename string) (*hcl.File, diag.Diagnostics) {
 	if !b.take(len(src)) {
 		return nil, diag.FromHCL(hcl.Diagnostics{tooLarge(filename)})
 	}
-	f, diags := b.parse(src, filename)
+	f, diags, _ := b.parse(context.Background(), src, filename)
 	return f, diag.FromHCL(diags)
 }
 
-func (b *budget) parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
+// parse checks the file's shape, then parses it; err is ctx's error when
+// an interrupt gave the parse up (parseConfig).
+func (b *budget) parse(ctx context.Context, src []byte, filename string) (*hcl.File, hcl.Diagnostics, error) {
 	if d := b.checkShape(src, filename); d != nil {
-		return nil, hcl.Diagnostics{d}
+		return nil, hcl.Diagnostics{d}, nil
 	}
 	// load keeps every file's tree: room for all the tokens so far.
 	memlimit.Need(hclBytesPerToken * int64(MaxTokens-b.tokens))
-	return parseFile(src, filename)
+	return parseFile(ctx, src, filename)
+}
+
+// parse is budget.parse under the run's context: when an interrupt gives
+// the parse up, the load stops there as stopBefore stops it, and stopped
+// is true.
+func (l *loader) parse(src []byte, filename string) (f *hcl.File, diags hcl.Diagnostics, stopped bool) {
+	f, diags, err := l.budget.parse(l.evalBudget.ctx, src, filename)
+	if err != nil {
+		l.cfg.Files[filename] = &hcl.File{Bytes: src} // for the diagnostic's source line (finish)
+		return nil, nil, l.stopBefore(filename)
+	}
+	return f, diags, false
 }
 
 // hclBytesPerToken is about what hcl holds while it parses (its tokens and

@@ -3,8 +3,10 @@ package config_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/neonform/neonform/config"
@@ -56,5 +58,52 @@ func TestLoadStopsBetweenFilesAndPhases(t *testing.T) {
 		if len(diags) != 1 || diags[0].Summary != "Interrupted" {
 			t.Fatalf("cancelled at look %d of %d: %v, want one error, Interrupted", n, never.looks, diags)
 		}
+	}
+}
+
+// cancelOnDone is a context cancelled the first time its Done is asked
+// for: by the first call that waits on it, which in a load is the parse
+// of a file (parseConfig).
+type cancelOnDone struct {
+	context.Context
+	cancel context.CancelFunc
+	once   sync.Once
+}
+
+func (c *cancelOnDone) Done() <-chan struct{} {
+	c.once.Do(c.cancel)
+	return c.Context.Done()
+}
+
+// An interrupt during the parse of a large file stops the load there,
+// without waiting for the parse, nor leaving the file to be parsed again
+// to print the diagnostic: hclsyntax looks at no context, and one
+// file at the 8 MiB limit takes seconds of CPU. The load returns the one
+// error "Interrupted" while the parse it gave up is still running, or yet
+// to start (its goroutine, started by internal/abandon, is there when the
+// load has returned: the load did not wait for it to end).
+func TestAnInterruptDoesNotWaitForAParse(t *testing.T) {
+	var src strings.Builder
+	for p := 0; src.Len() < 4<<20; p++ {
+		fmt.Fprintf(&src, "project \"p%d\" {\n  id = \"project-%08d\"\n  branch \"main\" {\n    compute \"primary\" {\n      min_cu = 0.25\n      max_cu = 1\n      name   = \"a compute with a name long enough to keep the tokens of a large file within the limit\"\n    }\n  }\n}\n", p, p)
+	}
+	files := map[string][]byte{"big.hcl": []byte(src.String())}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg, diags := config.LoadSources("dir", files, config.Options{Context: &cancelOnDone{Context: ctx, cancel: cancel}})
+	stacks := make([]byte, 1<<20)
+	stacks = stacks[:runtime.Stack(stacks, true)]
+	if len(diags) != 1 || diags[0].Summary != "Interrupted" {
+		t.Fatalf("interrupted while parsing: %v, want one error, Interrupted", diags)
+	}
+	// The first stack is this goroutine's: "goroutine 7 [running]:".
+	self, _, _ := strings.Cut(strings.TrimPrefix(string(stacks), "goroutine "), " ")
+	if !strings.Contains(string(stacks), "created by github.com/neonform/neonform/internal/abandon.Call[...] in goroutine "+self+"\n") {
+		t.Errorf("the load returned after the parse had ended: it waited for it\n%s", stacks)
+	}
+	// The diagnostic's printer parses a file that has no tree, to name the
+	// blocks around the mistake: it must not parse this one again.
+	if f := cfg.Files[filepath.Join("dir", "big.hcl")]; f == nil || f.Body == nil || len(f.Bytes) != len(files["big.hcl"]) {
+		t.Errorf("the interrupted file is not among the configuration's files with a tree (empty) and its bytes: %v", f)
 	}
 }

@@ -2,10 +2,13 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/neonform/neonform/internal/abandon"
 )
 
 // closers maps each opening token to the one that closes it.
@@ -26,10 +29,32 @@ var bracketWords = map[hclsyntax.TokenType][3]string{
 	hclsyntax.TokenTemplateControl: {"template directive", "%{", "}"},
 }
 
-// parseFile parses one configuration file, with its syntax errors explained.
-func parseFile(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
-	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
-	return f, explainSyntax(src, filename, diags)
+// parseFile parses one configuration file, with its syntax errors
+// explained; err is ctx's error when an interrupt gave the parse up
+// (parseConfig).
+func parseFile(ctx context.Context, src []byte, filename string) (*hcl.File, hcl.Diagnostics, error) {
+	f, diags, err := parseConfig(ctx, src, filename, hcl.InitialPos)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, explainSyntax(src, filename, diags), nil
+}
+
+// parseConfig is hclsyntax.ParseConfig, given up with ctx's error once ctx
+// is done (an interrupt): hcl's parser looks at no context, and one file at
+// the 8 MiB limit takes seconds of CPU (docs/apply.md, Interrupting). The
+// parse is then left to end on its own in its goroutine, its tree dropped
+// (internal/abandon): the run exits right after.
+func parseConfig(ctx context.Context, src []byte, filename string, pos hcl.Pos) (*hcl.File, hcl.Diagnostics, error) {
+	type parsed struct {
+		f     *hcl.File
+		diags hcl.Diagnostics
+	}
+	p, err := abandon.Call(ctx, func() parsed {
+		f, diags := hclsyntax.ParseConfig(src, filename, pos)
+		return parsed{f, diags}
+	})
+	return p.f, p.diags, err
 }
 
 // explainSyntax adds what hcl's syntax errors leave out: where an unclosed

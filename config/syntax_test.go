@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
@@ -24,7 +25,7 @@ func TestUnclosedBracketsPointAtTheOpener(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%q", tt.src), func(t *testing.T) {
-			_, diags := parseFile([]byte(tt.src), "x.hcl")
+			_, diags, _ := parseFile(context.Background(), []byte(tt.src), "x.hcl")
 			if !diags.HasErrors() {
 				t.Fatal("no error")
 			}

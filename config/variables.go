@@ -259,7 +259,10 @@ func (l *loader) readVarFile(path string, values map[string]cty.Value) {
 		l.diags = append(l.diags, d)
 		return
 	}
-	f, diags := l.budget.parse(src, path)
+	f, diags, stopped := l.parse(src, path)
+	if stopped {
+		return
+	}
 	if f != nil {
 		l.cfg.Files[path] = f
 		l.cfg.VarFiles[path] = true

@@ -49,6 +49,16 @@ func TestEditsDeriveRefuses(t *testing.T) {
 		{"a moved_from the state does not say", func(p *Plan, _ *state.State) {
 			changeAt(t, p, "shop.main.reports").MovedFrom = "shop.main.primary"
 		}, `change shop.main.reports: it says it moves from shop.main.primary, but the state records its endpoint ep-reports at "shop.main.reports"`, false},
+		{"defaults of a project the plan did not read", func(p *Plan, _ *state.State) {
+			p.Defaults = append(p.Defaults, DefaultsChange{Address: "other.defaults", ProjectID: "other-project-1"})
+		}, `the change of other.defaults is to project "other-project-1", which is not among the plan's projects, or not its only one`, true},
+		{"two defaults changes of one project", func(p *Plan, _ *state.State) {
+			d := DefaultsChange{Address: "shop.defaults", ProjectID: p.Projects[0].ID}
+			p.Defaults = append(p.Defaults, d, d)
+		}, `the change of shop.defaults is to project "dark-sun-46453911", which is not among the plan's projects, or not its only one`, true},
+		{"a defaults change without an address", func(p *Plan, _ *state.State) {
+			p.Defaults = append(p.Defaults, DefaultsChange{ProjectID: p.Projects[0].ID})
+		}, `the change of  is to project "dark-sun-46453911", which is not among the plan's projects, or not its only one`, true},
 		{"a drift left out", func(p *Plan, _ *state.State) {
 			p.Drift = p.Drift[1:]
 		}, `the plan lists 1 computes changed outside neonform, but the state and the live endpoints show 2`, false},

@@ -2,10 +2,12 @@ package state
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 
+	"github.com/neonform/neonform/internal/abandon"
 	"github.com/neonform/neonform/internal/jsonfast"
 )
 
@@ -34,41 +36,30 @@ func encode(s *State) ([]byte, error) {
 // The state is decoded once, strictly; only when that fails, or the version
 // is not this neonform's, is the format_version looked at on its own, so
 // that a newer state is reported as newer rather than as misshapen.
-func decode(data []byte, source, fix string) (*State, error) {
+//
+// Once ctx is done (an interrupt) decode stops with ctx's error: the fast
+// path looks every jsonfast.LookEvery computes, and the rest, which
+// encoding/json does for a state the fast path declines, is abandoned
+// (internal/abandon). A state of 250,000 computes takes seconds of CPU.
+func decode(ctx context.Context, data []byte, source, fix string) (*State, error) {
 	if err := checkSize(len(data), source); err != nil {
 		return nil, err
 	}
-	// Unknown fields are an error, not ignored: reading and then writing the
-	// state would silently drop them.
-	var s State
-	var err error
-	trailing := false
-	// A sound state takes the fast path (a state of 100,000 computes in less
-	// than half the time, with a third of the allocations); one it declines
-	// is read as it always was, for the same result or the same message.
-	if !jsonfast.Decode(data, &s, true) {
-		// The fast path refuses a name twice; encoding/json would keep
-		// the last (addresses.go).
-		if err := checkDuplicates(data, source, fix); err != nil {
-			return nil, err
-		}
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		err = dec.Decode(&s)
-		trailing = err == nil && dec.More()
+	s, fast, err := decodeFast(ctx, data)
+	if err != nil {
+		return nil, err
 	}
 	// A state that decoded, with a version this neonform reads (1 to
 	// FormatVersion), needs no second look: checkVersion decodes it all again.
-	if err != nil || s.FormatVersion < 1 || s.FormatVersion > FormatVersion {
-		if verr := checkVersion(data, source, fix); verr != nil {
-			return nil, verr
+	if !fast || s.FormatVersion < 1 || s.FormatVersion > FormatVersion {
+		slow, err := abandon.Call(ctx, func() decoded { return decodeSlow(data, source, fix, fast, s) })
+		if err != nil {
+			return nil, err
 		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s does not have the shape of a neonform state (%s); it was left untouched: %s", source, jsonErrorAt(data, err), fix)
-	}
-	if trailing {
-		return nil, fmt.Errorf("%s has more than one JSON value; it was left untouched: %s", source, fix)
+		if slow.err != nil {
+			return nil, slow.err
+		}
+		s = slow.s
 	}
 	if s.Computes == nil {
 		s.Computes = map[string]*Compute{}
@@ -79,8 +70,69 @@ func decode(data []byte, source, fix string) (*State, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	shareRepeated(&s)
-	return &s, nil
+	shareRepeated(s)
+	return s, nil
+}
+
+// decodeFast is the fast path (internal/jsonfast): a state of 100,000
+// computes in less than half the time of encoding/json, with a third of
+// the allocations. ok is false when it declines the state; err is ctx's
+// error when it was interrupted. Past MaxComputes, computes are counted,
+// not decoded: checkComputes refuses the state with their number.
+func decodeFast(ctx context.Context, data []byte) (s *State, ok bool, err error) {
+	s = &State{}
+	n, interrupted := 0, jsonfast.Interrupted(ctx)
+	each := jsonfast.Every[Compute](func() error {
+		if err := interrupted(); err != nil {
+			return err
+		}
+		if n++; n > MaxComputes {
+			return jsonfast.ErrSkip
+		}
+		return nil
+	})
+	// Unknown fields are an error, not ignored: reading and then writing
+	// the state would silently drop them.
+	ok, err = jsonfast.DecodeLooking(data, s, true, each)
+	return s, ok, err
+}
+
+type decoded struct {
+	s   *State
+	err error
+}
+
+// decodeSlow reads a state as it always was, for the same result or the
+// same message: with encoding/json when the fast path declined it (fast is
+// false), and with its format_version looked at on its own when it does
+// not decode or its version is not one this neonform reads.
+func decodeSlow(data []byte, source, fix string, fast bool, s *State) decoded {
+	var err error
+	trailing := false
+	if !fast {
+		// The fast path refuses a name twice; encoding/json would keep
+		// the last (addresses.go).
+		if err := checkDuplicates(data, source, fix); err != nil {
+			return decoded{err: err}
+		}
+		s = &State{}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(s)
+		trailing = err == nil && dec.More()
+	}
+	if err != nil || s.FormatVersion < 1 || s.FormatVersion > FormatVersion {
+		if verr := checkVersion(data, source, fix); verr != nil {
+			return decoded{err: verr}
+		}
+	}
+	if err != nil {
+		return decoded{err: fmt.Errorf("%s does not have the shape of a neonform state (%s); it was left untouched: %s", source, jsonErrorAt(data, err), fix)}
+	}
+	if trailing {
+		return decoded{err: fmt.Errorf("%s has more than one JSON value; it was left untouched: %s", source, fix)}
+	}
+	return decoded{s: s}
 }
 
 // shareRepeated makes the entries share the strings they repeat (their

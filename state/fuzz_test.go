@@ -23,7 +23,7 @@ func FuzzReadState(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const source = "state file fuzz.json"
-		s, err := decode(data, source, "fix it")
+		s, err := decode(context.Background(), data, source, "fix it")
 		if err != nil {
 			if !strings.Contains(err.Error(), source) {
 				t.Errorf("the error does not name the file: %v", err)
@@ -37,7 +37,7 @@ func FuzzReadState(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a state that was read cannot be encoded: %v", err)
 		}
-		again, err := decode(once, "the encoded state", "")
+		again, err := decode(context.Background(), once, "the encoded state", "")
 		if err != nil {
 			t.Fatalf("an encoded state does not decode: %v\n%s", err, once)
 		}

@@ -44,7 +44,7 @@ func TestStateAboveTheComputesLimitIsRefused(t *testing.T) {
 		}
 	}
 	t.Run("push", func(t *testing.T) {
-		_, err := Decode(over, "state file big.json")
+		_, err := Decode(context.Background(), over, "state file big.json")
 		wantIn(t, err, "state file big.json")
 	})
 	t.Run("file", func(t *testing.T) {
@@ -71,7 +71,7 @@ func TestStateAboveTheComputesLimitIsRefused(t *testing.T) {
 		wantIn(t, err, name)
 	})
 	t.Run("at the limit", func(t *testing.T) {
-		s, err := Decode(tooManyComputes(MaxComputes), "state file big.json")
+		s, err := Decode(context.Background(), tooManyComputes(MaxComputes), "state file big.json")
 		if err != nil || len(s.Computes) != MaxComputes {
 			t.Fatalf("a state of %d computes: %v", MaxComputes, err)
 		}
@@ -84,11 +84,11 @@ func TestStateAboveTheComputesLimitIsRefused(t *testing.T) {
 func TestStateAboveTheSizeLimitIsRefused(t *testing.T) {
 	doc := []byte(`{"format_version": 1, "lineage": "5d0a6c5e-8f43-4d2e-9a51-1c2b3d4e5f60", "serial": 3, "computes": {}}`)
 	big := append(bytes.Repeat([]byte(" "), MaxFileSize+1-len(doc)), doc...)
-	_, err := Decode(big, "the state on standard input")
+	_, err := Decode(context.Background(), big, "the state on standard input")
 	if err == nil || !strings.Contains(err.Error(), "the state on standard input is 128.0 MiB, more than a state may be (128 MiB)") {
 		t.Errorf("Decode = %v, want the size refused", err)
 	}
-	if _, err := Decode(big[1:], "the state on standard input"); err != nil {
+	if _, err := Decode(context.Background(), big[1:], "the state on standard input"); err != nil {
 		t.Errorf("a state of exactly %d bytes: %v", MaxFileSize, err)
 	}
 	path := filepath.Join(t.TempDir(), "neonform.state.json")

@@ -65,7 +65,7 @@ func (l *Local) Read(ctx context.Context) (*State, error) {
 		}
 		return nil, fmt.Errorf("reading the state: %w", err)
 	}
-	return decode(data, "state file "+l.path, l.fix())
+	return decode(ctx, data, "state file "+l.path, l.fix())
 }
 
 // MaxFileSize is the largest state neonform reads, from a file, a
@@ -119,7 +119,7 @@ func (l *Local) store(ctx context.Context, decide func(stored *State, exists boo
 	case err != nil:
 		return fmt.Errorf("reading the state before writing it: %w", err)
 	default:
-		if stored, err = decode(old, "state file "+l.path, l.fix()); err != nil {
+		if stored, err = decode(ctx, old, "state file "+l.path, l.fix()); err != nil {
 			return fmt.Errorf("refusing to overwrite: %w", err)
 		}
 	}

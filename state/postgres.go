@@ -179,7 +179,7 @@ func (p *Postgres) Read(ctx context.Context) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", p.Describe(), err)
 	}
-	st, err := p.decodeRow(lineage, serial, data)
+	st, err := p.decodeRow(ctx, lineage, serial, data)
 	if err != nil {
 		return nil, err
 	}
@@ -197,8 +197,8 @@ func (p *Postgres) readHeld(st *State) (err error) {
 
 // decodeRow checks a stored row: its data must decode, and agree with the
 // lineage and serial columns the writes rely on.
-func (p *Postgres) decodeRow(lineage string, serial int64, data []byte) (*State, error) {
-	s, err := decode(data, p.Describe(), p.fix())
+func (p *Postgres) decodeRow(ctx context.Context, lineage string, serial int64, data []byte) (*State, error) {
+	s, err := decode(ctx, data, p.Describe(), p.fix())
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func (p *Postgres) storeInTx(ctx context.Context, tx pgx.Tx, decide func(stored 
 	stored := &State{}
 	if exists {
 		// What cannot be read (a newer format, say) is never replaced.
-		if stored, err = p.decodeRow(lineage, serial, data); err != nil {
+		if stored, err = p.decodeRow(ctx, lineage, serial, data); err != nil {
 			return false, fmt.Errorf("refusing to overwrite: %w", err)
 		}
 	}

@@ -145,9 +145,9 @@ func Encode(s *State) ([]byte, error) {
 // Decode reads a state as Encode writes it (what `neonform state push`
 // reads): of a format this neonform reads, valid, with nothing unknown.
 // source names it in errors.
-func Decode(data []byte, source string) (*State, error) {
+func Decode(ctx context.Context, data []byte, source string) (*State, error) {
 	pull := suggest.Run("state", "pull")
-	s, err := decode(data, source, "write it with "+pull.Quoted())
+	s, err := decode(ctx, data, source, "write it with "+pull.Quoted())
 	if err != nil {
 		return nil, suggest.Wrap(err, pull)
 	}

@@ -189,14 +189,14 @@ func TestEncodeIsTheStateFile(t *testing.T) {
 	if string(encoded) != string(onDisk) {
 		t.Errorf("Encode differs from the state file:\n%s\nfile:\n%s", encoded, onDisk)
 	}
-	back, err := Decode(encoded, "pulled")
+	back, err := Decode(context.Background(), encoded, "pulled")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(s, back); diff != "" {
 		t.Errorf("decoded state differs (-written +decoded):\n%s", diff)
 	}
-	if _, err := Decode([]byte(`{"format_version": 3}`), "pulled.json"); err == nil || !strings.Contains(err.Error(), "pulled.json") {
+	if _, err := Decode(context.Background(), []byte(`{"format_version": 3}`), "pulled.json"); err == nil || !strings.Contains(err.Error(), "pulled.json") {
 		t.Errorf("Decode of a state without lineage = %v, want an error naming pulled.json", err)
 	}
 }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -128,7 +129,7 @@ func TestSensitiveIsKeptAndOptional(t *testing.T) {
 	if n := strings.Count(string(data), `"sensitive"`); n != 1 {
 		t.Errorf("%d entries say which values are sensitive, want 1:\n%s", n, data)
 	}
-	back, err := decode(data, "test", "")
+	back, err := decode(context.Background(), data, "test", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,13 +148,13 @@ func TestSensitiveIsKeptAndOptional(t *testing.T) {
 		t.Fatalf("the state does not keep the variables as expected:\n%s", data)
 	}
 	withoutFrom := strings.Replace(string(data), from, "", 1)
-	if v3, err := decode([]byte(withoutFrom), "test", ""); err != nil || v3.Computes["shop.main.primary"].SensitiveFrom != nil ||
+	if v3, err := decode(context.Background(), []byte(withoutFrom), "test", ""); err != nil || v3.Computes["shop.main.primary"].SensitiveFrom != nil ||
 		v3.Computes["shop.main.primary"].Sensitive == nil {
 		t.Errorf("an entry written before sensitive_from was kept: %v, %+v", err, v3)
 	}
 	old := strings.Replace(withoutFrom, `"format_version": 3`, `"format_version": 2`, 1)
 	old = strings.Replace(old, ",\n      \"sensitive\": [\n        \"pg_settings\"\n      ]", "", 1)
-	if v2, err := decode([]byte(old), "test", ""); err != nil || v2.Computes["shop.main.primary"].Sensitive != nil {
+	if v2, err := decode(context.Background(), []byte(old), "test", ""); err != nil || v2.Computes["shop.main.primary"].Sensitive != nil {
 		t.Errorf("a format-2 state: %v, %+v", err, v2)
 	}
 }
@@ -167,7 +168,7 @@ func TestRefusalsNameTheAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = decode(data, "state file x.json", "fix it")
+	_, err = decode(context.Background(), data, "state file x.json", "fix it")
 	var refusal *diag.Error
 	if !errors.As(err, &refusal) || refusal.Diagnostics[0].Address != "shop.main.primary" || !strings.HasPrefix(err.Error(), "state file x.json: ") {
 		t.Errorf("decode = %v (%#v): want a diagnostic about shop.main.primary under the file's name", err, refusal)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/abandon"
 	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
 	"github.com/neonform/neonform/internal/diag"
@@ -103,8 +104,10 @@ func ReadFile(path string) (*diff.Plan, error) {
 	return ReadFileContext(context.Background(), path)
 }
 
-// ReadFileContext is ReadFile that stops checking the plan (diff.CheckContext)
-// once ctx is done, an interrupt: with ctx's error.
+// ReadFileContext is ReadFile that stops once ctx is done, an interrupt,
+// with ctx's error: while it decodes the file (checkHead, decodePlan) and
+// while it checks the plan (diff.CheckContext). A plan of 250,000 steps
+// takes seconds of CPU to read.
 func ReadFileContext(ctx context.Context, path string) (*diff.Plan, error) {
 	b, err := bounded.Read(path, MaxFileSize)
 	if err != nil {
@@ -113,36 +116,15 @@ func ReadFileContext(ctx context.Context, path string) (*diff.Plan, error) {
 		}
 		return nil, fmt.Errorf("reading the plan: %w", err)
 	}
-	var head struct {
-		FormatVersion int             `json:"format_version"`
-		ToolVersion   string          `json:"tool_version"`
-		Steps         json.RawMessage `json:"steps"`
-		Computes      json.RawMessage `json:"computes"`
-		Redacted      bool            `json:"redacted"`
+	if err := checkHead(ctx, path, b); err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, corrupt(path, b, err)
-	}
-	switch {
-	case head.Computes != nil && head.Steps == nil:
-		return nil, remakeError(path, "%s is a neonform state file, not a plan; make a plan with %s", path)
-	case head.FormatVersion == 0:
-		return nil, remakeError(path, "%s is not a neonform plan (it has no format_version); make one with %s", path)
-	case head.FormatVersion > diff.FormatVersion:
-		return nil, remakeError(path, "%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
-			"apply it with that version or newer, or make a new plan with this one: %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion)
-	case head.FormatVersion < diff.FormatVersion:
-		return nil, remakeError(path, "%s was written by neonform %s in plan format %d, which this neonform no longer reads (it reads format %d); "+
-			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion)
-	case head.Steps == nil:
-		return nil, remakeError(path, "%s is not a neonform plan (it has no steps); make one with %s", path)
-	case head.Redacted:
-		return nil, remakeError(path, "%s is a plan as `plan -format json` or `show -format json` print it, with the values of sensitive variables hidden, "+
-			"so neither show nor apply uses it. Use the file that `plan -out` wrote, or make one with %s", path)
-	}
-	// json.Unmarshal above already refused anything after the plan.
-	p, err := decodePlan(b)
+	// checkHead's json.Unmarshal already refused anything after the plan.
+	p, err := decodePlan(ctx, b)
 	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err // interrupted
+		}
 		return nil, corrupt(path, b, err)
 	}
 	for i := range p.Changes {
@@ -167,13 +149,78 @@ func ReadFileContext(ctx context.Context, path string) (*diff.Plan, error) {
 	return p, nil
 }
 
+// planHead is what a file must say at its top level to be a plan this
+// neonform reads.
+type planHead struct {
+	FormatVersion int             `json:"format_version"`
+	ToolVersion   string          `json:"tool_version"`
+	Steps         json.RawMessage `json:"steps"`
+	Computes      json.RawMessage `json:"computes"`
+	Redacted      bool            `json:"redacted"`
+}
+
+// checkHead refuses a file that is not a plan this neonform reads, saying
+// what it is. Decoding the head reads the whole file with encoding/json
+// (more than a second of CPU for a plan of 250,000 steps), which looks at
+// no context: an interrupt abandons it (internal/abandon) and returns
+// ctx's error at once.
+func checkHead(ctx context.Context, path string, b []byte) error {
+	type decoded struct {
+		head planHead
+		err  error
+	}
+	d, err := abandon.Call(ctx, func() (d decoded) {
+		d.err = json.Unmarshal(b, &d.head)
+		return d
+	})
+	if err != nil {
+		return err
+	}
+	head := d.head
+	if d.err != nil {
+		return corrupt(path, b, d.err)
+	}
+	switch {
+	case head.Computes != nil && head.Steps == nil:
+		return remakeError(path, "%s is a neonform state file, not a plan; make a plan with %s", path)
+	case head.FormatVersion == 0:
+		return remakeError(path, "%s is not a neonform plan (it has no format_version); make one with %s", path)
+	case head.FormatVersion > diff.FormatVersion:
+		return remakeError(path, "%s was written by neonform %s in plan format %d, but this neonform reads format %d at most; "+
+			"apply it with that version or newer, or make a new plan with this one: %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion)
+	case head.FormatVersion < diff.FormatVersion:
+		return remakeError(path, "%s was written by neonform %s in plan format %d, which this neonform no longer reads (it reads format %d); "+
+			"make a new plan with %s", path, head.ToolVersion, head.FormatVersion, diff.FormatVersion)
+	case head.Steps == nil:
+		return remakeError(path, "%s is not a neonform plan (it has no steps); make one with %s", path)
+	case head.Redacted:
+		return remakeError(path, "%s is a plan as `plan -format json` or `show -format json` print it, with the values of sensitive variables hidden, "+
+			"so neither show nor apply uses it. Use the file that `plan -out` wrote, or make one with %s", path)
+	}
+	return nil
+}
+
 // decodePlan reads the plan in b, a plan file's bytes: with the fast
 // decoder when it reads them as encoding/json does (internal/jsonfast), a
-// large plan being most of what apply reads; request bodies compact.
-func decodePlan(b []byte) (*diff.Plan, error) {
+// large plan being most of what apply reads; request bodies compact. Once
+// ctx is done it stops with ctx's error: the fast decoder looks every
+// jsonfast.LookEvery elements of the plan's lists, and encoding/json, for
+// a plan the fast one declines, is abandoned (internal/abandon).
+func decodePlan(ctx context.Context, b []byte) (*diff.Plan, error) {
 	p := &diff.Plan{}
-	if !jsonfast.Decode(b, p, false) {
-		if err := json.Unmarshal(b, p); err != nil {
+	look := jsonfast.Interrupted(ctx)
+	ok, err := jsonfast.DecodeLooking(b, p, false,
+		jsonfast.Every[diff.Step](look), jsonfast.Every[diff.Drift](look), jsonfast.Every[diff.Change](look),
+		jsonfast.Every[diff.Project](look), jsonfast.Every[diff.Unmanaged](look))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		slow, err := abandon.Call(ctx, func() error { return json.Unmarshal(b, p) })
+		if err == nil {
+			err = slow
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

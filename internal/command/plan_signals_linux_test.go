@@ -80,3 +80,69 @@ func TestInterruptWhilePlanningALargeState(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptWhileReadingALargeState: SIGINT or SIGTERM while plan or
+// apply reads a state of 250,000 entries (about 100 MB, seconds of CPU to
+// decode) stops the read there. The run exits 1 saying nothing was
+// changed, before it asks the service anything; apply releases the state
+// lock; neither saves a plan nor touches the state. plan is signalled
+// once it has used 0.3 s of processor time (reading the file and starting
+// to decode it), apply once it holds the lock, which it takes just before
+// it reads the state.
+func TestInterruptWhileReadingALargeState(t *testing.T) {
+	dir := t.TempDir()
+	const entries = 250_000
+	writePlanBenchGone(t, dir, entries, entries)
+	_, env := benchEmulator(t, dir, emulator.Options{RatePerMinute: -1})
+	cfg := filepath.Join(dir, "cfg")
+	stateFile := filepath.Join(cfg, "neonform.state.json")
+	before, err := os.ReadFile(stateFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planFile := filepath.Join(dir, "plan.json")
+	reading := map[string]func(pid int) bool{
+		"plan":  func(pid int) bool { return cpuTime(t, pid) >= 300*time.Millisecond },
+		"apply": func(int) bool { _, err := os.Stat(stateFile + ".lock"); return err == nil },
+	}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		args []string
+		want string
+	}{
+		{syscall.SIGINT, []string{"plan", "-out", planFile, cfg}, "Plan cancelled: nothing was changed.\n"},
+		{syscall.SIGTERM, []string{"plan", "-out", planFile, cfg}, "Plan cancelled: nothing was changed.\n"},
+		{syscall.SIGINT, []string{"apply", "-auto-approve", cfg}, "Apply cancelled: nothing was changed.\n"},
+	} {
+		t.Run(c.args[0]+"/"+c.sig.String(), func(t *testing.T) {
+			cmd := exec.Command("neonform", c.args...)
+			cmd.Env = append(env, "NEONFORM_LOG=debug")
+			var stdout, stderr lockedBuffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for !reading[c.args[0]](cmd.Process.Pid) && !strings.Contains(stderr.String(), "/endpoints") {
+				time.Sleep(time.Millisecond)
+			}
+			cmd.Process.Signal(c.sig)
+			code := waitExit(t, cmd)
+			out := stdout.String() + stderr.String()
+			if code != 1 || !strings.HasSuffix(stderr.String(), c.want) {
+				t.Errorf("exit %d, want 1 and %q:\n%.3000s", code, c.want, out[max(0, len(out)-3000):])
+			}
+			if strings.Contains(out, "/endpoints") || strings.Contains(out, "goroutine ") {
+				t.Errorf("the state was read to its end (the service was asked for the endpoints), or the run crashed:\n%.3000s", out[max(0, len(out)-3000):])
+			}
+			after, err := os.ReadFile(stateFile)
+			if err != nil || !bytes.Equal(after, before) {
+				t.Errorf("the state changed (%v)", err)
+			}
+			for _, f := range []string{planFile, stateFile + ".lock"} {
+				if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s: %v, want none", f, err)
+				}
+			}
+		})
+	}
+}

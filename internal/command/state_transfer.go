@@ -50,7 +50,7 @@ func runStatePush(ctx context.Context, o stateOptions) error {
 	if file == "-" {
 		source = "the state on standard input"
 	}
-	pushedState, err := state.Decode(data, source)
+	pushedState, err := state.Decode(ctx, data, source)
 	if err != nil {
 		return err
 	}

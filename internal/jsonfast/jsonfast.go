@@ -16,6 +16,7 @@
 package jsonfast
 
 import (
+	"errors"
 	"reflect"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -28,19 +29,26 @@ import (
 // false, *v is zero again (v2 may have filled part of it), ready for
 // encoding/json.
 func Decode(data []byte, v any, rejectUnknown bool) bool {
-	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return false // encoding/json's to refuse
+	return decode(data, v, rejectUnknown) == nil
+}
+
+// decode is Decode with more options, and the decoder's error.
+func decode(data []byte, v any, rejectUnknown bool, more ...jsonv2.Options) error {
+	if !isPointer(v) {
+		return errNotPointer // encoding/json's to refuse
 	}
-	err := jsonv2.Unmarshal(data, v,
+	opts := append([]jsonv2.Options{
 		// encoding/json matches names without regard to case, preferring
 		// the exact one: so must the fast path, or "ID" would be dropped
 		// where encoding/json sets the id. But not without regard to "_"
 		// and "-", as v2 would ("formatversion" is not format_version).
 		jsonv2.MatchCaseInsensitiveNames(true), jsonv1.MatchCaseSensitiveDelimiter(true),
-		jsonv2.RejectUnknownMembers(rejectUnknown))
+		jsonv2.RejectUnknownMembers(rejectUnknown)}, more...)
+	err := jsonv2.Unmarshal(data, v, opts...)
 	if err != nil {
 		reflect.ValueOf(v).Elem().SetZero()
-		return false
 	}
-	return true
+	return err
 }
+
+var errNotPointer = errors.New("jsonfast: not a non-nil pointer")
