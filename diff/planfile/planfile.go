@@ -44,7 +44,18 @@ func RenderJSON(w io.Writer, p *diff.Plan) error {
 // atomically: a reader sees the old file or the new one, never half of one.
 // It replaces only what CheckWritable allows.
 func WriteFile(path string, p *diff.Plan) error {
-	err := atomicfile.Write(path, outOptions, func(w io.Writer) error { return writePlan(w, p) })
+	return WriteFileContext(context.Background(), path, p)
+}
+
+// WriteFileContext is WriteFile that an interrupt stops at the next of its
+// writes (a plan of 250,000 steps is about 100 MB of them): what was
+// written is removed, and the file at path, if there was one, is left as
+// it was.
+func WriteFileContext(ctx context.Context, path string, p *diff.Plan) error {
+	err := atomicfile.Write(path, outOptions, func(w io.Writer) error { return writePlan(abandon.Writer(ctx, w), p) })
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
 	if err != nil && !refusedOut(err) {
 		return fmt.Errorf("saving the plan to %s: %w", path, err)
 	}

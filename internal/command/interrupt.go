@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // stopSignals are the ways a person or a machine asks neonform to stop:
@@ -125,4 +127,14 @@ func planInterrupted(ctx context.Context, err error) error {
 		return &exitError{code: 1, msg: "Plan cancelled: nothing was changed."}
 	}
 	return err
+}
+
+// renderInterrupted is planInterrupted for an interrupt while the plan is
+// shown, after it was saved to savedTo ("" when it was not): the file is
+// whole, and the message says so.
+func renderInterrupted(ctx context.Context, err error, savedTo string) error {
+	if savedTo == "" || ctx.Err() == nil || !errors.Is(err, context.Canceled) {
+		return planInterrupted(ctx, err)
+	}
+	return &exitError{code: 1, msg: fmt.Sprintf("Plan cancelled while it was shown: nothing was changed; the whole plan is saved in %s.", textsafe.Terminal(savedTo))}
 }

@@ -1,12 +1,14 @@
 package command
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"path/filepath"
 
 	"github.com/neonform/neonform/diff/planfile"
 	"github.com/neonform/neonform/diff/view"
+	"github.com/neonform/neonform/internal/abandon"
 	"github.com/neonform/neonform/internal/english"
 )
 
@@ -44,12 +46,20 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	if o.Out != "" {
 		p.plan.ConfigDir = configDirFor(o.Out, o.Dir)
-		if err := planfile.WriteFile(o.Out, p.plan); err != nil {
-			return err
+		// An interrupt while it is written leaves no plan file.
+		if err := planfile.WriteFileContext(ctx, o.Out, p.plan); err != nil {
+			return planInterrupted(ctx, err)
 		}
 	}
-	if err := renderPlan(o.Stdout, p, o.Format, o.Color, o.Verbose, o.Out, configArgsOf(o.planInputs)); err != nil {
-		return err
+	// An interrupt while the plan is shown (250,000 lines of it, seconds of
+	// CPU) stops the showing at its next write, and the run does not wait
+	// for the view to format the rest, which it would do for nothing (it
+	// looks at no context): the view is given up, as a parse is.
+	shown, err := abandon.Call(ctx, func() error {
+		return renderPlan(abandon.Writer(ctx, o.Stdout), p, o.Format, o.Color, o.Verbose, o.Out, configArgsOf(o.planInputs))
+	})
+	if err = cmp.Or(err, shown); err != nil {
+		return renderInterrupted(ctx, err, o.Out)
 	}
 	if o.DetailedExitCode && p.plan.HasChanges() {
 		return &exitError{code: exitChanges}
