@@ -16,25 +16,10 @@ import (
 // neonform emulator -postgres: the connection URI of a new project opens its
 // primary's database, with pg_settings in force; Ctrl-C closes the connections.
 func TestEmulatorCommandWithPostgres(t *testing.T) {
-	pgtest.Computes(t) // fails under CI without PostgreSQL's server programs, skips elsewhere
-	p := startEmulatorCommand(t, "-addr", "127.0.0.1:0", "-postgres", "-postgres-addr", "127.0.0.1:0", "-op-delay", "0s", "-api-key", "napi_dev", "-quiet")
-	status, body := httpCall(t, "POST", p.base+"/projects", "napi_dev",
-		`{"project":{"name":"shop","default_endpoint_settings":{"pg_settings":{"work_mem":"48MB"}}}}`)
-	if status != 201 {
-		t.Fatalf("create project: %d %s", status, body)
-	}
-	var created struct {
-		ConnectionURIs []struct {
-			URI string `json:"connection_uri"`
-		} `json:"connection_uris"`
-	}
-	failOn(t, json.Unmarshal([]byte(body), &created))
-	if len(created.ConnectionURIs) != 1 || !strings.Contains(created.ConnectionURIs[0].URI, "options=endpoint%3Dep-") {
-		t.Fatalf("connection URIs %+v, want one through the proxy", created.ConnectionURIs)
-	}
+	p, uri := startPostgresEmulatorWithShop(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	conn, err := pgx.Connect(ctx, created.ConnectionURIs[0].URI)
+	conn, err := pgx.Connect(ctx, uri)
 	failOn(t, err)
 	var workMem string
 	failOn(t, conn.QueryRow(ctx, "SHOW work_mem").Scan(&workMem))
@@ -92,4 +77,29 @@ func TestEmulatorCommandWithPostgresKeepsDataAcrossRestarts(t *testing.T) {
 		t.Errorf("after the restart: %q, %v; want the row written before it", name, err)
 	}
 	p.stop(t)
+}
+
+// startPostgresEmulatorWithShop starts neonform emulator -postgres (on free
+// ports, operations at once, key napi_dev) and creates project shop, whose
+// computes have work_mem 48MB; uri is its primary's connection URI, which
+// goes through the emulator's proxy.
+func startPostgresEmulatorWithShop(t *testing.T) (p *emulatorProcess, uri string) {
+	t.Helper()
+	pgtest.Computes(t) // fails under CI without PostgreSQL's server programs, skips elsewhere
+	p = startEmulatorCommand(t, "-addr", "127.0.0.1:0", "-postgres", "-postgres-addr", "127.0.0.1:0", "-op-delay", "0s", "-api-key", "napi_dev", "-quiet")
+	status, body := httpCall(t, "POST", p.base+"/projects", "napi_dev",
+		`{"project":{"name":"shop","default_endpoint_settings":{"pg_settings":{"work_mem":"48MB"}}}}`)
+	if status != 201 {
+		t.Fatalf("create project: %d %s", status, body)
+	}
+	var created struct {
+		ConnectionURIs []struct {
+			URI string `json:"connection_uri"`
+		} `json:"connection_uris"`
+	}
+	failOn(t, json.Unmarshal([]byte(body), &created))
+	if len(created.ConnectionURIs) != 1 || !strings.Contains(created.ConnectionURIs[0].URI, "options=endpoint%3Dep-") {
+		t.Fatalf("connection URIs %+v, want one through the proxy", created.ConnectionURIs)
+	}
+	return p, created.ConnectionURIs[0].URI
 }
