@@ -259,7 +259,9 @@ func (r *run) callContext(ctx context.Context) (context.Context, context.CancelF
 // report sorts the results into done, failed and not attempted, in plan
 // order, and counts the changes done.
 func (r *run) report(interrupted bool) *Report {
-	rep := &Report{}
+	// Most steps are done: one allocation of them, not a growing copy of
+	// 250,000 steps (seconds of memmove at the state's limit).
+	rep := &Report{Done: make([]StepResult, 0, len(r.results))}
 	for i, res := range r.results {
 		if res == nil { // cannot happen: every step ends in one of the three
 			res = &StepResult{Step: r.plan.Steps[i], Err: errInterrupted, skipped: true}
