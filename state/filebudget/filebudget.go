@@ -30,7 +30,6 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/internal/atomicfile"
-	"github.com/neonform/neonform/internal/bounded"
 	"github.com/neonform/neonform/state/pgbudget"
 )
 
@@ -244,27 +243,9 @@ func (b *Budget) failLocked(err error) {
 // newID names a request in the file: random, as runs write it at once.
 func newID() int64 { return rand.Int64() }
 
-// openRegular opens the budget file at path, or the regular file a link
-// there points to, creating it if missing. Anything else (a device, a named
-// pipe, a socket, a link to one or to nothing) is refused as every file
-// neonform writes refuses it (atomicfile.Target), and checked again once
-// open, in case it was swapped in between.
+// openRegular opens the budget file at path in place, as a file runs
+// share (atomicfile.OpenShared: a regular file or a link to one, nothing
+// else).
 func openRegular(path string) (*os.File, error) {
-	const rule = "the rate budget is kept only in a regular file: remove it, and the next run makes one"
-	target, err := atomicfile.Target(path, atomicfile.Options{Rule: rule})
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(target, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = &atomicfile.RefusedError{Path: path, What: bounded.Kind(info.Mode()), Rule: rule}
-		}
-		return nil, err
-	}
-	return f, nil
+	return atomicfile.OpenShared(path, atomicfile.Options{Rule: "the rate budget is kept only in a regular file: remove it, and the next run makes one"})
 }
