@@ -21,56 +21,12 @@ func open(t *testing.T, path string, limits api.Limits) *filebudget.Budget {
 	return b
 }
 
-// The windows, counted across two runs of one file: of 5 a minute and 3 a
-// second a route, a route's fourth waits for the second, and the sixth
-// request on any route for the minute; unanswered counts until answered.
+// The windows, counted across two runs of one file
+// (budgettest.KeepsBothWindows); another account's file is its own.
 func TestSpendKeepsBothWindowsAcrossRuns(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "budget.json")
-	limits := api.Limits{PerMinute: 5, PerRoute: 3, Minute: time.Minute}
-	runs := []*filebudget.Budget{open(t, path, limits), open(t, path, limits)}
-	ctx := context.Background()
-	minute, second := api.Limits{Minute: time.Minute}.Windows()
-	var dones []func()
-	i := 0
-	spend := func(route string) time.Duration {
-		i++
-		done, wait, err := runs[i%2].Spend(ctx, route)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if done != nil {
-			dones = append(dones, done)
-		}
-		return wait
-	}
-	for n := range 3 {
-		if w := spend("GET /a"); w != 0 {
-			t.Fatalf("request %d of route a waits %s", n+1, w)
-		}
-	}
-	if w := spend("GET /a"); w != second {
-		t.Errorf("the fourth on a route, three unanswered: waits %s, want a whole second (%s)", w, second)
-	}
-	for _, done := range dones {
-		done()
-	}
-	if w := spend("GET /a"); w <= 0 || w > second {
-		t.Errorf("the fourth on a route, three answered: waits %s, want less than a second", w)
-	}
-	if w := spend("GET /b") + spend("GET /b"); w != 0 {
-		t.Errorf("another route waited %s", w)
-	}
-	if n := runs[i%2].Unspent(); n != 0 {
-		t.Errorf("after 5 of 5: %d unspent", n)
-	}
-	if w := spend("GET /c"); w < second || w > minute {
-		t.Errorf("the sixth of the minute waits %s, want the minute's rest", w)
-	}
-	// Another account's file is its own.
-	other := open(t, path+"x", limits)
-	if done, w, err := other.Spend(ctx, "GET /a"); done == nil || w != 0 || err != nil {
-		t.Errorf("another account: wait %s, %v", w, err)
-	}
+	l := budgettest.WindowLimits
+	budgettest.KeepsBothWindows(t, []api.Budget{open(t, path, l), open(t, path, l)}, open(t, path+"x", l))
 }
 
 // The file is named by a hash, never by the key.

@@ -37,53 +37,11 @@ func account(t *testing.T) string {
 	return pgbudget.Account("http://"+t.Name(), fmt.Sprint(time.Now().UnixNano()))
 }
 
-// The windows, counted: of 5 a minute and 3 a second a route, a route's
-// fourth waits for the second, and the sixth request on any route for the
-// minute; a request unanswered counts until it is answered.
+// The windows, counted (budgettest.KeepsBothWindows); another account's
+// budget is its own.
 func TestSpendKeepsBothWindows(t *testing.T) {
-	acc := account(t)
-	b := open(t, acc, api.Limits{PerMinute: 5, PerRoute: 3, Minute: time.Minute})
-	ctx := context.Background()
-	minute, second := api.Limits{Minute: time.Minute}.Windows()
-	var dones []func()
-	spend := func(route string) time.Duration {
-		done, wait, err := b.Spend(ctx, route)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if done != nil {
-			dones = append(dones, done)
-		}
-		return wait
-	}
-	for i := range 3 {
-		if w := spend("GET /a"); w != 0 {
-			t.Fatalf("request %d of route a waits %s", i+1, w)
-		}
-	}
-	if w := spend("GET /a"); w != second {
-		t.Errorf("the fourth on a route, three unanswered: waits %s, want a whole second (%s)", w, second)
-	}
-	for _, done := range dones {
-		done()
-	}
-	if w := spend("GET /a"); w <= 0 || w > second {
-		t.Errorf("the fourth on a route, three answered: waits %s, want less than a second", w)
-	}
-	if w := spend("GET /b") + spend("GET /b"); w != 0 {
-		t.Errorf("another route waited %s", w)
-	}
-	if n := b.Unspent(); n != 0 {
-		t.Errorf("after 5 of 5: %d unspent", n)
-	}
-	if w := spend("GET /c"); w < second || w > minute {
-		t.Errorf("the sixth of the minute waits %s, want the minute's rest", w)
-	}
-	// Another account's budget is its own.
-	other := open(t, account(t)+"x", api.Limits{PerMinute: 5, PerRoute: 3, Minute: time.Minute})
-	if done, w, err := other.Spend(ctx, "GET /a"); done == nil || w != 0 || err != nil {
-		t.Errorf("another account: wait %s, %v", w, err)
-	}
+	l := budgettest.WindowLimits
+	budgettest.KeepsBothWindows(t, []api.Budget{open(t, account(t), l)}, open(t, account(t)+"x", l))
 }
 
 // Runs each with its own connection to the budget (as separate processes
