@@ -60,23 +60,8 @@ func TestInterruptWhilePlanningALargeState(t *testing.T) {
 				time.Sleep(time.Millisecond)
 			}
 			cmd.Process.Signal(c.sig)
-			code := waitExit(t, cmd)
-			out := stdout.String() + stderr.String()
-			if code != 1 || !strings.HasSuffix(stderr.String(), c.want) {
-				t.Errorf("exit %d, want 1 and %q:\n%.3000s", code, c.want, out[max(0, len(out)-3000):])
-			}
-			if strings.Contains(out, "Apply forgets") || strings.Contains(out, "goroutine ") {
-				t.Errorf("the plan was made, or the run crashed:\n%.3000s", out[max(0, len(out)-3000):])
-			}
-			after, err := os.ReadFile(stateFile)
-			if err != nil || !bytes.Equal(after, before) {
-				t.Errorf("the state changed (%v)", err)
-			}
-			for _, f := range []string{planFile, stateFile + ".lock"} {
-				if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
-					t.Errorf("%s: %v, want none", f, err)
-				}
-			}
+			stoppedWithNothingChanged(t, waitExit(t, cmd), stdout.String(), stderr.String(), c.want,
+				"Apply forgets", "the plan was made", stateFile, before, planFile)
 		})
 	}
 }
@@ -126,23 +111,32 @@ func TestInterruptWhileReadingALargeState(t *testing.T) {
 				time.Sleep(time.Millisecond)
 			}
 			cmd.Process.Signal(c.sig)
-			code := waitExit(t, cmd)
-			out := stdout.String() + stderr.String()
-			if code != 1 || !strings.HasSuffix(stderr.String(), c.want) {
-				t.Errorf("exit %d, want 1 and %q:\n%.3000s", code, c.want, out[max(0, len(out)-3000):])
-			}
-			if strings.Contains(out, "/endpoints") || strings.Contains(out, "goroutine ") {
-				t.Errorf("the state was read to its end (the service was asked for the endpoints), or the run crashed:\n%.3000s", out[max(0, len(out)-3000):])
-			}
-			after, err := os.ReadFile(stateFile)
-			if err != nil || !bytes.Equal(after, before) {
-				t.Errorf("the state changed (%v)", err)
-			}
-			for _, f := range []string{planFile, stateFile + ".lock"} {
-				if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
-					t.Errorf("%s: %v, want none", f, err)
-				}
-			}
+			stoppedWithNothingChanged(t, waitExit(t, cmd), stdout.String(), stderr.String(), c.want,
+				"/endpoints", "the state was read to its end (the service was asked for the endpoints)", stateFile, before, planFile)
 		})
+	}
+}
+
+// stoppedWithNothingChanged checks an interrupted run: it exited 1 with
+// want at the end of its standard error, never printed notSeen (which
+// would mean what why says) nor a Go trace, left the state as before, and
+// left no plan file and no lock.
+func stoppedWithNothingChanged(t *testing.T, code int, stdout, stderr, want, notSeen, why, stateFile string, before []byte, planFile string) {
+	t.Helper()
+	out := stdout + stderr
+	if code != 1 || !strings.HasSuffix(stderr, want) {
+		t.Errorf("exit %d, want 1 and %q:\n%.3000s", code, want, out[max(0, len(out)-3000):])
+	}
+	if strings.Contains(out, notSeen) || strings.Contains(out, "goroutine ") {
+		t.Errorf("%s, or the run crashed:\n%.3000s", why, out[max(0, len(out)-3000):])
+	}
+	after, err := os.ReadFile(stateFile)
+	if err != nil || !bytes.Equal(after, before) {
+		t.Errorf("the state changed (%v)", err)
+	}
+	for _, f := range []string{planFile, stateFile + ".lock"} {
+		if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %v, want none", f, err)
+		}
 	}
 }
