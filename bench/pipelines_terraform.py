@@ -9,6 +9,7 @@ Needs Terraform, the provider built by the side-by-side scripts' build.sh, and t
 (PEERS_SRC, default /work/shared/peers; PEERS, where build.sh put bin/).
 """
 import os, shutil, subprocess, sys, tempfile, time
+sys.dont_write_bytecode = True  # nothing written into the shared scripts' directory
 sys.path.insert(0, os.environ.get("PEERS_SRC", "/work/shared/peers"))  # apply.py: the emulator and the provider set-up
 import apply as peers
 
