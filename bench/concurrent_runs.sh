@@ -23,34 +23,8 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 PROJECTS=${PROJECTS:-15}
 KEY=napi_concurrent_bench_$(printf '0%.0s' $(seq 30))
-work=$(mktemp -d)
-emu=""
-pgbin=$(dirname "$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | tail -1 || command -v pg_ctl)")
-# initdb refuses root: then the server runs as postgres, in a directory of its own.
-pg=$(mktemp -d /tmp/nfpgXXXX)
-as_pg=()
-if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); chown postgres "$pg"; fi
-trap '[ -n "$emu" ] && kill "$emu" 2>/dev/null; "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pg/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$work" "$pg"' EXIT
-trap 'exit 1' INT TERM # so that the EXIT trap stops the servers
-go build -o "$work/neonform" .
-
-"${as_pg[@]}" "$pgbin/initdb" -D "$pg/data" -A trust -U postgres >/dev/null
-"${as_pg[@]}" "$pgbin/pg_ctl" -D "$pg/data" -o "-c listen_addresses='' -c unix_socket_directories='$pg' -c fsync=off" -l "$pg/log" -w start >/dev/null
-DSN="postgres:///postgres?host=$pg&user=postgres"
-
-# start_emulator: a fresh emulator at the service's timings; sets base.
-start_emulator() {
-  [ -n "$emu" ] && kill "$emu" && wait "$emu" 2>/dev/null || true
-  "$work/neonform" emulator -addr 127.0.0.1:0 -api-key "$KEY" -op-delay 2s -latency 30ms -quiet >"$work/emu.out" 2>"$work/emu.err" &
-  emu=$!
-  for _ in $(seq 100); do
-    base=$(head -1 "$work/emu.out" 2>/dev/null || true)
-    case $base in http*) break ;; esac
-    sleep 0.1
-  done
-}
-call() { curl -sf -X "$1" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' ${3:+-d "$3"} "$base$2"; }
-stats() { curl -sf "${base%/api/v2}/_emulator/stats" | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s["total"], s["statuses"].get("429", 0))'; }
+. bench/servers.sh
+start_postgres
 
 # setup RUN: its projects, and a directory whose state is its own in Postgres.
 setup() {

@@ -67,16 +67,21 @@ func applyOptionsFrom(c *cli.Context) (o applyOptions, err error) {
 
 const applyDescription = `With a directory (default: the current one), apply makes a plan as "neonform
 plan" does, shows it, asks for "yes", and carries it out. Without a terminal to
-ask on, or with -input=false, it needs -auto-approve, or a saved plan.
+ask on, or with -input=false, it needs -auto-approve, or a saved plan, unless
+the plan has nothing to review (adopting endpoints that match their
+configuration, forgetting ones deleted outside neonform): that it carries out.
 
 -target, -replace and -destroy make the plan as they do for "neonform plan";
-"neonform apply -destroy" is "neonform destroy".
+"neonform apply -destroy" is "neonform destroy". A budget block holds a -target
+plan to the whole account (the computes outside its targets as they are now).
 
 With a plan file saved by "neonform plan -out FILE", it carries out exactly that
 plan, without asking: the plan is what was reviewed. DIR is the configuration
 the plan was made from (default: the current directory); it says where the
-state is. A plan is refused, and nothing is changed, when the state or the
-live endpoints changed since it was made; the error says what changed.
+state is. A plan is refused, and nothing is changed, when the state entries or
+the live endpoints of a project it changes changed since it was made; the error
+says what changed. Writes to other projects (a preview applied with -target, a
+state command elsewhere) leave it current.
 
 How it runs: the steps of one project run one at a time, each waiting until
 the service's operations for it finish; projects run in parallel, at most
@@ -90,7 +95,12 @@ plan's summary, each step started, done or failed, each state write, the end
 with its counts), for a deployment tool; the rest goes to standard error. It
 needs -auto-approve or a plan file. -lock-timeout 2m waits for a state lock
 another run holds instead of failing at once; -lock=false runs without the
-lock (only when nothing else can change the state meanwhile).
+lock (only when nothing else can change the state meanwhile). With a Postgres
+state, apply locks only the projects its plan changes (in the order of their
+ids), so runs on other projects go on meanwhile; a run on a held project is
+told who holds which project. Requests are paced within the account's rate
+limits, a budget shared with the other runs on the account (through the
+database with a Postgres state, else through a file on this machine).
 
 Interrupt (Ctrl-C, SIGTERM or SIGHUP): no new step starts, the steps in flight
 finish and are recorded, and apply exits 1 saying what is left. A second

@@ -27,13 +27,20 @@ suspend, recreate (new host: connection strings change) or delete, and whether
 the compute is active now or idle. Nothing is changed in the service or the state.
 
 With -out the plan is saved; "neonform apply FILE" then carries out exactly that
-plan, or refuses it if the state or the live endpoints changed since.
+plan, or refuses it if the state entries or the live endpoints of a project it
+changes changed since (a run that wrote only other projects leaves it current).
 
 -target ADDR plans only the computes ADDR covers (a project, project.branch, or
 a compute; without ["key"], every instance), reading only their projects: the
 plan says it is partial. -replace ADDR plans that compute as a replacement (new
 endpoint and host) even if nothing in it changed. -destroy plans the deletion
-of every compute the state manages ("neonform destroy" applies that).
+of every compute the state manages ("neonform destroy" applies that). A budget
+block holds a -target or -replace plan to the whole account: the computes
+outside its targets count as they are now.
+
+Requests are paced within the account's rate limits (700 a minute, 40 a second
+a route), a budget shared with the other runs on the account: through the
+database with a Postgres state, else through a file on this machine.
 
 -json is -format json. plan reads the state without its lock: it takes
 -lock=false, -lock-timeout and -input=false, as Terraform's plan does, and
@@ -51,7 +58,9 @@ Examples:
    neonform plan -replace shop.main.reports -out plan.json
    neonform plan -destroy -out plan.json
 
-Exit status: 0 success, 1 error, 2 changes present (with -detailed-exitcode).`,
+Exit status: 0 success, 1 error, 2 changes present (with -detailed-exitcode); a
+plan with nothing to review (adopting endpoints that match their configuration,
+forgetting ones deleted outside neonform) exits 0.`,
 		Flags: append(append(planFlags(), planLockFlags()...),
 			&cli.StringFlag{Name: "out", Usage: "save the plan to `FILE` (JSON, mode 0600) for apply"},
 			formatFlag(), jsonFormatFlag(),
