@@ -31,6 +31,7 @@ type Proxy struct {
 	cluster *Cluster
 	emu     *emulator.Emulator
 	tls     *tls.Config
+	pool    connPool // SQL over HTTP's idle connections (sqlhttp_pool.go)
 
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
@@ -100,6 +101,7 @@ func (p *Proxy) Close() error {
 	p.mu.Unlock()
 	err := p.ln.Close()
 	p.wg.Wait()
+	p.pool.shut()
 	return err
 }
 
