@@ -59,8 +59,11 @@ func (p *Proxy) Addr() string { return p.ln.Addr().String() }
 // Cluster is the Postgres server behind the proxy.
 func (p *Proxy) Cluster() *Cluster { return p.cluster }
 
-// BranchCreated implements emulator.Postgres.
+// BranchCreated implements emulator.Postgres. The parent's idle SQL over HTTP
+// connections close first: a database is copied fast (as a template) only
+// while nothing is connected to it.
 func (p *Proxy) BranchCreated(parentID, branchID string, databases []string) error {
+	closeAll(p.pool.takeWhere(func(k poolKey) bool { return k.branchID == parentID }))
 	return p.cluster.BranchCreated(parentID, branchID, databases)
 }
 

@@ -88,6 +88,22 @@ func TestSQLOverHTTPRunEndClosesKeptConnections(t *testing.T) {
 	}
 }
 
+// A new branch's copy of its parent's data does not wait for the parent's kept
+// connections: they close (a database in use is copied slowly, by pg_dump).
+func TestSQLOverHTTPBranchClosesTheParentsKeptConnections(t *testing.T) {
+	w := newWorld(t)
+	p := w.project("shop")
+	uri := p.ConnectionURIs[0].URI
+	w.sql(uri, driverHeaders, map[string]any{"query": "CREATE TABLE items AS SELECT 7 AS n"}).ok(t)
+	pid := w.value(uri, "SELECT pg_backend_pid()")
+	child := w.branch(p.Project.ID, p.Branch.ID)
+	childURI := w.uri(p.Project.ID, child.Branch.ID, child.Endpoints[0].ID)
+	if got := w.value(childURI, "SELECT n FROM items"); got != "7" {
+		t.Errorf("the branch's copy has %q, want 7", got)
+	}
+	w.backendGone(childURI, pid)
+}
+
 // The settings a change gives the compute reach the next request (its connection
 // is a new one).
 func TestSQLOverHTTPSettingsChangeReachesTheNextRequest(t *testing.T) {
