@@ -88,6 +88,7 @@ func (e *Emulator) recordSuspends(p *project, now time.Time) int {
 	for _, d := range list {
 		ops := e.startChain(p, d.at, opStep{action: api.ActionSuspendCompute, branchID: d.ep.BranchID, endpointID: d.ep.ID})
 		d.ep.suspendFor(d.at, chainEnd(ops, d.at))
+		e.endRun(d.ep)
 	}
 	return len(list)
 }

@@ -234,6 +234,7 @@ func (e *Emulator) activity(p *project, ep *endpoint, now time.Time) error {
 	}
 	ops := e.startChain(p, now, opStep{action: api.ActionStartCompute, branchID: ep.BranchID, endpointID: ep.ID})
 	ep.transition(now, api.EndpointStateIdle, api.EndpointStateActive, chainEnd(ops, now))
+	e.endRun(ep) // it was stopped, however it stopped
 	return nil
 }
 

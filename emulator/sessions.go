@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/neonform/neonform/api"
@@ -20,7 +21,10 @@ import (
 //     from the last one closed;
 //   - what interrupts a compute (a restart, a suspend, a PATCH that restarts or
 //     suspends it, its deletion) drops every session open on it; a change that does
-//     not interrupt it keeps them.
+//     not interrupt it keeps them;
+//   - a run of the compute ends when it is interrupted, suspends on its own or wakes
+//     (it was stopped): a session carries its run, and connections a PooledPostgres
+//     keeps between sessions serve only sessions of their own run.
 
 // Postgres backs the computes with real Postgres databases, one set per branch.
 type Postgres interface {
@@ -31,6 +35,15 @@ type Postgres interface {
 	BranchCreated(parentID, branchID string, databases []string) error
 	// BranchesDeleted throws the databases of deleted branches away.
 	BranchesDeleted(branchIDs []string)
+}
+
+// PooledPostgres is a Postgres that keeps connections to a compute between sessions
+// (SQL over HTTP's pool, emulator/pgcompute): the emulator tells it when a run of
+// a compute ends, so that it closes them. RunEnded is called with the project
+// locked: it must not call the emulator nor wait.
+type PooledPostgres interface {
+	Postgres
+	RunEnded(endpointID string)
 }
 
 // Session is one client connection to a compute, from OpenSession to Close.
@@ -45,6 +58,9 @@ type Session struct {
 	// fake clock): the proxy holds the client until then, as the service's proxy
 	// waits for a waking compute.
 	StartsIn time.Duration
+	// Run is the run of the compute the session opened on: it is another after the
+	// compute stops (see above).
+	Run uint64
 
 	e    *Emulator
 	drop func()
@@ -69,6 +85,7 @@ const (
 type sessions struct {
 	mu   sync.Mutex
 	open map[string]map[*Session]struct{}
+	runs atomic.Uint64 // the last run given to a compute
 }
 
 func (r *sessions) add(s *Session) {
@@ -108,10 +125,21 @@ func (r *sessions) dropAll(endpointID string) {
 	}
 }
 
-// dropSessions interrupts a compute's clients. Caller holds p.mu for writing.
+// dropSessions interrupts a compute's clients, which ends its run. Caller holds
+// p.mu for writing.
 func (e *Emulator) dropSessions(ep *endpoint) {
 	ep.conns = 0
 	e.sessions.dropAll(ep.ID)
+	e.endRun(ep)
+}
+
+// endRun ends the compute's run: its next sessions are of another, and the
+// connections kept for this one close. Caller holds p.mu for writing.
+func (e *Emulator) endRun(ep *endpoint) {
+	ep.run = e.sessions.runs.Add(1)
+	if pp, ok := e.opts.Postgres.(PooledPostgres); ok {
+		pp.RunEnded(ep.ID)
+	}
 }
 
 // OpenSession is a client's connection to a compute as role with password, to one
@@ -159,7 +187,7 @@ func (e *Emulator) openLocked(p *project, endpointID, roleName, password, dbName
 		return nil, err
 	}
 	s := &Session{ProjectID: p.ID, BranchID: b.ID, EndpointID: ep.ID, Role: r.Name, Database: dbName,
-		ReadOnly: ep.Type == api.EndpointTypeReadOnly, PgSettings: maps.Clone(ep.PgSettings), e: e}
+		ReadOnly: ep.Type == api.EndpointTypeReadOnly, PgSettings: maps.Clone(ep.PgSettings), Run: ep.run, e: e}
 	if l := ep.Life; l.To == api.EndpointStateActive && now.Before(l.At) && e.fake == nil {
 		s.StartsIn = l.At.Sub(now)
 	}

@@ -252,6 +252,8 @@ type endpoint struct {
 	Life               lifecycle             `json:"lifecycle"`
 	// conns counts the client sessions open on it (sessions.go); not saved.
 	conns int
+	// run is the compute's run (sessions.go): it changes when the compute stops; not saved.
+	run uint64
 }
 
 // operation is one step of a project's chain. Its status is derived from the clock:

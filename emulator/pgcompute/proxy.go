@@ -31,6 +31,7 @@ type Proxy struct {
 	cluster *Cluster
 	emu     *emulator.Emulator
 	tls     *tls.Config
+	pool    connPool // SQL over HTTP's idle connections (sqlhttp_pool.go)
 
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
@@ -58,8 +59,11 @@ func (p *Proxy) Addr() string { return p.ln.Addr().String() }
 // Cluster is the Postgres server behind the proxy.
 func (p *Proxy) Cluster() *Cluster { return p.cluster }
 
-// BranchCreated implements emulator.Postgres.
+// BranchCreated implements emulator.Postgres. The parent's idle SQL over HTTP
+// connections close first: a database is copied fast (as a template) only
+// while nothing is connected to it.
 func (p *Proxy) BranchCreated(parentID, branchID string, databases []string) error {
+	closeAll(p.pool.takeWhere(func(k poolKey) bool { return k.branchID == parentID }))
 	return p.cluster.BranchCreated(parentID, branchID, databases)
 }
 
@@ -100,6 +104,7 @@ func (p *Proxy) Close() error {
 	p.mu.Unlock()
 	err := p.ln.Close()
 	p.wg.Wait()
+	p.pool.shut()
 	return err
 }
 

@@ -7,19 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
-	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/neonform/neonform/emulator"
-	"github.com/neonform/neonform/internal/pgserver"
 )
 
 // SQL over HTTP (docs/emulator.md, SQL over HTTP): the service's proxy answers
@@ -29,7 +23,9 @@ import (
 // neon()) sends it. Each request is a session of the compute like a Postgres
 // client's: it opens (which wakes an idle compute, and is refused by a disabled
 // one or for a wrong password), runs as the session's role (a replica's cannot
-// write), and closes with the answer.
+// write), and closes with the answer; the Postgres connection behind it is kept
+// for the next request (sqlhttp_pool.go). A client that goes away cancels its
+// query.
 
 // The request headers of the service's SQL over HTTP.
 const (
@@ -84,8 +80,10 @@ type sqlRequest struct {
 	begin string
 }
 
-// answerSQL answers one HTTP request to the proxy's port.
-func (p *Proxy) answerSQL(r *http.Request) (int, http.Header, []byte) {
+// answerSQL answers one HTTP request to the proxy's port. Once its body is read,
+// watch gives the context its queries run in, which ends when the client goes
+// away, and the end of the watch.
+func (p *Proxy) answerSQL(r *http.Request, watch func() (context.Context, func())) (int, http.Header, []byte) {
 	h := http.Header{}
 	if r.URL.Path != "/sql" {
 		return errorAnswer(h, &requestError{http.StatusNotFound, "no such path: the service's SQL over HTTP is POST /sql"})
@@ -102,14 +100,16 @@ func (p *Proxy) answerSQL(r *http.Request) (int, http.Header, []byte) {
 	if err != nil {
 		return errorAnswer(h, err)
 	}
-	ctx := context.Background()
-	pg, interrupted, done, err := p.openSQL(ctx, target)
+	ctx, stop := watch()
+	defer stop()
+	s, err := p.openSQL(ctx, target)
 	if err != nil {
 		return errorAnswer(h, err)
 	}
-	defer done()
-	body, err := req.run(ctx, pg)
-	if err != nil && interrupted() {
+	body, err := req.run(ctx, s.pg)
+	var pgErr *pgconn.PgError
+	s.end(p, ctx.Err() == nil && (err == nil || errors.As(err, &pgErr)))
+	if err != nil && s.interrupted() {
 		err = errInterrupted
 	}
 	if err != nil {
@@ -208,94 +208,6 @@ func parseConnString(s string) (sqlTarget, error) {
 		return sqlTarget{}, badSQLRequest("%s", msgNoEndpoint)
 	}
 	return t, nil
-}
-
-// errInterrupted answers a request whose compute was interrupted while it ran.
-var errInterrupted = &emulator.ConnectError{Code: "57P01", Message: "terminating connection: the compute was restarted, suspended, disabled or deleted while the query ran; send it again (a suspended compute wakes)"}
-
-// openSQL opens a session on the compute and a connection to its database;
-// interrupted reports whether the compute dropped it, and done closes both.
-func (p *Proxy) openSQL(ctx context.Context, t sqlTarget) (pg *pgconn.PgConn, interrupted func() bool, done func(), err error) {
-	var mu sync.Mutex
-	var backend net.Conn
-	dropped := false
-	drop := func() { // the compute is interrupted: the query in flight fails
-		mu.Lock()
-		defer mu.Unlock()
-		dropped = true
-		if backend != nil {
-			backend.Close()
-		}
-	}
-	sess, err := p.emu.OpenSession(t.endpointID, t.user, t.password, t.db, drop)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if sess.StartsIn > 0 {
-		time.Sleep(sess.StartsIn) // the compute wakes, as for a Postgres client
-	}
-	conn, err := p.dial(sess, nil, t.options)
-	if err != nil {
-		sess.Close()
-		return nil, nil, nil, fmt.Errorf("the compute's Postgres could not be reached: %w", err)
-	}
-	mu.Lock()
-	backend = conn
-	if dropped {
-		conn.Close()
-	}
-	mu.Unlock()
-	interrupted = func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return dropped
-	}
-	if pg, err = startedConn(conn, p.cluster.Dir()); err != nil {
-		conn.Close()
-		sess.Close()
-		if interrupted() {
-			err = errInterrupted
-		}
-		return nil, nil, nil, err
-	}
-	return pg, interrupted, func() {
-		pg.Close(ctx)
-		sess.Close()
-	}, nil
-}
-
-// startedConn reads the server's answer to the startup dial sent, up to its first
-// ReadyForQuery, and makes a pgconn connection of it. The server's directory
-// (its socket's) is where pgconn sends a cancel request, as it does when it gives
-// a query up.
-func startedConn(conn net.Conn, serverDir string) (*pgconn.PgConn, error) {
-	fe := pgproto3.NewFrontend(conn, conn)
-	var d net.Dialer
-	hc := &pgconn.HijackedConn{Conn: conn, ParameterStatuses: map[string]string{}, Frontend: fe, Config: &pgconn.Config{
-		Host: serverDir, Port: pgserver.Port, DialFunc: d.DialContext,
-		BuildFrontend: func(r io.Reader, w io.Writer) *pgproto3.Frontend { return pgproto3.NewFrontend(r, w) },
-		// A query given up on closes its connection, which is the request's alone.
-		BuildContextWatcherHandler: func(c *pgconn.PgConn) ctxwatch.Handler {
-			return &pgconn.DeadlineContextWatcherHandler{Conn: c.Conn()}
-		},
-	}}
-	for {
-		msg, err := fe.Receive()
-		if err != nil {
-			return nil, err
-		}
-		switch m := msg.(type) {
-		case *pgproto3.ParameterStatus:
-			hc.ParameterStatuses[m.Name] = m.Value
-		case *pgproto3.BackendKeyData:
-			hc.PID, hc.SecretKey = m.ProcessID, bytes.Clone(m.SecretKey)
-		case *pgproto3.ErrorResponse:
-			return nil, pgconn.ErrorResponseToPgError(m)
-		case *pgproto3.ReadyForQuery:
-			hc.TxStatus = m.TxStatus
-			return pgconn.Construct(hc)
-		}
-	}
 }
 
 // run runs the request's query, or its batch in one transaction, and writes the answer.

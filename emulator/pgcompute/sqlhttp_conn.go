@@ -3,10 +3,12 @@ package pgcompute
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"time"
 )
 
@@ -62,12 +64,33 @@ func (p *Proxy) serveHTTP(conn net.Conn) {
 				return
 			}
 		}
-		status, header, body := p.answerSQL(req)
+		status, header, body := p.answerSQL(req, func() (context.Context, func()) { return watchClient(conn, br) })
 		io.Copy(io.Discard, req.Body) // what the answer did not need, so the next request can be read
 		req.Body.Close()
 		if writeHTTP(conn, status, header, body, req.Close) != nil || req.Close {
 			return
 		}
+	}
+}
+
+// watchClient is the context of a request whose body has been read: it ends when
+// the client goes away (its connection reads an end or fails), which cancels the
+// query the request runs. stop ends the watch, and the connection reads the next
+// request; a request sent meanwhile (pipelined) ends the watch without cancelling.
+func watchClient(conn net.Conn, br *bufio.Reader) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := br.Peek(1); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			cancel()
+		}
+	}()
+	return ctx, func() {
+		conn.SetReadDeadline(time.Unix(1, 0)) // wakes the Peek
+		<-done
+		conn.SetReadDeadline(time.Time{})
+		cancel()
 	}
 }
 

@@ -48,7 +48,7 @@ func (w *world) sql(uri string, headers map[string]string, body any) sqlAnswer {
 }
 
 // ok checks a 200 and returns the body as JSON text again, for comparing parts.
-func (a sqlAnswer) ok(t *testing.T) map[string]any {
+func (a sqlAnswer) ok(t testing.TB) map[string]any {
 	t.Helper()
 	if a.status != 200 {
 		t.Fatalf("status %d: %v", a.status, a.body)
