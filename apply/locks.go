@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/neonform/neonform/diff"
@@ -17,7 +18,31 @@ import (
 // whose steps are not those its changes derive.
 func lock(ctx context.Context, p *diff.Plan, opts Options) (unlock func() error, err error) {
 	ctx = state.WithOperation(ctx, "apply")
-	return state.LockProjectsWaiting(ctx, opts.State, opts.Who, stepProjects(p.Steps), opts.LockTimeout, opts.LockWaiting)
+	named := labelLocks(p)
+	waiting := opts.LockWaiting
+	if waiting != nil {
+		waiting = func(held *state.LockedError) { named(held); opts.LockWaiting(held) }
+	}
+	unlock, err = state.LockProjectsWaiting(ctx, opts.State, opts.Who, stepProjects(p.Steps), opts.LockTimeout, waiting)
+	var held *state.LockedError
+	if errors.As(err, &held) {
+		named(held)
+	}
+	return unlock, err
+}
+
+// labelLocks gives a held project lock the project's name in the
+// configuration, which the state does not know: the person waiting knows
+// their projects as "svc", not by id.
+func labelLocks(p *diff.Plan) func(*state.LockedError) {
+	return func(held *state.LockedError) {
+		for _, proj := range p.Projects {
+			if proj.ID == held.Project {
+				held.ProjectLabel = proj.Label
+				return
+			}
+		}
+	}
 }
 
 // stepProjects are the ids of the projects steps act on, sorted.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,13 +119,16 @@ func TestPostgresApplyOnAHeldProjectNamesHolderAndProject(t *testing.T) {
 	if !errors.As(err, &le) || le.Project != shop || le.Info.Who != "alice" {
 		t.Fatalf("an apply on a held project = %v, want a *LockedError naming alice and project %s", err, shop)
 	}
+	if want := "the lock of project shop (" + shop + ")"; !strings.Contains(err.Error(), want) {
+		t.Errorf("an apply on a held project says %q, want it to name the project as the configuration does: %q", err, want)
+	}
 	var told *state.LockedError
 	_, err = Apply(ctx, planB, Options{Client: w.c, State: pgB, Who: "bob", LockTimeout: time.Minute,
 		LockWaiting: func(held *state.LockedError) {
 			told = held
 			close(gate.release)
 		}})
-	if told == nil || told.Project != shop {
+	if told == nil || told.Project != shop || !strings.Contains(told.Holder(), "of project shop ("+shop+")") {
 		t.Fatalf("the wait was told %+v, want the lock of project %s", told, shop)
 	}
 	if errA := <-done; errA != nil {

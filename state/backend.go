@@ -100,6 +100,19 @@ type LockedError struct {
 	// needs the whole state finds them held.
 	Project       string
 	OtherProjects int
+	// ProjectLabel is the project's name in the configuration, when the
+	// run that met the lock knows it (apply, from its plan): the messages
+	// name the project by it, and its id after.
+	ProjectLabel string
+}
+
+// project names the project whose lock is in the way: "svc
+// (gentle-tree-66521055)", or its id alone when no name is known.
+func (e *LockedError) project() string {
+	if e.ProjectLabel == "" || e.ProjectLabel == e.Project {
+		return e.Project
+	}
+	return e.ProjectLabel + " (" + e.Project + ")"
 }
 
 // Suggestions is the force-unlock the error suggests, if any.
@@ -120,7 +133,7 @@ func (e *LockedError) Error() string {
 	var b strings.Builder
 	b.WriteString("state is locked: ")
 	if e.Project != "" {
-		fmt.Fprintf(&b, "the lock of project %s of ", e.Project)
+		fmt.Fprintf(&b, "the lock of project %s of ", e.project())
 	}
 	b.WriteString(e.Path)
 	i := e.Info

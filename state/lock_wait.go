@@ -83,7 +83,7 @@ func (e *LockedError) Holder() string {
 		s += " for " + i.Operation
 	}
 	if e.Project != "" {
-		s += " of project " + e.Project
+		s += " of project " + e.project()
 	}
 	return s + " since " + i.Since.UTC().Format(time.RFC3339)
 }

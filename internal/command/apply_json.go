@@ -2,7 +2,6 @@ package command
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/neonform/neonform/apply"
 	"github.com/neonform/neonform/diff"
@@ -18,21 +17,23 @@ import (
 // ends, the last line is an apply_finished.
 
 // applyView chooses where o's run shows itself: with -json, the events on
-// standard output and people's text on standard error. Without a plan file
-// -json needs -auto-approve: standard output is not for a question, as with
-// terraform apply -json.
-func applyView(o applyOptions) (*views.Apply, error) {
+// standard output and people's text on standard error.
+func applyView(o applyOptions) *views.Apply {
 	if !o.JSON {
-		return views.NewApply(o.Stdout, o.Stderr, o.Live, nil), nil
-	}
-	if o.PlanFile == "" && !o.AutoApprove {
-		a := configArgsOf(o.planInputs)
-		return nil, fmt.Errorf("apply -json cannot ask for confirmation: its standard output is for events. Nothing was changed.\n"+
-			"Add -auto-approve, or apply a plan that was reviewed:\n  %s\n  %s",
-			a.command("plan", "-out", "plan.json"), a.applySaved("plan.json", "-json"))
+		return views.NewApply(o.Stdout, o.Stderr, o.Live, nil)
 	}
 	events := views.NewApplyJSON(o.Stdout, configArgsOf(o.planInputs).context, o.PlanFile)
-	return views.NewApply(o.Stdout, o.Stderr, false, events), nil
+	return views.NewApply(o.Stdout, o.Stderr, false, events)
+}
+
+// noQuestionWithJSON: with -json, standard output is for events, not for a
+// question (as with terraform apply -json), so apply cannot ask there, on a
+// terminal or not. Like apply without a terminal, it then carries out a plan
+// with nothing to review and refuses any other (approve).
+func noQuestionWithJSON(o *applyOptions) {
+	if o.JSON && o.PlanFile == "" && !o.AutoApprove {
+		o.Interactive, o.NoAsk = false, "with -json its standard output is for events"
+	}
 }
 
 // noChanges ends the stream of a plan with nothing to do.

@@ -49,10 +49,9 @@ func runApply(ctx context.Context, o applyOptions) error {
 	// A closed standard output (apply ... | head) must not stop an apply
 	// halfway: what is left to print goes to standard error (interrupt.go).
 	o.Stdout = &fallbackWriter{w: o.Stdout, fallback: o.Stderr}
+	noQuestionWithJSON(&o)
+	o.view = applyView(o)
 	var err error
-	if o.view, err = applyView(o); err != nil {
-		return err
-	}
 	if o.PlanFile != "" {
 		err = applyPlanFile(ctx, o)
 	} else {
@@ -107,9 +106,13 @@ func approve(ctx context.Context, o applyOptions) error {
 	}
 	if !o.Interactive {
 		a := configArgsOf(o.planInputs)
+		var applyArgs []string
+		if o.JSON {
+			applyArgs = append(applyArgs, "-json")
+		}
 		return fmt.Errorf("%s cannot ask for confirmation: %s, and the plan has changes to review. Nothing was changed.\n"+
 			"Add -auto-approve to apply without asking, or apply a plan that was reviewed:\n  %s\n  %s",
-			command, o.NoAsk, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.applySaved("plan.json"))
+			command, o.NoAsk, a.command("plan", append(scopeArgs(o.Scope), "-out", "plan.json")...), a.applySaved("plan.json", applyArgs...))
 	}
 	if o.Scope.Destroy && !askToDestroy(ctx, o.Stdin, o.view.People) {
 		return &exitError{code: 1, msg: "Destroy cancelled: nothing was changed."}

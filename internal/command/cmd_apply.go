@@ -93,7 +93,8 @@ then shows exactly what remains.
 -json prints one JSON object a line on standard output for every event (the
 plan's summary, each step started, done or failed, each state write, the end
 with its counts), for a deployment tool; the rest goes to standard error. It
-needs -auto-approve or a plan file. -lock-timeout 2m waits for a state lock
+cannot ask, so like apply without a terminal it carries out only a plan with
+nothing to review, unless given -auto-approve or a plan file. -lock-timeout 2m waits for a state lock
 another run holds instead of failing at once; -lock=false runs without the
 lock (only when nothing else can change the state meanwhile). With a Postgres
 state, apply locks only the projects its plan changes (in the order of their
