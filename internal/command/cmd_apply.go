@@ -94,14 +94,15 @@ then shows exactly what remains.
 plan's summary, each step started, done or failed, each state write, the end
 with its counts), for a deployment tool; the rest goes to standard error. It
 cannot ask, so like apply without a terminal it carries out only a plan with
-nothing to review, unless given -auto-approve or a plan file. -lock-timeout 2m waits for a state lock
-another run holds instead of failing at once; -lock=false runs without the
-lock (only when nothing else can change the state meanwhile). With a Postgres
-state, apply locks only the projects its plan changes (in the order of their
-ids), so runs on other projects go on meanwhile; a run on a held project is
-told who holds which project. Requests are paced within the account's rate
-limits, a budget shared with the other runs on the account (through the
-database with a Postgres state, else through a file on this machine).
+nothing to review, unless given -auto-approve or a plan file. -lock-timeout 2m
+waits for a state lock another run holds instead of failing at once;
+-lock=false runs without the lock (only when nothing else can change the state
+meanwhile). With a Postgres state, apply locks only the projects its plan
+changes (in the order of their ids), so runs on other projects go on meanwhile;
+a run on a held project is told who holds which project. Requests are paced
+within the account's rate limits, a budget shared with the other runs on the
+account (through the database with a Postgres state, else through a file on
+this machine).
 
 Interrupt (Ctrl-C, SIGTERM or SIGHUP): no new step starts, the steps in flight
 finish and are recorded, and apply exits 1 saying what is left. A second
