@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -38,14 +37,7 @@ func (l *loader) checkActiveComputes(p *Project) {
 	if len(addrs) <= sizing.MaxActiveComputes {
 		return
 	}
-	shown := addrs
-	if len(shown) > 5 {
-		shown = shown[:5]
-	}
-	list := strings.Join(shown, ", ")
-	if len(addrs) > len(shown) {
-		list += fmt.Sprintf(" and %d more", len(addrs)-len(shown))
-	}
+	list := english.FirstFew(addrs, 5)
 	counted := ""
 	if rules > 0 {
 		counted = fmt.Sprintf(" %s counted once, though a rule has one on every branch it matches, so there may be more.",

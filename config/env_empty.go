@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -112,5 +113,5 @@ func emptyEnvSentence(names []string, environ map[string]string) string {
 	if len(names) > 1 {
 		variable = "in the environment, "
 	}
-	return fmt.Sprintf("%s gave \"\" here: %s%s.", strings.Join(calls, " and "), variable, strings.Join(why, "; "))
+	return fmt.Sprintf("%s gave \"\" here: %s%s.", english.And(calls), variable, strings.Join(why, "; "))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/nearest"
 	"github.com/neonform/neonform/state"
 )
@@ -214,11 +215,7 @@ func (m misses) nearest(a ruleAddress) (near []string, instances string) {
 	if near := nearest.Names(a.address, candidates); len(near) > 0 || len(candidates) == 0 {
 		return near, ""
 	}
-	more := ""
-	if len(candidates) > 5 {
-		candidates, more = candidates[:5], fmt.Sprintf(" and %d more", len(candidates)-5)
-	}
-	return nil, fmt.Sprintf(" The rule's instances: %s%s.", strings.Join(candidates, ", "), more)
+	return nil, fmt.Sprintf(" The rule's instances: %s.", english.FirstFew(candidates, 5))
 }
 
 // checkRuleTargets is CheckRuleTargets of every read project of cfg (before

@@ -129,7 +129,7 @@ type computeSpec struct {
 // defaultCompute is what the service gives a compute when the request says nothing:
 // 1 CU fixed, default suspend timeout, no settings, enabled (docs/service.md, Requests and defaults).
 func defaultCompute() computeSpec {
-	return computeSpec{minCU: managed.DefaultCU, maxCU: managed.DefaultCU, poolerMode: "transaction", passwordless: true, provisioner: "k8s-neonvm"}
+	return computeSpec{minCU: managed.DefaultCU, maxCU: managed.DefaultCU, poolerMode: "transaction", passwordless: true, provisioner: defaultProvisioner}
 }
 
 // sizeWithDefaults fills a size range of which one end may be missing: the default is

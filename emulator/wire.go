@@ -37,6 +37,16 @@ func regionHost(region string) (string, bool) {
 	return h, ok
 }
 
+// platformID is the cloud a region is in: aws-us-east-2 -> aws.
+func platformID(region string) string {
+	return strings.SplitN(region, "-", 2)[0]
+}
+
+// defaultProvisioner is the provisioner of a compute whose request (or
+// world file) names none, and the one a project shows: the one that
+// autoscales.
+const defaultProvisioner = "k8s-neonvm"
+
 func regionList() string {
 	return strings.Join(sortedKeys(regions), ", ")
 }
@@ -55,6 +65,11 @@ func subscription(t sizing.Tier) string {
 		return "launch_v3"
 	}
 	return "scale_v3"
+}
+
+// logicalSizeLimitBytes is logicalSizeLimit in bytes, as a project shows it too.
+func logicalSizeLimitBytes(t sizing.Tier) int64 {
+	return logicalSizeLimit(t) << 20
 }
 
 // logicalSizeLimit is the branch size limit of a plan, in MiB.
@@ -77,14 +92,14 @@ func (p *project) wire(now time.Time, owner *user) api.Project {
 	start, end := monthBounds(now)
 	out := api.Project{
 		ID:                          p.ID,
-		PlatformID:                  strings.SplitN(p.RegionID, "-", 2)[0],
+		PlatformID:                  platformID(p.RegionID),
 		RegionID:                    p.RegionID,
 		Name:                        p.Name,
-		Provisioner:                 "k8s-neonvm",
+		Provisioner:                 defaultProvisioner,
 		PgVersion:                   p.PgVersion,
 		ProxyHost:                   proxy,
 		BranchLogicalSizeLimit:      logicalSizeLimit(p.Tier),
-		BranchLogicalSizeLimitBytes: logicalSizeLimit(p.Tier) << 20,
+		BranchLogicalSizeLimitBytes: logicalSizeLimitBytes(p.Tier),
 		StorePasswords:              true,
 		CreationSource:              p.CreationSource,
 		HistoryRetentionSeconds:     p.HistoryRetentionSeconds,
@@ -110,14 +125,14 @@ func (p *project) listItem() api.ProjectListItem {
 	proxy, _ := regionHost(p.RegionID)
 	return api.ProjectListItem{
 		ID:                          p.ID,
-		PlatformID:                  strings.SplitN(p.RegionID, "-", 2)[0],
+		PlatformID:                  platformID(p.RegionID),
 		RegionID:                    p.RegionID,
 		Name:                        p.Name,
-		Provisioner:                 "k8s-neonvm",
+		Provisioner:                 defaultProvisioner,
 		PgVersion:                   p.PgVersion,
 		ProxyHost:                   proxy,
 		BranchLogicalSizeLimit:      logicalSizeLimit(p.Tier),
-		BranchLogicalSizeLimitBytes: logicalSizeLimit(p.Tier) << 20,
+		BranchLogicalSizeLimitBytes: logicalSizeLimitBytes(p.Tier),
 		StorePasswords:              true,
 		CreationSource:              p.CreationSource,
 		CreatedAt:                   p.CreatedAt,

@@ -201,7 +201,7 @@ func loadEndpoint(w *world, p *project, ep *endpoint) error {
 	ep.ProxyHost = defaultString(ep.ProxyHost, proxy)
 	ep.Host = defaultString(ep.Host, ep.ID+"."+proxy)
 	ep.PoolerMode = defaultString(ep.PoolerMode, "transaction")
-	ep.Provisioner = defaultString(ep.Provisioner, "k8s-neonvm")
+	ep.Provisioner = defaultString(ep.Provisioner, defaultProvisioner)
 	ep.CreationSource = defaultString(ep.CreationSource, "console")
 	if err := checkSuspendTimeout(ep.SuspendTimeout); err != nil {
 		return err

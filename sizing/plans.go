@@ -21,7 +21,11 @@ package sizing
 // Values the docs do not settle are left out (zero), not guessed: a paid plan not
 // named has no tier rule and no price.
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/neonform/neonform/internal/english"
+)
 
 // Tier is the account's plan, as account_tier names it.
 type Tier string
@@ -161,13 +165,10 @@ func largerPlan(min, max CU) string {
 			names = append(names, p.Name)
 		}
 	}
-	switch len(names) {
-	case 0:
+	if len(names) == 0 {
 		return "a larger plan"
-	case 1:
-		return "the " + names[0] + " plan"
 	}
-	return "the " + names[0] + " or " + names[1] + " plan"
+	return "the " + english.Or(names) + " plan"
 }
 
 func tierHint(t Tier) string {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/internal/english"
+	"github.com/neonform/neonform/internal/process"
 	"github.com/neonform/neonform/internal/suggest"
 )
 
@@ -211,6 +212,19 @@ type operationKey struct{}
 // the holder is doing.
 func WithOperation(ctx context.Context, op string) context.Context {
 	return context.WithValue(ctx, operationKey{}, op)
+}
+
+// heldBy fills e with the holder a backend read: its facts, the
+// force-unlock of its lock, and whether it is known to be gone (Stale: it
+// ran on this machine, and its process no longer runs). How the lock is
+// removed by hand (Remove) is the backend's to say.
+func (e *LockedError) heldBy(info LockInfo) {
+	e.Info = info
+	e.Unlock = forceUnlock(info.ID)
+	if host, _ := os.Hostname(); host != "" && host == info.Host {
+		alive, known := process.Alive(info.PID)
+		e.Stale = known && !alive
+	}
 }
 
 // newLockInfo describes this process as a lock holder. who defaults to the

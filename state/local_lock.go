@@ -12,7 +12,6 @@ import (
 
 	"github.com/neonform/neonform/internal/atomicfile"
 	"github.com/neonform/neonform/internal/bounded"
-	"github.com/neonform/neonform/internal/process"
 )
 
 // Lock creates LockPath with O_EXCL, holding this process's LockInfo as JSON.
@@ -90,13 +89,8 @@ func (l *Local) lockedError() (locked *LockedError, gone bool) {
 		// Unreadable (for example cut short by a crash): say so, and how to remove it.
 		return e, false
 	}
-	e.Info = info
-	e.Unlock = forceUnlock(info.ID)
+	e.heldBy(info)
 	e.Remove = fmt.Sprintf("run %s or delete %s", e.Unlock.Quoted(), lp)
-	if host, _ := os.Hostname(); host != "" && host == info.Host {
-		alive, known := process.Alive(info.PID)
-		e.Stale = known && !alive
-	}
 	return e, false
 }
 

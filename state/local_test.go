@@ -129,7 +129,7 @@ func TestLocalFileFormat(t *testing.T) {
 func TestLocalReadsFormatOneAndWritesTheCurrent(t *testing.T) {
 	ctx := context.Background()
 	path := statePath(t)
-	old, err := os.ReadFile(filepath.Join("testdata", "states", "two_computes.json"))
+	old, err := os.ReadFile(filepath.Join("testdata", "states", "two_computes_format1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

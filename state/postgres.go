@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/neonform/neonform/internal/pgschema"
 )
 
 // Tables of the Postgres backend, created if missing. One database can hold
@@ -98,27 +99,11 @@ func NewPostgres(ctx context.Context, dsn string, name string) (*Postgres, error
 	return p, nil
 }
 
-// ensureTables creates the tables unless they exist. Concurrent first runs
-// would race in CREATE TABLE IF NOT EXISTS (a unique violation in pg_type),
-// so creation is serialised by a transaction advisory lock.
+// ensureTables creates the tables unless they exist.
 func ensureTables(ctx context.Context, conn *pgx.Conn) error {
-	var exist bool
-	err := conn.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AND to_regclass($3) IS NOT NULL`,
-		stateTable, lockTable, projectLockTable).Scan(&exist)
-	if err != nil || exist {
-		return err
-	}
-	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('neonform_state tables'))`); err != nil {
-			return err
-		}
-		for _, q := range createTables {
-			if _, err := tx.Exec(ctx, q); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return pgschema.Ensure(ctx, conn, "neonform_state tables", createTables,
+		`SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AND to_regclass($3) IS NOT NULL`,
+		stateTable, lockTable, projectLockTable)
 }
 
 // connLocked returns the working connection, reconnecting if it was closed

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/neonform/neonform/internal/process"
 )
 
 // heldLock is a lock this process holds: the advisory locks live as long as conn.
@@ -208,13 +205,8 @@ func (p *Postgres) lockedError(ctx context.Context, conn *pgx.Conn) (*LockedErro
 
 // describeHolder fills e with a holder whose session holds its lock now.
 func (p *Postgres) describeHolder(e *LockedError, info LockInfo, backendPID int32) {
-	e.Info = info
-	e.Unlock = forceUnlock(info.ID)
+	e.heldBy(info)
 	e.Remove = fmt.Sprintf("run %s, which ends that database session (pid %d)", e.Unlock.Quoted(), backendPID)
-	if host, _ := os.Hostname(); host != "" && host == info.Host {
-		alive, known := process.Alive(info.PID)
-		e.Stale = known && !alive
-	}
 }
 
 // recordedHolder reads the lock table's row for this state; ok is false if there is none.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/config"
+	"github.com/neonform/neonform/internal/english"
 )
 
 // readFailure is a project whose endpoints or branches could not be read.
@@ -107,12 +108,7 @@ func projectList(fs []*readFailure) string {
 		names[i] = f.p.Label
 	}
 	slices.Sort(names)
-	names = names[:min(len(names), 10)]
-	more := ""
-	if len(fs) > 10 {
-		more = fmt.Sprintf(" and %d more", len(fs)-10)
-	}
-	return fmt.Sprintf("%d projects (%s%s)", len(fs), strings.Join(names, ", "), more)
+	return fmt.Sprintf("%d projects (%s)", len(fs), english.FirstFew(names, 10))
 }
 
 func capitalize(s string) string {

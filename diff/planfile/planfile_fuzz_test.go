@@ -22,6 +22,26 @@ import (
 // stateSeed is a state file: what a plan file is most often mistaken for.
 const stateSeed = "../../state/testdata/states/two_computes.json"
 
+// TestFuzzSeedsAreCurrent: the fuzzer starts from plans this neonform
+// reads (a seed of an old format would only ever reach the refusal), and
+// the truncated one is refused. When the format changes, make the seeds
+// again: docs/development.md, "The plan file's fuzz seeds".
+func TestFuzzSeedsAreCurrent(t *testing.T) {
+	for _, name := range []string{"create.json", "update.json"} {
+		p, err := planfile.ReadFile(filepath.Join("testdata/planfiles", name))
+		if err != nil {
+			t.Errorf("seed %s does not read: %v", name, err)
+			continue
+		}
+		if len(p.Steps) == 0 || len(p.Changes) == 0 {
+			t.Errorf("seed %s has no changes or no steps: it would not reach the checks of either", name)
+		}
+	}
+	if _, err := planfile.ReadFile("testdata/planfiles/truncated.json"); err == nil || !strings.Contains(err.Error(), "is not a valid plan file") {
+		t.Errorf("the truncated seed read, or was refused for another reason: %v", err)
+	}
+}
+
 func FuzzReadPlanFile(f *testing.F) {
 	seeds, err := filepath.Glob("testdata/planfiles/*.json")
 	if err != nil || len(seeds) == 0 {

@@ -140,7 +140,7 @@ func alerts(p *diff.Plan) string {
 	}
 	line := func(list []string, one, many, why string) {
 		if len(list) > 0 {
-			fmt.Fprintf(&b, "> - **%s**%s: %s\n", english.Plural(len(list), one, many), why, firstFew(list, 10))
+			fmt.Fprintf(&b, "> - **%s**%s: %s\n", english.Plural(len(list), one, many), why, english.FirstFew(list, 10))
 		}
 	}
 	line(restarts, "restart of an active compute", "restarts of active computes", " (drops connections)")
@@ -199,13 +199,6 @@ func overwrittenDrift(p *diff.Plan) []string {
 		}
 	}
 	return out
-}
-
-func firstFew(list []string, n int) string {
-	if len(list) <= n {
-		return strings.Join(list, ", ")
-	}
-	return strings.Join(list[:n], ", ") + fmt.Sprintf(" and %d more", len(list)-n)
 }
 
 func changeTable(p *diff.Plan) *section {

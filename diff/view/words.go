@@ -285,7 +285,7 @@ func noReviewEnd(p *diff.Plan) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return " Apply " + strings.Join(parts, " and ") + " without asking."
+	return " Apply " + english.And(parts) + " without asking."
 }
 
 // AdoptedWords counts the endpoints a plan adopts as they are, which need

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/shellquote"
 )
 
@@ -47,14 +48,14 @@ func otherCommandsFlag(c *cli.Context, flag string) string {
 		if cmd := commandGiven(c); slices.Contains(owners, cmd) {
 			return fmt.Sprintf("%s is a flag of %s: it goes after the command's name: neonform %s %s", given, cmd, cmd, given)
 		}
-		return fmt.Sprintf("%s is a flag of %s: it goes after the command's name: neonform %s %s", given, orList(owners), owners[0], given)
+		return fmt.Sprintf("%s is a flag of %s: it goes after the command's name: neonform %s %s", given, english.Or(owners), owners[0], given)
 	}
 	if c.Command.Name == "apply" && flag == "out" {
 		// Terraform's two-step habit: plan saves, apply applies.
 		file := strings.TrimPrefix(given, "-out ")
 		return fmt.Sprintf("-out belongs to plan, which saves a plan: neonform plan -out %s, then neonform apply %s applies exactly that plan.", file, file)
 	}
-	return fmt.Sprintf("%s is a flag of %s, not of %s.", given, orList(owners), c.Command.Name)
+	return fmt.Sprintf("%s is a flag of %s, not of %s.", given, english.Or(owners), c.Command.Name)
 }
 
 // commandGiven is the first of the run's words that names a command: the
@@ -67,12 +68,4 @@ func commandGiven(c *cli.Context) string {
 		}
 	}
 	return ""
-}
-
-// orList is "plan", "plan or apply", "plan, apply or destroy".
-func orList(names []string) string {
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

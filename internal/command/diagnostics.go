@@ -137,7 +137,7 @@ func moreDiagnostics(errs, warnings int) string {
 	if warnings > 0 {
 		parts = append(parts, english.Plural(warnings, "more warning", "more warnings"))
 	}
-	return strings.Join(parts, " and ")
+	return english.And(parts)
 }
 
 // source is one file's bytes and, when it parsed, its syntax tree.

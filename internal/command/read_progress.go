@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/internal/english"
 )
 
@@ -49,24 +50,7 @@ const (
 // startReadProgress starts telling the progress on w; live: w is a terminal.
 func startReadProgress(w io.Writer, live bool) *readProgress {
 	p := &readProgress{w: w, live: live, start: time.Now(), next: readProgressEvery, stop: make(chan struct{})}
-	tick := time.Second
-	if live {
-		tick = 250 * time.Millisecond
-	}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(tick)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				return
-			case now := <-t.C:
-				p.tick(now)
-			}
-		}
-	}()
+	views.StartTicker(live, readProgressEvery, p.stop, &p.wg, p.tick)
 	return p
 }
 
@@ -84,7 +68,7 @@ func (p *readProgress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.shown {
-		io.WriteString(p.w, "\r\x1b[K")
+		io.WriteString(p.w, views.EraseLine)
 		p.shown = false
 	}
 }
@@ -97,7 +81,7 @@ func (p *readProgress) tick(now time.Time) {
 	switch {
 	case p.total == 0 || p.done >= p.total:
 	case p.live && elapsed >= readProgressAfter:
-		io.WriteString(p.w, "\r\x1b[K"+p.text(now))
+		io.WriteString(p.w, views.EraseLine+p.text(now))
 		p.shown = true
 	case !p.live && elapsed >= p.next:
 		fmt.Fprintln(p.w, p.text(now))

@@ -2,11 +2,13 @@ package command
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/internal/diag"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/nearest"
 )
 
@@ -47,7 +49,7 @@ func (s *sandbox) nearMisses(cfg *config.Config) diag.Diagnostics {
 			diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, Summary: "Branch name close to an existing branch", Range: &r,
 				Detail: fmt.Sprintf("The sandbox's project %s has no branch named %q, but has %s: did you mean %s? The sandbox creates the branches a configuration names, "+
 					"and would create this one; against the real account the name would find no branch. Fix the name, or choose one that differs more for a new branch.",
-					p.Label, b.Name, branchesNamed(near), nearest.Quoted(near, "or"))})
+					p.Label, b.Name, branchesNamed(near), english.Or(nearest.Quoted(near)))})
 		}
 	}
 	return diags
@@ -69,7 +71,7 @@ func digitsOnly(a, b string) bool {
 // branchesNamed says which branches: the branch "main", the branches "dev" and "dev2".
 func branchesNamed(names []string) string {
 	if len(names) == 1 {
-		return "the branch " + nearest.Quoted(names, "")
+		return "the branch " + strconv.Quote(names[0])
 	}
-	return "the branches " + nearest.Quoted(names, "and")
+	return "the branches " + english.And(nearest.Quoted(names))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/state"
 )
 
@@ -48,7 +49,7 @@ func checkScope(s diff.Scope, cfg *config.Config, st *state.State) error {
 		default:
 			instances := coveredBy(r, known.computes())
 			if len(instances) > 0 {
-				return fmt.Errorf("-replace %s: it has instances; -replace takes one: %s", r, strings.Join(firstNames(instances, 5), ", "))
+				return fmt.Errorf("-replace %s: it has instances; -replace takes one: %s", r, english.FirstFew(instances, 5))
 			}
 			return fmt.Errorf("-replace %s: no compute of the configuration has this address.%s", r, didYouMean(r, known.computes()))
 		}
@@ -156,13 +157,6 @@ func coveredBy(address string, list []string) []string {
 		}
 	}
 	return out
-}
-
-func firstNames(list []string, n int) []string {
-	if len(list) <= n {
-		return list
-	}
-	return append(slices.Clone(list[:n]), fmt.Sprintf("and %d more", len(list)-n))
 }
 
 // didYouMean is " Did you mean X?" for the nearest name, or "".

@@ -1,8 +1,7 @@
 package diag
 
 import (
-	"strings"
-
+	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/nearest"
 )
 
@@ -50,13 +49,9 @@ func (n Near) In(detail string) string {
 // "mainline"` for strings, `a, b or c` for addresses.
 func (n Near) Sentence() string {
 	if n.Strings {
-		return "Did you mean " + nearest.Quoted(n.Names, "or") + "?"
+		return "Did you mean " + english.Or(nearest.Quoted(n.Names)) + "?"
 	}
-	if len(n.Names) == 1 {
-		return "Did you mean " + n.Names[0] + "?"
-	}
-	last := len(n.Names) - 1
-	return "Did you mean " + strings.Join(n.Names[:last], ", ") + " or " + n.Names[last] + "?"
+	return "Did you mean " + english.Or(n.Names) + "?"
 }
 
 // Worded words the near-miss of each of ds in place (Word), and is ds.

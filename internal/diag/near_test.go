@@ -63,6 +63,8 @@ func TestNearSentence(t *testing.T) {
 		{Near{Names: []string{"shop.main"}}, "Did you mean shop.main?"},
 		{Near{Names: []string{"a.b", "a.c", "a.d"}}, "Did you mean a.b, a.c or a.d?"},
 		{Near{Names: []string{"x"}, Strings: true}, `Did you mean "x"?`},
+		// Quoted or not, a list is joined one way (internal/english).
+		{Near{Names: []string{"dev1", "dev2", "dev3"}, Strings: true}, `Did you mean "dev1", "dev2" or "dev3"?`},
 	} {
 		if got := tt.near.Sentence(); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.near, got, tt.want)

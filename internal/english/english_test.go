@@ -20,3 +20,44 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+func TestOrAndJoinAsASentence(t *testing.T) {
+	for _, tt := range []struct {
+		words   []string
+		or, and string
+	}{
+		{nil, "", ""},
+		{[]string{"plan"}, "plan", "plan"},
+		{[]string{"plan", "apply"}, "plan or apply", "plan and apply"},
+		{[]string{"plan", "apply", "destroy"}, "plan, apply or destroy", "plan, apply and destroy"},
+		{[]string{"a", "b", "c", "d"}, "a, b, c or d", "a, b, c and d"},
+	} {
+		if got := Or(tt.words); got != tt.or {
+			t.Errorf("Or(%q) = %q, want %q", tt.words, got, tt.or)
+		}
+		if got := And(tt.words); got != tt.and {
+			t.Errorf("And(%q) = %q, want %q", tt.words, got, tt.and)
+		}
+	}
+}
+
+func TestFirstFewCountsWhatItLeavesOut(t *testing.T) {
+	words := []string{"shop", "web", "books", "blog"}
+	for n, want := range map[int]string{
+		2: "shop, web and 2 more",
+		3: "shop, web, books and 1 more",
+		4: "shop, web, books, blog",
+		9: "shop, web, books, blog",
+	} {
+		if got := FirstFew(words, n); got != want {
+			t.Errorf("FirstFew(%q, %d) = %q, want %q", words, n, got, want)
+		}
+	}
+	if got := FirstFew(nil, 3); got != "" {
+		t.Errorf("FirstFew(nil) = %q, want empty", got)
+	}
+	// The list it was given is left as it was.
+	if FirstFew(words, 1); words[1] != "web" || len(words) != 4 {
+		t.Errorf("FirstFew changed its list: %q", words)
+	}
+}

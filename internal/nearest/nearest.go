@@ -45,12 +45,12 @@ func Names(given string, names []string) []string {
 	return best
 }
 
-// Quoted joins names quoted for a message, with conj between them: `"main" or
-// "mainline"`.
-func Quoted(names []string, conj string) string {
+// Quoted is names each quoted for a message (`"main"`), for a list that
+// internal/english joins: `"main" or "mainline"`.
+func Quoted(names []string) []string {
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = strconv.Quote(n)
 	}
-	return strings.Join(quoted, " "+conj+" ")
+	return quoted
 }

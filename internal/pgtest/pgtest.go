@@ -17,26 +17,11 @@ import (
 	"github.com/neonform/neonform/internal/pgserver"
 )
 
-// DSNEnv names a server the tests may use instead of a throwaway one.
-const DSNEnv = "NEONFORM_TEST_POSTGRES_DSN"
-
 var testPostgres struct {
 	once sync.Once
 	dsn  string
 	stop func()
 	err  error
-}
-
-// DSN returns the DSN of a server the test may create tables in. It fails
-// the test, saying how to provide one, when there is none. The first call
-// starts the throwaway server; Stop (from TestMain) stops it.
-func DSN(t testing.TB) string {
-	t.Helper()
-	dsn, err := Server()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dsn
 }
 
 // Server is DSN for callers without a testing.TB (a testscript command):
@@ -50,9 +35,9 @@ func Server() (string, error) {
 	})
 	if testPostgres.err != nil {
 		return "", fmt.Errorf("no Postgres server for the Postgres backend tests: %v\n"+
-			"Provide one: set %s=postgres://USER:PASSWORD@HOST:PORT/DATABASE (a database where the tests may create tables and schemas), "+
+			"Provide one: %s, "+
 			"or install the PostgreSQL server (Debian/Ubuntu: apt-get install -y postgresql) so that initdb and pg_ctl are under /usr/lib/postgresql/*/bin or on PATH",
-			testPostgres.err, DSNEnv)
+			testPostgres.err, setDSN)
 	}
 	return testPostgres.dsn, nil
 }

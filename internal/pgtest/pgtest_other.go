@@ -11,25 +11,13 @@ import (
 	"github.com/neonform/neonform/emulator/pgcompute"
 )
 
-// DSNEnv names the server the tests use.
-const DSNEnv = "NEONFORM_TEST_POSTGRES_DSN"
-
-// DSN: starting a throwaway server is only done on Unix; elsewhere the
-// tests need a server named by NEONFORM_TEST_POSTGRES_DSN.
-func DSN(t testing.TB) string {
-	t.Helper()
-	dsn, err := Server()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dsn
-}
-
-// Server is DSN for callers without a testing.TB (a testscript command).
+// Server is DSN for callers without a testing.TB (a testscript command):
+// starting a throwaway server is only done on Unix; elsewhere the tests
+// need a server named by NEONFORM_TEST_POSTGRES_DSN.
 func Server() (string, error) {
 	dsn := os.Getenv(DSNEnv)
 	if dsn == "" {
-		return "", fmt.Errorf("no Postgres server for the Postgres backend tests: set %s=postgres://USER:PASSWORD@HOST:PORT/DATABASE (a database where the tests may create tables and schemas)", DSNEnv)
+		return "", fmt.Errorf("no Postgres server for the Postgres backend tests: %s", setDSN)
 	}
 	return dsn, nil
 }

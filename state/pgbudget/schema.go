@@ -3,8 +3,8 @@ package pgbudget
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/neonform/neonform/internal/pgschema"
 )
 
 // The budget's tables, apart from the state's and its locks'. One database
@@ -120,24 +120,8 @@ var createSchema = []string{
 }
 
 // ensureSchema creates the tables and functions unless the functions exist.
-// Concurrent first runs would race in CREATE ... IF NOT EXISTS, so creation
-// is serialised by a transaction advisory lock.
 func ensureSchema(ctx context.Context, pool *pgxpool.Pool) error {
-	var exist bool
-	err := pool.QueryRow(ctx, `SELECT to_regprocedure('neonform_rate_window(text,text,integer,interval,interval,timestamptz)') IS NOT NULL
-		AND to_regproc('neonform_rate_spend_many') IS NOT NULL`).Scan(&exist)
-	if err != nil || exist {
-		return err
-	}
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('neonform_rate tables'))`); err != nil {
-			return err
-		}
-		for _, q := range createSchema {
-			if _, err := tx.Exec(ctx, q); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return pgschema.Ensure(ctx, pool, "neonform_rate tables", createSchema,
+		`SELECT to_regprocedure('neonform_rate_window(text,text,integer,interval,interval,timestamptz)') IS NOT NULL
+		AND to_regproc('neonform_rate_spend_many') IS NOT NULL`)
 }

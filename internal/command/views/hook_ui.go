@@ -65,25 +65,7 @@ func newProgress(w io.Writer, live bool, stillEvery time.Duration, total int) *p
 
 // begin starts the ticker that redraws the status line or says "still".
 func (p *progress) begin() {
-	tick := p.stillEvery
-	if p.live {
-		tick = 250 * time.Millisecond
-	}
-	tick = min(tick, time.Second)
-	p.done.Add(1)
-	go func() {
-		defer p.done.Done()
-		t := time.NewTicker(tick)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				return
-			case <-t.C:
-				p.tick()
-			}
-		}
-	}()
+	StartTicker(p.live, p.stillEvery, p.stop, &p.done, func(time.Time) { p.tick() })
 }
 
 // finish stops the ticker and clears the status line.
@@ -160,7 +142,7 @@ func (p *progress) tick() {
 
 func (p *progress) clearStatus() {
 	if p.live && p.shown {
-		io.WriteString(p.w, "\r\x1b[K")
+		io.WriteString(p.w, EraseLine)
 		p.shown = false
 	}
 }
