@@ -205,12 +205,15 @@ func (h *human) changes(p *diff.Plan) {
 	}
 	addrW, idW := 0, 0
 	for _, c := range list {
+		if h.stopped() {
+			return
+		}
 		addrW = max(addrW, len(c.Address))
 		idW = max(idW, len(endpointColumn(c)))
 	}
 	addrW, idW = min(addrW, 40), min(idW, 32)
 	h.printf("neonform will:\n\n")
-	groups := fleets(p.Changes) // fleets.go
+	groups := fleets(p.Changes, h.looks) // fleets.go
 	inFleet := map[*diff.Change]*fleet{}
 	for _, f := range groups {
 		for _, c := range f.changes {

@@ -6,11 +6,29 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/neonform/neonform/diff"
 	"github.com/neonform/neonform/diff/internal/plantest"
 	"github.com/neonform/neonform/internal/jsonfast"
 )
+
+// manyChanges is the busy scenario's plan with its changes repeated to n,
+// each at an address of its own.
+func manyChanges(t testing.TB, n int) *diff.Plan {
+	cfg, st, live := plantest.BusyScenario(false)
+	p := plantest.MustBuild(t, cfg, st, live)
+	some := p.Changes
+	p.Changes = make([]diff.Change, 0, n)
+	for i := range n {
+		c := some[i%len(some)]
+		c.Address = fmt.Sprintf("%s_%d", c.Address, i)
+		p.Changes = append(p.Changes, c)
+	}
+	return p
+}
 
 // A view given up on stops formatting soon after: an interrupted plan
 // returns at once and leaves its view in a goroutine, which a caller that
@@ -21,15 +39,7 @@ import (
 // and both formatted every change of the plan whatever happened.
 func TestViewsStopSoonAfterTheirContextIsDone(t *testing.T) {
 	const changes = 6 * jsonfast.LookEvery
-	cfg, st, live := plantest.BusyScenario(false)
-	p := plantest.MustBuild(t, cfg, st, live)
-	some := p.Changes
-	p.Changes = nil
-	for i := range changes {
-		c := some[i%len(some)]
-		c.Address = fmt.Sprintf("%s_%d", c.Address, i)
-		p.Changes = append(p.Changes, c)
-	}
+	p := manyChanges(t, changes)
 	views := map[string]func(context.Context, io.Writer) error{
 		"terminal": func(ctx context.Context, w io.Writer) error {
 			return HumanContext(ctx, w, p, HumanOptions{Verbose: true})
@@ -67,33 +77,65 @@ func TestViewsStopSoonAfterTheirContextIsDone(t *testing.T) {
 // fails every write once its context is done): the rest of the plan is not
 // formatted for a writer that takes nothing.
 func TestHumanStopsAtAFailedWrite(t *testing.T) {
-	cfg, st, live := plantest.BusyScenario(false)
-	p := plantest.MustBuild(t, cfg, st, live)
-	some := p.Changes
-	p.Changes = nil
-	for i := range 4 * jsonfast.LookEvery {
-		c := some[i%len(some)]
-		c.Address = fmt.Sprintf("%s_%d", c.Address, i)
-		p.Changes = append(p.Changes, c)
-	}
-	w := &failingWriter{}
+	p := manyChanges(t, 4*jsonfast.LookEvery)
 	looks := plantest.NewCancelAt(0)
-	if err := HumanContext(looks, w, p, HumanOptions{}); !errors.Is(err, errFull) {
+	writes, looked := 0, 0 // the looks before the first write
+	full := errors.New("full")
+	w := writerFunc(func([]byte) (int, error) {
+		if writes++; writes == 1 {
+			looked = looks.Looks
+		}
+		return 0, full
+	})
+	if err := HumanContext(looks, w, p, HumanOptions{}); !errors.Is(err, full) {
 		t.Fatalf("got %v, want the write's error", err)
 	}
-	if w.writes != 1 {
-		t.Errorf("%d writes, want 1: the view went on after the first failed", w.writes)
+	if writes != 1 {
+		t.Errorf("%d writes, want 1: the view went on after the first failed", writes)
 	}
-	if looks.Looks > 0 {
-		t.Errorf("the view looked at its context %d times after its first write failed: it went on formatting", looks.Looks)
+	if looks.Looks != looked {
+		t.Errorf("the view looked at its context %d times after its first write failed: it went on formatting", looks.Looks-looked)
 	}
 }
 
-var errFull = errors.New("full")
-
-type failingWriter struct{ writes int }
-
-func (w *failingWriter) Write([]byte) (int, error) {
-	w.writes++
-	return 0, errFull
+// BenchmarkAViewGivenUp is how long the terminal view of a plan of 250,000
+// changes goes on after its context is done, as an interrupted plan's view
+// does (docs/PERFORMANCE.md, A plan view given up): cancelled as it sorts
+// and groups the changes (after 0.2 s) and as it shows them (after 4 s),
+// writing to a writer that fails every write once it is, as
+// abandon.Writer's does. The whole view takes BenchmarkAWholeView's time.
+func BenchmarkAViewGivenUp(b *testing.B) {
+	p := manyChanges(b, 250_000)
+	for _, after := range []time.Duration{200 * time.Millisecond, 4 * time.Second} {
+		b.Run(after.String(), func(b *testing.B) {
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				var cancelled atomic.Int64
+				time.AfterFunc(after, func() {
+					cancelled.Store(time.Now().UnixNano())
+					cancel()
+				})
+				w := writerFunc(func(q []byte) (int, error) { return len(q), ctx.Err() })
+				if err := HumanContext(ctx, w, p, HumanOptions{}); !errors.Is(err, context.Canceled) {
+					b.Fatalf("the view ended (%v) before it was cancelled", err)
+				}
+				b.ReportMetric(float64(time.Now().UnixNano()-cancelled.Load())/1e6, "ms-after-cancel")
+			}
+		})
+	}
 }
+
+// BenchmarkAWholeView is the terminal view of the plan BenchmarkAViewGivenUp
+// gives up.
+func BenchmarkAWholeView(b *testing.B) {
+	p := manyChanges(b, 250_000)
+	for b.Loop() {
+		if err := Human(io.Discard, p, HumanOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

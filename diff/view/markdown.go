@@ -75,7 +75,7 @@ func markdown(p *diff.Plan, limit int, l *looks) string {
 	}
 	fmt.Fprintf(&b, "### %s: %s\n\n", markdownTitle(p), summaryLine(p.Summary))
 	b.WriteString(clip(alerts(p, l), (limit-reserve)/4))
-	b.WriteString(clip(fleetLines(p), (limit-reserve)/8))
+	b.WriteString(clip(fleetLines(p, l), (limit-reserve)/8))
 
 	sections := []*section{changeTable(p, l), driftSection(p, l), unmanagedSection(p, l), callsSection(p, l)}
 	weights := 0
