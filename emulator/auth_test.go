@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/textsafe/textsafetest"
 )
 
 // The authentication rules of docs/service.md (Authentication and API keys), on a world of three people:
@@ -344,6 +346,22 @@ func TestLogNeverHoldsAKey(t *testing.T) {
 			t.Errorf("the log holds a key:\n%s", log.String())
 		}
 	}
+}
+
+// A request's path is the client's text, decoded: the log shows it escaped,
+// never as terminal control.
+func TestLogShowsPathsEscaped(t *testing.T) {
+	var log strings.Builder
+	var mu sync.Mutex
+	s := newService(t, Options{Log: writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return log.Write(p)
+	})})
+	s.call("GET", "/projects/"+url.PathEscape(textsafetest.Name), nil).want(t, 404)
+	mu.Lock()
+	defer mu.Unlock()
+	textsafetest.Terminal(t, "the emulator's request log", log.String())
 }
 
 type writerFunc func([]byte) (int, error)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/internal/textsafe"
 )
 
 // apiPrefix is where the API is served, as the service does.
@@ -225,8 +226,9 @@ func decodeBody(c *call, v any, required bool) error {
 }
 
 // logRequest writes one line per request. It never writes headers: the key is in one.
+// The path is the client's text, decoded (%1b is ESC): shown escaped.
 func (e *Emulator) logRequest(r *http.Request, status int, fault string, took time.Duration) {
-	line := fmt.Sprintf("%s %s %s %d %s", time.Now().UTC().Format(time.RFC3339), r.Method, r.URL.Path, status, took.Round(time.Microsecond))
+	line := fmt.Sprintf("%s %s %s %d %s", time.Now().UTC().Format(time.RFC3339), textsafe.Terminal(r.Method), textsafe.Terminal(r.URL.Path), status, took.Round(time.Microsecond))
 	if fault != "" {
 		line += " fault=" + fault
 	}

@@ -12,26 +12,6 @@ import (
 	"github.com/neonform/neonform/internal/jsonfast"
 )
 
-// cancelAt is a context cancelled at its nth look (never, when n is 0),
-// counting every look.
-type cancelAt struct {
-	context.Context
-	cancel   context.CancelFunc
-	looks, n int
-}
-
-func newCancelAt(n int) *cancelAt {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &cancelAt{Context: ctx, cancel: cancel, n: n}
-}
-
-func (c *cancelAt) Err() error {
-	if c.looks++; c.looks == c.n {
-		c.cancel()
-	}
-	return c.Context.Err()
-}
-
 // Reading a large saved plan stops midway once apply is interrupted: the
 // decoder looks at the context every jsonfast.LookEvery elements of the
 // plan's lists (its steps and its drift here), and the look that finds
@@ -55,19 +35,19 @@ func TestReadingALargePlanStopsWhenInterrupted(t *testing.T) {
 	if err := WriteFile(path, p); err != nil {
 		t.Fatal(err)
 	}
-	whole := newCancelAt(0)
+	whole := plantest.NewCancelAt(0)
 	ReadFileContext(whole, path) // refused: the steps repeat; what counts is how often it looked
-	if whole.looks < 2*each/jsonfast.LookEvery {
-		t.Fatalf("the read looked at its context %d times, want one every %d elements (%d)", whole.looks, jsonfast.LookEvery, 2*each/jsonfast.LookEvery)
+	if whole.Looks < 2*each/jsonfast.LookEvery {
+		t.Fatalf("the read looked at its context %d times, want one every %d elements (%d)", whole.Looks, jsonfast.LookEvery, 2*each/jsonfast.LookEvery)
 	}
 	for _, n := range []int{1, 2, each / jsonfast.LookEvery, 2*each/jsonfast.LookEvery - 1} {
-		ctx := newCancelAt(n)
+		ctx := plantest.NewCancelAt(n)
 		got, err := ReadFileContext(ctx, path)
 		if !errors.Is(err, context.Canceled) || got != nil {
-			t.Fatalf("cancelled at look %d of %d: %v, want context.Canceled", n, whole.looks, err)
+			t.Fatalf("cancelled at look %d of %d: %v, want context.Canceled", n, whole.Looks, err)
 		}
-		if ctx.looks != n {
-			t.Errorf("cancelled at look %d of %d, the read went on to look %d times", n, whole.looks, ctx.looks)
+		if ctx.Looks != n {
+			t.Errorf("cancelled at look %d of %d, the read went on to look %d times", n, whole.Looks, ctx.Looks)
 		}
 	}
 }

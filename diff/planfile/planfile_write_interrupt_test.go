@@ -28,7 +28,7 @@ func TestSavingAPlanStopsWhenInterrupted(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o600); err != nil { // -out may replace an empty file
 		t.Fatal(err)
 	}
-	ctx := newCancelAt(2)
+	ctx := plantest.NewCancelAt(2)
 	err := WriteFileContext(ctx, path, p)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("saving, interrupted: %v; want context.Canceled", err)
@@ -41,11 +41,11 @@ func TestSavingAPlanStopsWhenInterrupted(t *testing.T) {
 		t.Errorf("the directory holds %d files, want only the path's: %v", len(entries), entries)
 	}
 	// Not interrupted, the same plan is saved whole, in many writes.
-	whole := newCancelAt(0)
+	whole := plantest.NewCancelAt(0)
 	if err := WriteFileContext(whole, path, p); err != nil {
 		t.Fatal(err)
 	}
-	if whole.looks < 10 {
-		t.Errorf("the plan was written in %d writes; the test needs a plan of many", whole.looks)
+	if whole.Looks < 10 {
+		t.Errorf("the plan was written in %d writes; the test needs a plan of many", whole.Looks)
 	}
 }

@@ -42,10 +42,14 @@ func fleetOf(address string) string {
 }
 
 // fleets groups the changes by fleet, keeping those of two instances or
-// more: a fleet of one reads as a single change.
-func fleets(changes []diff.Change) map[string]*fleet {
+// more: a fleet of one reads as a single change. Nil once l says the view
+// stops.
+func fleets(changes []diff.Change, l *looks) map[string]*fleet {
 	out := map[string]*fleet{}
 	for i := range changes {
+		if l.stopped() {
+			return nil
+		}
 		c := &changes[i]
 		if a := fleetOf(c.Address); a != "" {
 			f := out[a]
@@ -145,8 +149,8 @@ func commonReasons(run []*diff.Change) []reasonLine {
 
 // fleetLines is the Markdown list of the fleets, one line each, before the
 // table of changes that lists every instance.
-func fleetLines(p *diff.Plan) string {
-	groups := fleets(p.Changes)
+func fleetLines(p *diff.Plan, l *looks) string {
+	groups := fleets(p.Changes, l)
 	if len(groups) == 0 {
 		return ""
 	}

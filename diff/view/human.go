@@ -2,6 +2,7 @@ package view
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -38,15 +39,25 @@ const unmanagedShown = 10
 // outside neonform, then what neonform will do, the dangerous things first,
 // every interruption in words, and a closing summary.
 func Human(w io.Writer, p *diff.Plan, o HumanOptions) error {
+	return HumanContext(context.Background(), w, p, o)
+}
+
+// HumanContext is Human that stops soon after ctx is done (looks.go) or a
+// write fails, with that error.
+func HumanContext(ctx context.Context, w io.Writer, p *diff.Plan, o HumanOptions) error {
 	bw := bufio.NewWriter(w)
-	h := &human{w: bw, o: o}
+	h := &human{w: bw, o: o, looks: newLooks(ctx)}
 	h.render(p)
+	if h.err != nil {
+		return h.err
+	}
 	return bw.Flush()
 }
 
 type human struct {
 	w *bufio.Writer
 	o HumanOptions
+	*looks
 }
 
 // printf writes a line of the view. Every string it is given is a value
@@ -54,12 +65,17 @@ type human struct {
 // (internal/textsafe); the view's own words are the format, and its colours
 // come from paint, already escaped.
 func (h *human) printf(format string, args ...any) {
+	if h.err != nil {
+		return
+	}
 	for i, a := range args {
 		if s, ok := a.(string); ok {
 			args[i] = textsafe.Terminal(s)
 		}
 	}
-	fmt.Fprintf(h.w, format, args...)
+	if _, err := fmt.Fprintf(h.w, format, args...); err != nil {
+		h.failed(err)
+	}
 }
 
 // painted is text paint has escaped and coloured: printf writes it as it is.
@@ -162,6 +178,9 @@ func (h *human) drift(p *diff.Plan) {
 	h.printf("Changed outside neonform since the last apply:\n")
 	notes := goneNotes(p)
 	for _, d := range p.Drift {
+		if h.stopped() {
+			return
+		}
 		if d.Gone {
 			h.printf("%s %s  %s  %s\n", h.paint(ansiRed, "   -"), d.Address, d.EndpointID, "deleted outside neonform")
 			if note := notes[d.Address]; note != "" {
@@ -186,12 +205,15 @@ func (h *human) changes(p *diff.Plan) {
 	}
 	addrW, idW := 0, 0
 	for _, c := range list {
+		if h.stopped() {
+			return
+		}
 		addrW = max(addrW, len(c.Address))
 		idW = max(idW, len(endpointColumn(c)))
 	}
 	addrW, idW = min(addrW, 40), min(idW, 32)
 	h.printf("neonform will:\n\n")
-	groups := fleets(p.Changes) // fleets.go
+	groups := fleets(p.Changes, h.looks) // fleets.go
 	inFleet := map[*diff.Change]*fleet{}
 	for _, f := range groups {
 		for _, c := range f.changes {
@@ -200,6 +222,9 @@ func (h *human) changes(p *diff.Plan) {
 	}
 	shown := map[*fleet]bool{}
 	for _, c := range list {
+		if h.stopped() {
+			return
+		}
 		f := inFleet[c]
 		if f == nil {
 			h.change(p, c, reasonLines(c), addrW, idW)
@@ -221,11 +246,17 @@ func (h *human) changes(p *diff.Plan) {
 		for _, run := range sameChanges(members) {
 			if len(run) == 1 || h.o.Verbose {
 				for _, m := range run {
+					if h.stopped() {
+						return
+					}
 					h.change(p, m, reasonLines(m), addrW, idW)
 				}
 				continue
 			}
 			for _, m := range run[:len(run)-1] {
+				if h.stopped() {
+					return
+				}
 				h.headline(m, addrW, idW)
 			}
 			h.change(p, run[len(run)-1], commonReasons(run), addrW, idW)
@@ -350,6 +381,9 @@ func (h *human) defaults(p *diff.Plan) {
 	}
 	h.printf("Project compute defaults, for the computes created from now on (no compute restarts):\n")
 	for _, d := range p.Defaults {
+		if h.stopped() {
+			return
+		}
 		if len(d.Attributes) == 0 {
 			continue
 		}
@@ -370,6 +404,9 @@ func (h *human) stateSteps(p *diff.Plan) {
 		h.printf("neonform will also record in the state (no API call):\n")
 	}
 	for _, s := range steps {
+		if h.stopped() {
+			return
+		}
 		h.printf("      %s  %s\n", h.paint(ansiCyan, s.Address), s.Note)
 	}
 	h.printf("\n")
@@ -378,6 +415,9 @@ func (h *human) stateSteps(p *diff.Plan) {
 func (h *human) unchanged(p *diff.Plan) {
 	var addrs []string
 	for _, c := range p.Changes {
+		if h.stopped() {
+			return
+		}
 		if c.Action == diff.NoOp {
 			addrs = append(addrs, fmt.Sprintf("%s (%s)", c.Address, c.EndpointID))
 		}
@@ -387,6 +427,9 @@ func (h *human) unchanged(p *diff.Plan) {
 	}
 	h.printf("Unchanged:\n")
 	for _, a := range addrs {
+		if h.stopped() {
+			return
+		}
 		h.printf("      %s\n", a)
 	}
 	h.printf("\n")
@@ -402,6 +445,9 @@ func (h *human) unmanaged(p *diff.Plan) {
 	}
 	parts := make([]string, len(shown))
 	for i, u := range shown {
+		if h.stopped() {
+			return
+		}
 		parts[i] = describeUnmanaged(u)
 	}
 	line := leftAloneWords(p) + ": " + strings.Join(parts, "; ")

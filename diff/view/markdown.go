@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -19,10 +20,21 @@ const DefaultMarkdownLimit = 60000
 // characters) however large the plan, and says what it left out; limit <= 0
 // means DefaultMarkdownLimit.
 func Markdown(w io.Writer, p *diff.Plan, limit int) error {
+	return MarkdownContext(context.Background(), w, p, limit)
+}
+
+// MarkdownContext is Markdown that stops soon after ctx is done (looks.go),
+// with ctx's error and nothing written.
+func MarkdownContext(ctx context.Context, w io.Writer, p *diff.Plan, limit int) error {
 	if limit <= 0 {
 		limit = DefaultMarkdownLimit
 	}
-	_, err := io.WriteString(w, markdown(p, limit))
+	l := newLooks(ctx)
+	comment := markdown(p, limit, l)
+	if l.err != nil {
+		return l.err
+	}
+	_, err := io.WriteString(w, comment)
 	return err
 }
 
@@ -38,7 +50,7 @@ type section struct {
 // reserve is room kept for the notes that say what was left out.
 const reserve = 400
 
-func markdown(p *diff.Plan, limit int) string {
+func markdown(p *diff.Plan, limit int, l *looks) string {
 	var b strings.Builder
 	if !p.HasChanges() {
 		b.WriteString(markdownNoChanges(p))
@@ -51,7 +63,7 @@ func markdown(p *diff.Plan, limit int) string {
 				}
 				b.WriteString("\n")
 			}
-			writeSection(&b, driftSection(p), limit-b.Len()-reserve)
+			writeSection(&b, driftSection(p, l), limit-b.Len()-reserve)
 		}
 		if c := costCallouts(p); c != "" {
 			b.WriteString("\n" + c)
@@ -62,10 +74,10 @@ func markdown(p *diff.Plan, limit int) string {
 		return clip(b.String(), limit)
 	}
 	fmt.Fprintf(&b, "### %s: %s\n\n", markdownTitle(p), summaryLine(p.Summary))
-	b.WriteString(clip(alerts(p), (limit-reserve)/4))
-	b.WriteString(clip(fleetLines(p), (limit-reserve)/8))
+	b.WriteString(clip(alerts(p, l), (limit-reserve)/4))
+	b.WriteString(clip(fleetLines(p, l), (limit-reserve)/8))
 
-	sections := []*section{changeTable(p), driftSection(p), unmanagedSection(p), callsSection(p)}
+	sections := []*section{changeTable(p, l), driftSection(p, l), unmanagedSection(p, l), callsSection(p, l)}
 	weights := 0
 	for _, s := range sections {
 		weights += s.weight
@@ -112,9 +124,12 @@ func writeSection(b *strings.Builder, s *section, allowance int) {
 // each. A list, not a line each: GitHub renders single newlines as breaks in
 // a pull-request comment but not in a job summary or a .md file, where lines
 // of a block quote run together into one paragraph.
-func alerts(p *diff.Plan) string {
+func alerts(p *diff.Plan, l *looks) string {
 	var restarts, suspends, recreates, activeDeletes, deletes, downtime []string
 	for i := range p.Changes {
+		if l.stopped() {
+			return ""
+		}
 		c := &p.Changes[i]
 		addr := textsafe.MarkdownCode(c.Address)
 		switch {
@@ -201,7 +216,7 @@ func overwrittenDrift(p *diff.Plan) []string {
 	return out
 }
 
-func changeTable(p *diff.Plan) *section {
+func changeTable(p *diff.Plan, l *looks) *section {
 	s := &section{
 		head:   "| | compute | action | disruption | what changes |\n|---|---|---|---|---|\n",
 		tail:   "\n",
@@ -216,6 +231,9 @@ func changeTable(p *diff.Plan) *section {
 		s.head = "| | compute | action | disruption | what changes | cost a month |\n|---|---|---|---|---|---|\n"
 	}
 	for _, c := range dangerFirst(p.Changes) {
+		if l.stopped() {
+			return s
+		}
 		row := fmt.Sprintf("| %s | %s | %s | %s | %s |",
 			c.Action.Symbol(), cell(textsafe.MarkdownCode(c.Address)), c.Action, disruptionCell(c), cell(clip(askedWords(p, c)+whatChanges(c), maxCell)))
 		if costs {
@@ -316,7 +334,7 @@ func cell(s string) string {
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
-func driftSection(p *diff.Plan) *section {
+func driftSection(p *diff.Plan, l *looks) *section {
 	s := &section{
 		head:   fmt.Sprintf("<details><summary>Changed outside neonform since the last apply (%d)</summary>\n\n", len(p.Drift)),
 		tail:   "\n</details>\n\n",
@@ -327,6 +345,9 @@ func driftSection(p *diff.Plan) *section {
 	}
 	notes := goneNotes(p)
 	for _, d := range p.Drift {
+		if l.stopped() {
+			return s
+		}
 		what := "deleted outside neonform"
 		if note := notes[d.Address]; d.Gone && note != "" {
 			what += "; " + note
@@ -347,7 +368,7 @@ func driftSection(p *diff.Plan) *section {
 	return s
 }
 
-func unmanagedSection(p *diff.Plan) *section {
+func unmanagedSection(p *diff.Plan, l *looks) *section {
 	s := &section{
 		head:   fmt.Sprintf("<details><summary>Left alone: %s %s</summary>\n\n", english.Plural(len(p.Unmanaged), "endpoint", "endpoints"), unmanagedWords(p)),
 		tail:   "\n</details>\n\n",
@@ -357,12 +378,15 @@ func unmanagedSection(p *diff.Plan) *section {
 		},
 	}
 	for _, u := range p.Unmanaged {
+		if l.stopped() {
+			return s
+		}
 		s.items = append(s.items, "- "+textsafe.Markdown(describeUnmanaged(u))+"\n")
 	}
 	return s
 }
 
-func callsSection(p *diff.Plan) *section {
+func callsSection(p *diff.Plan, l *looks) *section {
 	calls := p.APICalls()
 	s := &section{
 		head:   fmt.Sprintf("<details><summary>%s, in order</summary>\n\n", english.Plural(calls, "API call", "API calls")),
@@ -374,6 +398,9 @@ func callsSection(p *diff.Plan) *section {
 	}
 	n := 0
 	for _, st := range p.Steps {
+		if l.stopped() {
+			return s
+		}
 		if st.Kind == diff.StepState {
 			continue
 		}

@@ -77,7 +77,7 @@ func applyDir(ctx context.Context, o applyOptions) error {
 		return err
 	}
 	defer p.Close(o.Stderr)
-	if err := renderPlan(o.view.People, p, "human", o.Color, false, "", configArgsOf(o.planInputs)); err != nil {
+	if err := renderPlan(ctx, o.view.People, p, "human", o.Color, false, "", configArgsOf(o.planInputs)); err != nil {
 		return err
 	}
 	if !p.plan.HasSteps() {

@@ -8,6 +8,7 @@ import (
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/emulator/pgcompute"
 	"github.com/neonform/neonform/internal/apiurl"
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/internal/pgserver"
 )
 
@@ -20,21 +21,22 @@ type emulatorPostgres struct {
 }
 
 // startEmulatorPostgres takes the proxy's address. Without PostgreSQL's server
-// programs it returns nil and a note saying the computes are records only, as
-// without -postgres: everything else works as before. With a world file
+// programs it returns nil and says on notes that the computes are records
+// only, as without -postgres: everything else works as before. With a world file
 // (dataFile), the branches' data is kept beside it between runs
 // (pgcompute.KeepDir).
-func startEmulatorPostgres(addr string, allowRemote bool, dataFile string) (*emulatorPostgres, string, error) {
+func startEmulatorPostgres(addr string, allowRemote bool, dataFile string, notes io.Writer) (*emulatorPostgres, error) {
 	bin, err := pgserver.FindBin()
 	if err != nil {
-		return nil, fmt.Sprintf("Note: -postgres: %v; the computes are records only, as without -postgres (install PostgreSQL's server, e.g. apt-get install postgresql, for real ones).", err), nil
+		views.WriteEmulatorNoPostgres(notes, err)
+		return nil, nil
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, "", fmt.Errorf("-postgres-addr %q is not HOST:PORT, e.g. 127.0.0.1:5433 (or port 0 for a free one)", addr)
+		return nil, fmt.Errorf("-postgres-addr %q is not HOST:PORT, e.g. 127.0.0.1:5433 (or port 0 for a free one)", addr)
 	}
 	if !allowRemote && !apiurl.Loopback(host) {
-		return nil, "", fmt.Errorf("-postgres-addr %s would listen where other machines may reach it; %s", addr, remoteAdvice)
+		return nil, fmt.Errorf("-postgres-addr %s would listen where other machines may reach it; %s", addr, remoteAdvice)
 	}
 	cluster := pgcompute.NewCluster(bin)
 	if dataFile != "" {
@@ -42,9 +44,9 @@ func startEmulatorPostgres(addr string, allowRemote bool, dataFile string) (*emu
 	}
 	proxy, err := pgcompute.Listen(addr, cluster)
 	if err != nil {
-		return nil, "", fmt.Errorf("cannot listen on %s for Postgres clients: %w; choose another port with -postgres-addr, or 127.0.0.1:0 for a free one", addr, err)
+		return nil, fmt.Errorf("cannot listen on %s for Postgres clients: %w; choose another port with -postgres-addr, or 127.0.0.1:0 for a free one", addr, err)
 	}
-	return &emulatorPostgres{proxy: proxy, cluster: cluster}, "", nil
+	return &emulatorPostgres{proxy: proxy, cluster: cluster}, nil
 }
 
 // serve accepts clients for emu's computes until stop.
@@ -58,21 +60,16 @@ func (pg *emulatorPostgres) serve(emu *emulator.Emulator) {
 func (pg *emulatorPostgres) stop(stderr io.Writer) {
 	pg.proxy.Close()
 	if err := pg.cluster.Keep(); err != nil {
-		fmt.Fprintf(stderr, "Error: the computes' data could not be kept: %v\n", err)
+		views.WriteEmulatorNotKept(stderr, err)
 	}
 	pg.cluster.Stop()
 }
 
-// intro is what the emulator's introduction says about connecting.
-func (pg *emulatorPostgres) intro(dataFile string) string {
-	lives := "The data lives as long as this emulator (with -data FILE it is kept beside FILE)."
-	if dataFile != "" {
-		lives = fmt.Sprintf("The data is kept in %s when the emulator stops.", pgcompute.KeepDir(dataFile))
+// keptIn is where the computes' data is kept when the emulator stops: beside
+// the world file dataFile, or ("") nowhere.
+func (pg *emulatorPostgres) keptIn(dataFile string) string {
+	if dataFile == "" {
+		return ""
 	}
-	return fmt.Sprintf(`Computes are real Postgres, through the proxy at %s: the connection_uri the API
-gives connects (psql "$(curl -s -H "Authorization: Bearer $NEON_API_KEY" "$NEON_API_URL/projects/P/connection_uri?database_name=neondb&role_name=neondb_owner" | jq -r .uri)").
-SQL over HTTP (the serverless driver's neon(), the MCP server's run_sql): POST http://%s/sql
-(node: --import emulator/node/neon-local-sql.mjs).
-%s
-`, pg.proxy.Addr(), pg.proxy.Addr(), lives)
+	return pgcompute.KeepDir(dataFile)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/neonform/neonform/emulator"
 	"github.com/neonform/neonform/internal/apiurl"
+	"github.com/neonform/neonform/internal/command/views"
 )
 
 // emulatorOptions are the inputs of neonform emulator.
@@ -60,13 +61,9 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 	}
 	var pg *emulatorPostgres
 	if o.Postgres {
-		var note string
-		if pg, note, err = startEmulatorPostgres(o.PostgresAddr, o.AllowRemote, o.DataFile); err != nil {
+		if pg, err = startEmulatorPostgres(o.PostgresAddr, o.AllowRemote, o.DataFile, o.Stderr); err != nil {
 			ln.Close()
 			return err
-		}
-		if note != "" {
-			fmt.Fprintln(o.Stderr, note)
 		}
 	}
 	if pg != nil {
@@ -83,10 +80,14 @@ func runEmulator(ctx context.Context, o emulatorOptions) error {
 		return err
 	}
 	base := "http://" + printableHost(addr) + "/api/v2"
-	o.printIntro(base, emu.APIKey())
+	intro := &views.EmulatorIntro{Base: base, DataFile: o.DataFile, OpDelay: o.OpDelay}
+	if o.APIKey == "" { // only a generated key: one given with -api-key is already known
+		intro.Key = emu.APIKey()
+	}
+	views.WriteEmulatorIntro(o.Stdout, intro)
 	if pg != nil {
 		pg.serve(emu)
-		fmt.Fprint(o.Stdout, pg.intro(o.DataFile))
+		views.WriteEmulatorPostgres(o.Stdout, pg.proxy.Addr(), pg.keptIn(o.DataFile))
 	}
 	return o.serve(ctx, ln, stops, emu)
 }
@@ -104,7 +105,7 @@ func (o emulatorOptions) listen() (net.Listener, *net.TCPAddr, error) {
 			ln.Close()
 			return nil, nil, fmt.Errorf("-addr %s listens on %s, which is not loopback; %s", o.Addr, addr.IP, remoteAdvice)
 		}
-		fmt.Fprintf(o.Stderr, "Warning: listening on %s, which other machines may reach: requests and keys travel in clear text. neonform itself sends keys over http:// only to loopback.\n", addr)
+		views.WriteEmulatorRemote(o.Stderr, addr.String())
 	}
 	return ln, addr, nil
 }
@@ -143,11 +144,7 @@ func (o emulatorOptions) serve(ctx context.Context, ln net.Listener, stops <-cha
 		select {
 		case err = <-saved:
 			if err == nil {
-				where := "the world was in memory only and is gone"
-				if o.DataFile != "" {
-					where = "the world is saved in " + o.DataFile
-				}
-				fmt.Fprintf(o.Stderr, "Emulator stopped; %s.\n", where)
+				views.WriteEmulatorStopped(o.Stderr, o.DataFile)
 			}
 			return err
 		case sig := <-stops:
@@ -248,33 +245,6 @@ func (o emulatorOptions) emulatorOptions() (emulator.Options, error) {
 
 // remoteAdvice ends the refusal of an address beyond loopback (docs/emulator.md).
 const remoteAdvice = "the API key would cross the network in clear text (plain http). Use 127.0.0.1 (the default) or [::1], or add -allow-remote if other machines are meant to reach it"
-
-// printIntro writes the base URL first (scripts read that line), then the key if
-// it was generated (only then: a key given with -api-key is already known), then
-// how to use it.
-func (o emulatorOptions) printIntro(base, key string) {
-	w := o.Stdout
-	fmt.Fprintln(w, base)
-	keyRef := "<the key given with -api-key>"
-	if o.APIKey == "" {
-		fmt.Fprintf(w, "NEON_API_KEY=%s\n", key)
-		keyRef = "<the key above>"
-	}
-	data := "memory only (use -data FILE to keep it)"
-	if o.DataFile != "" {
-		data = o.DataFile
-	}
-	fmt.Fprintf(w, `
-The service's API is emulated at the URL above. World: %s; operations take %s.
-Try it:
-   export NEON_API_URL=%s NEON_API_KEY=%s
-   curl -H "Authorization: Bearer $NEON_API_KEY" $NEON_API_URL/projects
-   curl -H "Authorization: Bearer $NEON_API_KEY" -H "Content-Type: application/json" \
-        -d '{"project":{"name":"shop"}}' $NEON_API_URL/projects
-Request counts: %s/_emulator/stats
-Stop with Ctrl-C.
-`, data, o.OpDelay, base, keyRef, base[:len(base)-len("/api/v2")])
-}
 
 // printableHost is the address to print: an unspecified IP (listening on all
 // interfaces) is reached through loopback.

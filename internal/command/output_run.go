@@ -3,14 +3,9 @@ package command
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/neonform/neonform/diff"
-	"github.com/neonform/neonform/internal/textsafe"
-	"github.com/neonform/neonform/sizing"
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/state"
 )
 
@@ -71,11 +66,17 @@ func runOutput(ctx context.Context, o outputOptions) error {
 		}
 		return writeJSON(o.Stdout, out)
 	}
-	if len(addrs) == 0 {
-		fmt.Fprintf(o.Stderr, "The state (%s) records no computes.\n", where)
-		return nil
+	rows := make([]views.OutputRow, len(addrs))
+	for i, addr := range addrs {
+		e := outputOf(st.Computes[addr])
+		branch := e.BranchID
+		if e.BranchName != nil {
+			branch = *e.BranchName
+		}
+		rows[i] = views.OutputRow{Address: addr, EndpointID: e.EndpointID, Host: e.Host, ProjectID: e.ProjectID,
+			Branch: branch, Type: e.Type, Size: e.ShownSize}
 	}
-	return outputTable(o.Stdout, st, addrs)
+	return views.WriteOutput(o.Stdout, o.Stderr, where, rows)
 }
 
 func outputOf(c *state.Compute) outputEntry {
@@ -88,52 +89,4 @@ func outputOf(c *state.Compute) outputEntry {
 		e.BranchName = &c.BranchName
 	}
 	return e
-}
-
-// outputTable prints one aligned line per compute, its text from the state
-// file shown escaped (internal/textsafe).
-func outputTable(w io.Writer, st *state.State, addrs []string) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ADDRESS\tENDPOINT\tHOST\tPROJECT\tBRANCH\tTYPE\tSIZE")
-	noHost := false
-	for _, addr := range addrs {
-		e := outputOf(st.Computes[addr])
-		host := "-"
-		if e.Host != nil {
-			host = *e.Host
-		} else {
-			noHost = true
-		}
-		branch := e.BranchID
-		if e.BranchName != nil {
-			branch = *e.BranchName
-		}
-		cells := []string{addr, e.EndpointID, host, e.ProjectID, branch, e.Type, sizeWords(e)}
-		for i, s := range cells {
-			cells[i] = textsafe.Terminal(s)
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if noHost {
-		_, err := fmt.Fprintln(w, "HOST -: the state has no host for it yet; the next apply that changes the compute records it.")
-		return err
-	}
-	return nil
-}
-
-// sizeWords is the size as a plan says it ("0.25-4 CU autoscaling"), or
-// the words that hide it.
-func sizeWords(e outputEntry) string {
-	minCU, minOK := e.Min.(float64)
-	maxCU, maxOK := e.Max.(float64)
-	if !minOK || !maxOK {
-		if !minOK {
-			return fmt.Sprint(e.Min)
-		}
-		return fmt.Sprint(e.Max)
-	}
-	return sizing.Size{Min: minCU, Max: maxCU}.String()
 }

@@ -53,10 +53,10 @@ func runPlan(ctx context.Context, o planOptions) error {
 	}
 	// An interrupt while the plan is shown (250,000 lines of it, seconds of
 	// CPU) stops the showing at its next write, and the run does not wait
-	// for the view to format the rest, which it would do for nothing (it
-	// looks at no context): the view is given up, as a parse is.
+	// for the view: it is given up, as a parse is, and stops formatting
+	// soon after by itself (diff/view/looks.go), for a caller that lives on.
 	shown, err := abandon.Call(ctx, func() error {
-		return renderPlan(abandon.Writer(ctx, o.Stdout), p, o.Format, o.Color, o.Verbose, o.Out, configArgsOf(o.planInputs))
+		return renderPlan(ctx, abandon.Writer(ctx, o.Stdout), p, o.Format, o.Color, o.Verbose, o.Out, configArgsOf(o.planInputs))
 	})
 	if err = cmp.Or(err, shown); err != nil {
 		return renderInterrupted(ctx, err, o.Out)
@@ -67,22 +67,25 @@ func runPlan(ctx context.Context, o planOptions) error {
 	return nil
 }
 
-// renderPlan prints the plan; savedTo is where it was saved, if it was, and
-// args the configuration it was made from, which the commands it suggests
-// (how to apply the saved plan, the warnings' advice) must point at.
-func renderPlan(w io.Writer, p *planned, format string, color, verbose bool, savedTo string, args configArgs) error {
+// renderPlan prints the plan, stopping soon after ctx is done; savedTo is
+// where it was saved, if it was, and args the configuration it was made
+// from, which the commands it suggests (how to apply the saved plan, the
+// warnings' advice) must point at.
+func renderPlan(ctx context.Context, w io.Writer, p *planned, format string, color, verbose bool, savedTo string, args configArgs) error {
 	switch format {
 	case "json":
+		// Streamed when it hides no sensitive value: it stops at the first
+		// write that fails, as abandon.Writer's do once ctx is done.
 		return planfile.RenderJSON(w, p.plan)
 	case "markdown":
-		return view.Markdown(w, p.plan, markdownLimit)
+		return view.MarkdownContext(ctx, w, p.plan, markdownLimit)
 	}
 	applyWith := ""
 	if savedTo != "" {
 		savedTo = filepath.ToSlash(savedTo)
 		applyWith = args.forSavedPlan(p.settingsVars).command("apply", savedTo)
 	}
-	return view.Human(w, p.plan, view.HumanOptions{
+	return view.HumanContext(ctx, w, p.plan, view.HumanOptions{
 		Color: color, Verbose: verbose, SavedTo: savedTo, ApplyWith: applyWith,
 		Stats:   english.Plural(p.reads, "API read", "API reads"),
 		Context: args.context(),

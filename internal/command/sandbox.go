@@ -12,6 +12,7 @@ import (
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/emulator"
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/sizing"
 )
@@ -60,7 +61,7 @@ func startSandbox(dir string, notes io.Writer) (*sandbox, error) {
 	s := &sandbox{emu: emu, srv: &http.Server{Handler: emu.Handler()}, url: "http://" + ln.Addr().String() + "/api/v2", pg: pg}
 	go func() {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintf(notes, "embedded sandbox stopped: %v\n", err)
+			views.WriteSandboxStopped(notes, err)
 		}
 	}()
 	return s, nil
@@ -86,7 +87,7 @@ func (s *sandbox) create(cfg *config.Config, notes io.Writer) error {
 		}
 		if created {
 			s.sayPostgres(notes)
-			fmt.Fprintf(notes, "Sandbox: created project %s (%s) with branch \"main\" and its primary compute.\n", p.Label, p.ID)
+			views.WriteSandboxProject(notes, p.Label, p.ID)
 			if cfg.Settings.AccountTier == sizing.Free {
 				if err := s.emu.SetProjectTier(p.ID, sizing.Free); err != nil {
 					return err
@@ -105,7 +106,7 @@ func (s *sandbox) create(cfg *config.Config, notes io.Writer) error {
 			if _, created, err := s.emu.EnsureBranch(p.ID, b.Name); err != nil {
 				return err
 			} else if created {
-				fmt.Fprintf(notes, "Sandbox: created branch %q in project %s.\n", b.Name, p.Label)
+				views.WriteSandboxBranch(notes, b.Name, p.Label, "")
 			}
 		}
 	}
@@ -136,7 +137,7 @@ func (s *sandbox) seedRuleBranches(p *config.Project, notes io.Writer) error {
 				if _, created, err := s.emu.EnsureBranch(p.ID, name); err != nil {
 					return err
 				} else if created {
-					fmt.Fprintf(notes, "Sandbox: created branch %q in project %s, for the branches block %q.\n", name, p.Label, r.Label)
+					views.WriteSandboxBranch(notes, name, p.Label, r.Label)
 				}
 			}
 		}
@@ -148,9 +149,9 @@ func (s *sandbox) seedRuleBranches(p *config.Project, notes io.Writer) error {
 // first line of what it says when it creates a project, and before connection
 // URIs.
 func (s *sandbox) sayPostgres(notes io.Writer) {
-	if s.pg.line != "" {
-		fmt.Fprintln(notes, s.pg.line)
-		s.pg.line = ""
+	if s.pg.say != nil {
+		views.WriteSandboxPostgres(notes, s.pg.say)
+		s.pg.say = nil
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/internal/pgtest"
 )
 
@@ -24,9 +25,11 @@ func TestSandboxWithoutPostgresSaysHowToGetIt(t *testing.T) {
 	if pg.backing != nil {
 		t.Error("the computes are backed without the server's programs")
 	}
+	var line bytes.Buffer
+	views.WriteSandboxPostgres(&line, pg.say)
 	for _, want := range []string{"records only", "initdb and pg_ctl were not found", "apt-get install postgresql"} {
-		if !strings.Contains(pg.line, want) {
-			t.Errorf("line %q does not say %q", pg.line, want)
+		if !strings.Contains(line.String(), want) {
+			t.Errorf("line %q does not say %q", line.String(), want)
 		}
 	}
 }

@@ -6,17 +6,15 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/neonform/neonform/config"
 	"github.com/neonform/neonform/diff"
-	"github.com/neonform/neonform/diff/view"
+	"github.com/neonform/neonform/internal/command/views"
 	"github.com/neonform/neonform/internal/diag"
 	"github.com/neonform/neonform/internal/english"
 	"github.com/neonform/neonform/internal/suggest"
-	"github.com/neonform/neonform/sizing"
 )
 
 // validateOptions are the inputs of neonform validate.
@@ -66,33 +64,22 @@ func runValidate(ctx context.Context, o validateOptions) error {
 	return writeValidSummary(o.Stdout, cfg)
 }
 
-// writeValidSummary prints the success line and each compute's size as a person reads it.
+// writeValidSummary prints the success line and each compute's size
+// (views.WriteValid) from what the configuration holds.
 func writeValidSummary(w io.Writer, cfg *config.Config) error {
-	branches, rules, computes := 0, 0, 0
+	v := &views.Valid{Projects: len(cfg.Projects)}
 	for _, p := range cfg.Projects {
-		branches += len(p.Branches)
-		rules += len(p.Rules)
+		v.Branches += len(p.Branches)
+		v.Rules += len(p.Rules)
 		for _, b := range p.Branches {
-			computes += len(b.Computes)
+			v.Computes += len(b.Computes)
 		}
 	}
-	counts := english.Plural(branches, "branch", "branches")
-	if rules > 0 {
-		counts += ", " + english.Plural(rules, "branch rule", "branch rules")
-	}
-	computes += len(cfg.AllRuleComputes()) // each stands for every branch its rule matches, known at plan time
-	fmt.Fprintf(w, "Success! The configuration is valid: %s, %s, %s.\n",
-		english.Plural(len(cfg.Projects), "project", "projects"), counts,
-		english.Plural(computes, "compute", "computes"))
-	if computes == 0 {
-		return nil
-	}
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	v.Computes += len(cfg.AllRuleComputes()) // each stands for every branch its rule matches, known at plan time
 	// Each compute's cost a month, when there is a price (or the CU-hours
 	// the plan includes) to read it by: docs/cost.md.
 	price := cfg.Settings.Price()
-	costs := price.Known() || price.IncludedCUHoursPerProject > 0
+	v.Priced = price.Known() || price.IncludedCUHoursPerProject > 0
 	for _, p := range cfg.Projects {
 		blocks := slices.Clone(p.Branches)
 		for _, r := range p.Rules { // a rule's computes, as <project>.<rule>[*].<compute>
@@ -100,31 +87,17 @@ func writeValidSummary(w io.Writer, cfg *config.Config) error {
 		}
 		for i, b := range blocks {
 			for _, c := range b.Computes {
-				size := sizing.Describe(c.Size()).String()
-				if diff.SizeSensitive(c) {
-					size = diff.HiddenSize
-				}
-				if c.Disabled {
-					size += " (disabled)"
-				}
-				if !costs {
-					fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Address, c.Type, size)
-					continue
-				}
-				cost := "not shown (a sensitive value)"
-				if r, ok := diff.ConfiguredCost(c, price); ok {
-					cost = view.MonthlyCost(r, c.ActiveHours)
-				}
-				if i >= len(p.Branches) {
-					cost = "cost a month, each branch: " + cost
-				} else {
-					cost = "cost a month: " + cost
-				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", c.Address, c.Type, size, cost)
+				row := views.ValidCompute{Address: c.Address, Type: string(c.Type), Size: c.Size(),
+					SizeHidden: diff.SizeSensitive(c), Disabled: c.Disabled, ActiveHours: c.ActiveHours,
+					EachBranch: i >= len(p.Branches)}
+				var ok bool
+				row.Cost, ok = diff.ConfiguredCost(c, price)
+				row.CostHidden = !ok
+				v.Rows = append(v.Rows, row)
 			}
 		}
 	}
-	return tw.Flush()
+	return views.WriteValid(w, v)
 }
 
 // countDiags says "2 errors, 1 warning".
