@@ -37,6 +37,8 @@ type run struct {
 	// operations running (operationsRun): apply waits for those before
 	// their first change.
 	busy map[string]bool
+	// learned is closed once the run's read of operations (learn) returned.
+	learned chan struct{}
 	// results by index in plan.Steps; each project writes only its own.
 	results []*StepResult
 
@@ -57,6 +59,7 @@ func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts 
 		hosts:   map[string]string{},
 		deletes: map[string]bool{},
 		busy:    map[string]bool{},
+		learned: make(chan struct{}),
 		changes: map[string]*diff.Change{},
 		results: make([]*StepResult, len(p.Steps)),
 	}
@@ -101,7 +104,8 @@ func (r *run) execute(ctx context.Context) *Report {
 			r.left[s.ProjectID]++
 		}
 	}
-	r.learn(ctx, order, byProject)
+	go r.learn(ctx, order, byProject)
+	defer r.awaitLearned(context.Background()) // it ends with ctx: nothing of the run outlives it
 	r.hooks.Begin(r.timeLeft)
 	// Projects take their turn in plan order, so that with -parallelism 1 an
 	// apply is one deterministic sequence.

@@ -148,6 +148,7 @@ func (r *run) finish(ctx context.Context, s *diff.Step, res *StepResult, created
 		return
 	}
 	res.Recorded = true
+	r.awaitLearned(ctx)
 	if answerLost {
 		r.wait(ctx, s, res, r.c.WaitProjectIdle(ctx, s.ProjectID))
 		return
