@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // ListOperations returns every operation of a project, all pages.
@@ -46,6 +47,15 @@ func (c *Client) GetOperation(ctx context.Context, projectID, operationID string
 // waited for: the newest page of its operations (pollOperations). The polls
 // come when the operations are expected to be over (schedule.go).
 func (c *Client) WaitOperations(ctx context.Context, projectID string, ops []Operation) error {
+	return c.WaitOperationsAfter(ctx, projectID, ops, 0)
+}
+
+// WaitOperationsAfter is WaitOperations for operations whose call was
+// answered already ago: the first poll comes when they are expected to be
+// over counted from the answer, not from this call. A caller that does
+// something between the two (apply records the step in the state first)
+// would otherwise add that time to the wait of every step.
+func (c *Client) WaitOperationsAfter(ctx context.Context, projectID string, ops []Operation, already time.Duration) error {
 	c.durations.mine(ops)
 	pending := make([]Operation, 0, len(ops))
 	for _, op := range ops {
@@ -63,7 +73,9 @@ func (c *Client) WaitOperations(ctx context.Context, projectID string, ops []Ope
 	defer cancel()
 	when := c.newSchedule()
 	for len(pending) > 0 {
-		if err := c.sleep(wctx, when.next(pending)); err != nil {
+		pause := when.next(pending) - already
+		already = 0 // the first pause only
+		if err := c.sleep(wctx, pause); err != nil {
 			return c.waitError(ctx, err, describe(pending[0]))
 		}
 		now, err := c.pollOperations(wctx, projectID, pending)

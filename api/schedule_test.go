@@ -46,6 +46,22 @@ func TestPollsComeWhenOperationsAreExpectedToBeOver(t *testing.T) {
 		t.Errorf("requests %v: want one poll, of the project's operations", stats)
 	}
 
+	// A wait that begins after its call was answered (apply records the
+	// step in the state first) counts from the answer: the poll still comes
+	// when the operation is expected to be over, not that much later.
+	before = len(waits())
+	s.emu.ResetStats()
+	rep2, err := c.CreateEndpoint(ctx, pid, api.EndpointCreate{BranchID: created.Branch.ID, Type: api.EndpointTypeReadOnly})
+	must(t, err)
+	clock.Advance(500 * time.Millisecond) // the state write
+	must(t, c.WaitOperationsAfter(ctx, pid, rep2.Operations, 500*time.Millisecond))
+	if got, want := waits()[before:], []time.Duration{1500*time.Millisecond + 62500*time.Microsecond}; !slices.Equal(got, want) {
+		t.Errorf("waits %v, want %v: the start_compute's 2s and a 32nd, less the 500ms since the answer", got, want)
+	}
+	if n := s.emu.Stats().Requests["GET /projects/{project_id}/operations"]; n != 1 {
+		t.Errorf("%d polls, want one: the operation is over when it comes", n)
+	}
+
 	// The service slows down: a resize's apply_config takes 3s, expected
 	// to take 2s like every operation of the run so far.
 	s.emu.SetTiming(3*time.Second, 0)

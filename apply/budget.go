@@ -128,6 +128,14 @@ func (b *budget) begin(ctx context.Context) bool {
 	}
 }
 
+// learnt tells waiting projects to look again once the run's read of
+// operations returned: a step's expected time may have changed.
+func (b *budget) learnt() {
+	b.mu.Lock()
+	b.wakeUp()
+	b.mu.Unlock()
+}
+
 // end ends a project's turn.
 func (b *budget) end() {
 	b.mu.Lock()

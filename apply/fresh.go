@@ -94,22 +94,35 @@ func operationsRun(eps []api.Endpoint) bool {
 // learn reads, once a run, the operations of the first project that calls
 // the service: how long its operations took is what the client expects of
 // the run's (api.Client.ExpectedDuration), so that the first polls of every
-// project come when their operations should be over and the budget starts
-// with as many projects as it should, instead of guessing a second. One
-// request a run, where reading each project's operations before its first
-// change was one a project. A project found running operations is waited
-// for before its first change, as one whose endpoints show them is; a read
-// that fails teaches nothing and stops nothing.
+// project come when their operations should be over, instead of guessing a
+// second. One request a run, where reading each project's operations before
+// its first change was one a project. It goes out with the run's first
+// changes, not before them: what it teaches is needed only by the first
+// poll, a whole operation later, and a step waits for it before its wait
+// begins (awaitLearned). Which operations run now it does not say: the
+// first project is treated as every other, waited for before its first
+// change when its endpoints show operations running, its change otherwise
+// answered 423 and sent again once they are over. A read that fails
+// teaches nothing and stops nothing. learned is closed when it returns.
 func (r *run) learn(ctx context.Context, order []string, byProject map[string][]int) {
+	defer close(r.learned)
+	defer r.budget.learnt()
 	for _, id := range order {
 		for _, i := range byProject[id] {
 			if r.plan.Steps[i].Kind == diff.StepState {
 				continue
 			}
-			if n, err := r.c.LearnOperations(ctx, id); err == nil && n > 0 {
-				r.busy[id] = true
-			}
+			_, _ = r.c.LearnOperations(ctx, id)
 			return
 		}
+	}
+}
+
+// awaitLearned waits until learn returned (or ctx ended): a step's first
+// poll is timed by what it learns.
+func (r *run) awaitLearned(ctx context.Context) {
+	select {
+	case <-r.learned:
+	case <-ctx.Done():
 	}
 }

@@ -82,9 +82,10 @@ func readsBefore(sent []string) map[string][]string {
 
 // A resize of projects whose endpoints show nothing running costs each its
 // mutation first: applied at once after its plan (PlanRead), nothing is read
-// before it but, once a run, the first project's operations (to learn how
-// long operations take); a plan applied later (a saved one) reads each
-// project's endpoints again, and that alone.
+// before it; a plan applied later (a saved one) reads each project's
+// endpoints again, and that alone. The run's one read of operations (to learn
+// how long they take, of the first project) goes out with the first change,
+// so it may come before or after it, and is left out of the reads compared.
 func TestFirstChangeOfAProjectComesFirst(t *testing.T) {
 	for _, fresh := range []bool{true, false} {
 		w := newWorld(t, worldOptions{projects: three})
@@ -97,7 +98,6 @@ func TestFirstChangeOfAProjectComesFirst(t *testing.T) {
 				want[id] = append(want[id], "GET /projects/"+id+"/endpoints")
 			}
 		}
-		want[three[0]] = append(want[three[0]], "GET /projects/"+three[0]+"/operations")
 		if fresh {
 			opts.PlanRead = w.planRead(three...)
 		}
@@ -105,7 +105,10 @@ func TestFirstChangeOfAProjectComesFirst(t *testing.T) {
 		if _, err := Apply(context.Background(), p, opts); err != nil {
 			t.Fatal(err)
 		}
-		if got := readsBefore(sent()); fmt.Sprint(got) != fmt.Sprint(want) {
+		requests := sent()
+		learn := "GET /projects/" + three[0] + "/operations"
+		got := readsBefore(slices.DeleteFunc(slices.Clone(requests), func(r string) bool { return r == learn }))
+		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("fresh %v: before each project's first change apply sent %v, want %v", fresh, got, want)
 		}
 	}

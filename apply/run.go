@@ -37,6 +37,10 @@ type run struct {
 	// operations running (operationsRun): apply waits for those before
 	// their first change.
 	busy map[string]bool
+	// lockChecks are the checks that the run still holds the state lock.
+	lockChecks *lockChecks
+	// learned is closed once the run's read of operations (learn) returned.
+	learned chan struct{}
 	// results by index in plan.Steps; each project writes only its own.
 	results []*StepResult
 
@@ -50,15 +54,17 @@ type run struct {
 
 func newRun(p *diff.Plan, st *state.State, live map[string][]api.Endpoint, opts Options) *run {
 	r := &run{
-		plan:    p,
-		c:       opts.Client,
-		opts:    opts,
-		atStart: map[string]map[string]bool{},
-		hosts:   map[string]string{},
-		deletes: map[string]bool{},
-		busy:    map[string]bool{},
-		changes: map[string]*diff.Change{},
-		results: make([]*StepResult, len(p.Steps)),
+		plan:       p,
+		c:          opts.Client,
+		opts:       opts,
+		atStart:    map[string]map[string]bool{},
+		hosts:      map[string]string{},
+		deletes:    map[string]bool{},
+		busy:       map[string]bool{},
+		learned:    make(chan struct{}),
+		lockChecks: newLockChecks(),
+		changes:    map[string]*diff.Change{},
+		results:    make([]*StepResult, len(p.Steps)),
 	}
 	for id, eps := range live {
 		ids := make(map[string]bool, len(eps))
@@ -101,7 +107,8 @@ func (r *run) execute(ctx context.Context) *Report {
 			r.left[s.ProjectID]++
 		}
 	}
-	r.learn(ctx, order, byProject)
+	go r.learn(ctx, order, byProject)
+	defer r.awaitLearned(context.Background()) // it ends with ctx: nothing of the run outlives it
 	r.hooks.Begin(r.timeLeft)
 	// Projects take their turn in plan order, so that with -parallelism 1 an
 	// apply is one deterministic sequence.
@@ -143,17 +150,25 @@ func (e *LockLostError) Unwrap() error { return e.Err }
 // checkLock makes sure the run still holds the state lock before it changes
 // anything: a run whose lock was removed (force-unlock) races whoever took it
 // next, so it stops for good, in every project, and sends nothing more.
+// Projects that ask at once share a check that began after they asked
+// (lockChecks).
 func (r *run) checkLock(ctx context.Context) error {
 	r.mu.Lock()
+	lost := r.lockLost
+	r.mu.Unlock()
+	if lost != nil {
+		return lost
+	}
+	err := r.lockChecks.check(func() error { return r.opts.State.CheckLock(context.WithoutCancel(ctx)) })
+	if err == nil {
+		return nil
+	}
+	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.lockLost != nil {
-		return r.lockLost
-	}
-	if err := r.opts.State.CheckLock(context.WithoutCancel(ctx)); err != nil {
+	if r.lockLost == nil {
 		r.lockLost = &LockLostError{Err: err}
-		return r.lockLost
 	}
-	return nil
+	return r.lockLost
 }
 
 // project runs the steps of one project in plan order, one at a time: the

@@ -139,6 +139,7 @@ func (r *run) create(ctx context.Context, s *diff.Step, res *StepResult) {
 // operations: those of its answer or, when what the call did was found
 // after its answer was lost, every one of the project's.
 func (r *run) finish(ctx context.Context, s *diff.Step, res *StepResult, createdID, host string, ops []api.Operation, answerLost bool) {
+	answered := time.Now()
 	if host == "" {
 		host = r.hosts[s.EndpointID]
 	}
@@ -147,11 +148,14 @@ func (r *run) finish(ctx context.Context, s *diff.Step, res *StepResult, created
 		return
 	}
 	res.Recorded = true
+	r.awaitLearned(ctx)
 	if answerLost {
 		r.wait(ctx, s, res, r.c.WaitProjectIdle(ctx, s.ProjectID))
 		return
 	}
-	r.wait(ctx, s, res, r.c.WaitOperations(ctx, s.ProjectID, ops))
+	// The operations run from the answer on, not from when the state was
+	// written: the first poll is counted from the answer.
+	r.wait(ctx, s, res, r.c.WaitOperationsAfter(ctx, s.ProjectID, ops, time.Since(answered)))
 }
 
 // update sends the plan's PATCH. When its answer is lost, it reads the

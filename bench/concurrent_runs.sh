@@ -10,7 +10,9 @@
 # -target, locks only those, and they share the account's rate budget there
 # (state/pgbudget). SEPARATE=1 gives each run a state and a configuration of
 # its own instead. Prints each run's wall time, and the requests and 429s of
-# each phase. Goal: each run together within 1.3x of alone, no 429, at most
+# each phase. LOGS=DIR keeps each run's debug log (NEONFORM_LOG=debug: a line
+# a request, with its time) in DIR, as MODE-PHASE-runN.log, with the run's
+# start and end (seconds since the epoch) in MODE-PHASE-runN.times. Goal: each run together within 1.3x of alone, no 429, at most
 # 700 requests in any minute.
 #
 #   bench/concurrent_runs.sh
@@ -20,6 +22,7 @@
 # /usr/lib/postgresql/*/bin or on PATH), curl and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ -n "${LOGS:-}" ]; then mkdir -p "$LOGS" && LOGS=$(cd "$LOGS" && pwd); fi
 RUNS=${RUNS:-3}
 PROJECTS=${PROJECTS:-15}
 KEY=napi_concurrent_bench_$(printf '0%.0s' $(seq 30))
@@ -68,9 +71,13 @@ apply() {
     for i in $(seq "$PROJECTS"); do targets+=(-target "r$1p$i"); done
   fi
   start=$(date +%s.%N)
-  NEON_API_KEY=$KEY NEONFORM_STATE_NAME="$name" "$work/neonform" apply -auto-approve "${targets[@]}" "$work/run$1" >"$work/run$1.out" 2>&1 ||
+  NEONFORM_LOG=${LOGS:+debug} NEON_API_KEY=$KEY NEONFORM_STATE_NAME="$name" "$work/neonform" apply -auto-approve "${targets[@]}" "$work/run$1" >"$work/run$1.out" 2>&1 ||
     { echo "run $1 failed:" >&2; tail -20 "$work/run$1.out" >&2; exit 1; }
   end=$(date +%s.%N)
+  if [ -n "${LOGS:-}" ]; then
+    cp "$work/run$1.out" "$LOGS/$world-$phase-run$1.log"
+    echo "$start $end" >"$LOGS/$world-$phase-run$1.times"
+  fi
   echo "run $1 $(python3 -c "print('%.2f s' % ($end - $start))")"
 }
 
@@ -80,6 +87,7 @@ for mode in ${MODES:-alone together}; do
   for r in $(seq "$RUNS"); do setup "$r"; done
   sleep 3 # the projects' creation operations end (2 s)
   for ph in create:1 resize:2; do
+    phase=${ph%%:*}
     for r in $(seq "$RUNS"); do phase "$r" "${ph#*:}"; done
     configure
     read -r total0 n4290 < <(stats)

@@ -59,6 +59,9 @@ type Postgres struct {
 	mu   sync.Mutex
 	conn *pgx.Conn // for Read, Write and ForceUnlock; a pgx.Conn is not safe for concurrent use
 	held *heldLock // the lock this Postgres holds, nil if none
+	// ahead is the next lock's connection, being opened ahead
+	// (DialLockAhead), nil if none.
+	ahead *lockAhead
 
 	// beforeCommit, when set (by tests), runs inside Write's transaction after
 	// the update: a failure point for the atomicity tests.
@@ -136,6 +139,10 @@ func (p *Postgres) Close(ctx context.Context) error {
 	if p.held != nil {
 		p.held.conn.Close(ctx)
 		p.held = nil
+	}
+	if p.ahead != nil {
+		p.ahead.drop()
+		p.ahead = nil
 	}
 	if p.conn == nil {
 		return nil

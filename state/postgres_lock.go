@@ -71,6 +71,14 @@ func holds(ctx context.Context, q querier, pid int32, key int64, mode string) (b
 // re-entrant within a session, which is why every lock opens its own
 // connection: a second Lock, even from this process, is refused.
 func (p *Postgres) lockConn(ctx context.Context) (*pgx.Conn, error) {
+	if conn := p.takeAhead(ctx); conn != nil {
+		return conn, nil
+	}
+	return p.dialLock(ctx)
+}
+
+// dialLock opens a connection for a lock.
+func (p *Postgres) dialLock(ctx context.Context) (*pgx.Conn, error) {
 	cfg := p.cfg.Copy()
 	cfg.RuntimeParams["application_name"] = "neonform lock"
 	conn, err := pgx.ConnectConfig(ctx, cfg)

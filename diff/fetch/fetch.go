@@ -91,8 +91,9 @@ func Live(ctx context.Context, r Reader, cfg *config.Config, st *state.State, op
 }
 
 // fetchProject reads a project's endpoints, and its branches when some
-// block finds its branch by name and known (nil: not known) does not say it,
-// or says a branch on which no endpoint is live any more. A project one of
+// block finds its branch by name and known (nil: not known) does not say it
+// (at once with the endpoints: readAtOnce), or says a branch on which no
+// endpoint is live any more (after them). A project one of
 // whose branch rules a -target or -replace names has its branches read
 // first: an address that hits nothing is refused with them, and its
 // endpoints are not read (diff.CheckRuleTargets).
@@ -111,29 +112,32 @@ func fetchProject(ctx context.Context, r Reader, p *config.Project, known map[st
 		}
 		return &diff.LiveProject{ID: p.ID, Endpoints: diff.RecordSummaries(eps), Branches: brs}, nil, nil
 	}
-	eps, err := r.ListEndpointSummaries(ctx, p.ID)
-	if err != nil {
-		return nil, &readFailure{p, "endpoints", err}, nil
+	first := readAtOnce(ctx, r, p, needsBranches(p) && known == nil)
+	if first.endpointsErr != nil {
+		return nil, &readFailure{p, "endpoints", first.endpointsErr}, nil
 	}
-	lp := &diff.LiveProject{ID: p.ID, Endpoints: diff.RecordSummaries(eps)}
-	if p.Defaults != nil {
-		// Only a project whose block has a defaults block: one more read.
-		if lp.Defaults, err = r.ProjectDefaults(ctx, p.ID); err != nil {
-			return nil, &readFailure{p, "compute defaults", err}, nil
+	eps := first.endpoints
+	lp := &diff.LiveProject{ID: p.ID, Endpoints: diff.RecordSummaries(eps), Defaults: first.defaults}
+	if first.defaultsErr != nil {
+		return nil, &readFailure{p, "compute defaults", first.defaultsErr}, nil
+	}
+	switch {
+	case !needsBranches(p):
+		return lp, nil, nil
+	case first.branchesRead:
+		if first.branchesFailed != nil {
+			return nil, first.branchesFailed, nil
 		}
-	}
-	if !needsBranches(p) {
+		lp.Branches = first.branches
 		return lp, nil, nil
 	}
-	if known != nil {
-		onBranch := make(map[string]bool, 2)
-		for i := range eps {
-			onBranch[eps[i].BranchID] = true
-		}
-		if stillThere(known, onBranch) {
-			lp.Known = known
-			return lp, nil, nil
-		}
+	onBranch := make(map[string]bool, 2)
+	for i := range eps {
+		onBranch[eps[i].BranchID] = true
+	}
+	if stillThere(known, onBranch) {
+		lp.Known = known
+		return lp, nil, nil
 	}
 	brs, f := listBranches(ctx, r, p)
 	if f != nil {

@@ -208,7 +208,11 @@ func (out *planned) open(ctx context.Context, cfg *config.Config, in planInputs,
 	}
 	// A backend that locks projects one by one (Postgres) is planned
 	// unlocked: only the plan knows which projects it changes, and apply
-	// locks those, then reads them again (apply.Options.Locked false).
+	// locks those, then reads them again (apply.Options.Locked false). The
+	// lock's connection opens while the plan is made, not after it.
+	if pg, ok := out.backend.(*state.Postgres); ok && in.Lock && state.LocksProjects(pg) {
+		pg.DialLockAhead()
+	}
 	if in.Lock && !state.LocksProjects(out.backend) {
 		if out.unlock, err = lockState(ctx, out.backend, "apply", in.LockTimeout, stderr); err != nil {
 			return err
