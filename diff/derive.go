@@ -179,7 +179,7 @@ func (d *deriver) deriveProject(ctx context.Context, p *Plan, proj *Project, cha
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p.Drift = append(p.Drift, d.drift(changes)...)
+		p.Drift = d.drift(p.Drift, changes)
 		if dd := defaultsDrift(d.st, proj, defaultsOf(p, proj.ID)); dd != nil && !d.scope.destroy && len(p.Targets) == 0 {
 			p.Drift = append(p.Drift, *dd)
 		}
@@ -412,19 +412,21 @@ func (d *deriver) goneNote(addr string, c *state.Compute) string {
 	return fmt.Sprintf("forget %s: its endpoint %s was deleted outside neonform", addr, c.EndpointID)
 }
 
-// drift lists the managed computes that changed outside neonform since the
-// last apply: what the state says was applied against what is live, by the
-// attribute table's equality rules.
-func (d *deriver) drift(changes []*Change) []Drift {
+// drift appends to dst the managed computes that changed outside neonform
+// since the last apply, sorted by address: what the state says was applied
+// against what is live, by the attribute table's equality rules. Appended
+// in place, not made apart and copied: 250,000 gone computes are 20 MB of
+// drift.
+func (d *deriver) drift(dst []Drift, changes []*Change) []Drift {
 	addrOf := map[string]string{} // state address -> the address the plan gives it
 	for _, ch := range changes {
 		if ch.MovedFrom != "" {
 			addrOf[ch.MovedFrom] = ch.Address
 		}
 	}
-	var out []Drift
+	out, start := dst, len(dst)
 	if d.scope.destroy {
-		return nil // what changed does not matter: it all goes
+		return dst // what changed does not matter: it all goes
 	}
 	for _, addr := range d.inState {
 		c := d.st.Computes[addr]
@@ -447,7 +449,7 @@ func (d *deriver) drift(changes []*Change) []Drift {
 			out = append(out, Drift{Address: addr, ProjectID: d.project, EndpointID: live.ID, Attributes: attrs})
 		}
 	}
-	slices.SortFunc(out, func(a, b Drift) int { return strings.Compare(a.Address, b.Address) })
+	slices.SortFunc(out[start:], func(a, b Drift) int { return strings.Compare(a.Address, b.Address) })
 	return out
 }
 
