@@ -89,12 +89,24 @@ func indexState(st *state.State, projects int) (holders map[string]string, inSta
 	// Each project's few addresses sorted on their own, cheaper than one
 	// sort of all 100,000. Of two addresses with one endpoint (a state
 	// Validate refuses), the last in order holds it, as before.
+	// And each project's list sized at once, from a first count: a list
+	// of 250,000 grows by a quarter at a time, some 20 MB for 4.
+	sizes := make(map[string]int, projects)
+	for _, c := range st.Computes {
+		if c != nil {
+			sizes[c.ProjectID]++
+		}
+	}
 	for addr, c := range st.Computes {
 		if c != nil {
 			if prev, dup := holders[c.EndpointID]; !dup || addr > prev {
 				holders[c.EndpointID] = addr
 			}
-			inState[c.ProjectID] = append(inState[c.ProjectID], addr)
+			addrs := inState[c.ProjectID]
+			if addrs == nil {
+				addrs = make([]string, 0, sizes[c.ProjectID])
+			}
+			inState[c.ProjectID] = append(addrs, addr)
 		}
 	}
 	for _, addrs := range inState {
