@@ -386,7 +386,7 @@ func (pl *planner) newProjectPlan(p *config.Project, lp *LiveProject, eff map[st
 		onBranch:   map[string][]*LiveEndpoint{},
 		branchOf:   map[string]*config.Branch{},
 		branchID:   map[*config.Branch]string{},
-		claimed:    map[string]string{},
+		claimed:    make(map[string]string, len(entries)), // one for each: sized at once
 		taken:      map[string]string{},
 		superseded: map[*stateEntry]bool{},
 	}
