@@ -80,7 +80,9 @@ func ParsePartialAddress(s string) ([]string, error) {
 // optional ["key"], checking each; a dot inside a key does not split.
 func splitAddress(s string) ([]string, error) {
 	kinds := []string{"project", "branch", "compute"}
-	var parts []string
+	// Room for an address's three parts at once: a plan splits a few
+	// addresses a state entry, 250,000 entries at the state's limit.
+	parts := make([]string, 0, len(kinds))
 	rest := s
 	for {
 		kind := "part"

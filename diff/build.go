@@ -178,10 +178,7 @@ func (pl *planner) start(cfg *config.Config, live *Live, scope Scope) ([]*config
 	}
 	pl.eff = pl.applyMoves()
 	pl.startRemovals()
-	pl.byProject = map[string][]*stateEntry{}
-	for _, e := range pl.eff {
-		pl.byProject[e.c.ProjectID] = append(pl.byProject[e.c.ProjectID], e)
-	}
+	pl.byProject = entriesByProject(pl.eff)
 	projects := ProjectsToRead(cfg, pl.st, scope)
 	if !pl.startScope(scope) {
 		return nil, false
@@ -191,6 +188,25 @@ func (pl *planner) start(cfg *config.Config, live *Live, scope Scope) ([]*config
 		pl.checkReplaced()
 	}
 	return projects, true
+}
+
+// entriesByProject groups the state entries by project id, in no order.
+// Each project's list is sized at once from a first count: 250,000
+// entries of one project grown a quarter at a time were 11 MB for 2.
+func entriesByProject(eff map[string]*stateEntry) map[string][]*stateEntry {
+	sizes := map[string]int{}
+	for _, e := range eff {
+		sizes[e.c.ProjectID]++
+	}
+	byProject := make(map[string][]*stateEntry, len(sizes))
+	for _, e := range eff {
+		list := byProject[e.c.ProjectID]
+		if list == nil {
+			list = make([]*stateEntry, 0, sizes[e.c.ProjectID])
+		}
+		byProject[e.c.ProjectID] = append(list, e)
+	}
+	return byProject
 }
 
 // planProjects plans each project into plan, and returns the branches'
@@ -386,7 +402,7 @@ func (pl *planner) newProjectPlan(p *config.Project, lp *LiveProject, eff map[st
 		onBranch:   map[string][]*LiveEndpoint{},
 		branchOf:   map[string]*config.Branch{},
 		branchID:   map[*config.Branch]string{},
-		claimed:    map[string]string{},
+		claimed:    make(map[string]string, len(entries)), // one for each: sized at once
 		taken:      map[string]string{},
 		superseded: map[*stateEntry]bool{},
 	}

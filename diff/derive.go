@@ -89,12 +89,24 @@ func indexState(st *state.State, projects int) (holders map[string]string, inSta
 	// Each project's few addresses sorted on their own, cheaper than one
 	// sort of all 100,000. Of two addresses with one endpoint (a state
 	// Validate refuses), the last in order holds it, as before.
+	// And each project's list sized at once, from a first count: a list
+	// of 250,000 grows by a quarter at a time, some 20 MB for 4.
+	sizes := make(map[string]int, projects)
+	for _, c := range st.Computes {
+		if c != nil {
+			sizes[c.ProjectID]++
+		}
+	}
 	for addr, c := range st.Computes {
 		if c != nil {
 			if prev, dup := holders[c.EndpointID]; !dup || addr > prev {
 				holders[c.EndpointID] = addr
 			}
-			inState[c.ProjectID] = append(inState[c.ProjectID], addr)
+			addrs := inState[c.ProjectID]
+			if addrs == nil {
+				addrs = make([]string, 0, sizes[c.ProjectID])
+			}
+			inState[c.ProjectID] = append(addrs, addr)
 		}
 	}
 	for _, addrs := range inState {
@@ -179,7 +191,7 @@ func (d *deriver) deriveProject(ctx context.Context, p *Plan, proj *Project, cha
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p.Drift = append(p.Drift, d.drift(changes)...)
+		p.Drift = d.drift(p.Drift, changes)
 		if dd := defaultsDrift(d.st, proj, defaultsOf(p, proj.ID)); dd != nil && !d.scope.destroy && len(p.Targets) == 0 {
 			p.Drift = append(p.Drift, *dd)
 		}
@@ -412,20 +424,31 @@ func (d *deriver) goneNote(addr string, c *state.Compute) string {
 	return fmt.Sprintf("forget %s: its endpoint %s was deleted outside neonform", addr, c.EndpointID)
 }
 
-// drift lists the managed computes that changed outside neonform since the
-// last apply: what the state says was applied against what is live, by the
-// attribute table's equality rules.
-func (d *deriver) drift(changes []*Change) []Drift {
+// drift appends to dst the managed computes that changed outside neonform
+// since the last apply, sorted by address: what the state says was applied
+// against what is live, by the attribute table's equality rules. Appended
+// in place, not made apart and copied: 250,000 gone computes are 20 MB of
+// drift.
+func (d *deriver) drift(dst []Drift, changes []*Change) []Drift {
 	addrOf := map[string]string{} // state address -> the address the plan gives it
 	for _, ch := range changes {
 		if ch.MovedFrom != "" {
 			addrOf[ch.MovedFrom] = ch.Address
 		}
 	}
-	var out []Drift
+	out, start := dst, len(dst)
 	if d.scope.destroy {
-		return nil // what changed does not matter: it all goes
+		return dst // what changed does not matter: it all goes
 	}
+	// Room for the gone computes at once: a large list grows by a quarter
+	// at a time, and 250,000 of them grown so allocated 100 MB for 20.
+	gone := 0
+	for _, addr := range d.inState {
+		if d.live[d.st.Computes[addr].EndpointID] == nil {
+			gone++
+		}
+	}
+	out = slices.Grow(out, gone)
 	for _, addr := range d.inState {
 		c := d.st.Computes[addr]
 		if a := addrOf[addr]; a != "" {
@@ -447,7 +470,7 @@ func (d *deriver) drift(changes []*Change) []Drift {
 			out = append(out, Drift{Address: addr, ProjectID: d.project, EndpointID: live.ID, Attributes: attrs})
 		}
 	}
-	slices.SortFunc(out, func(a, b Drift) int { return strings.Compare(a.Address, b.Address) })
+	slices.SortFunc(out[start:], func(a, b Drift) int { return strings.Compare(a.Address, b.Address) })
 	return out
 }
 

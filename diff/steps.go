@@ -25,6 +25,8 @@ type op struct {
 	// it runs as soon as it can.
 	urgent bool
 	id     int
+	// sorting is sortOps' bookkeeping.
+	sorting sorting
 }
 
 func (d *deriver) addOp(o *op) *op {

@@ -1,6 +1,7 @@
 package planfile
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -49,10 +50,12 @@ func TestPlanFileIsMarshalIndent(t *testing.T) {
 	}
 }
 
-// indentCompact indents what encoding/json writes as json.Indent does:
+// The indenter indents what encoding/json writes as json.Indent does:
 // brackets, commas, colons and escaped quotes inside strings stay as they
-// are, empty objects and lists stay on one line, nested ones take a level each.
-func TestIndentCompactIsIndent(t *testing.T) {
+// are, empty objects and lists stay on one line, nested ones take a level
+// each; whether the value comes in one piece (as Encode writes it, with a
+// newline after) or a byte at a time.
+func TestIndenterIsIndent(t *testing.T) {
 	for _, src := range []string{
 		`{"a":"x\"],{:\\","b":[],"c":{},"d":[{"e":[1,2.5e-7,null,true]},{}],"f":"\\","g":"\u003c"}`,
 		`[]`, `{}`, `"s"`, `12`, `[[[]],[{}],{"":[""]}]`,
@@ -63,11 +66,31 @@ func TestIndentCompactIsIndent(t *testing.T) {
 			if err := json.Indent(&want, []byte(src), prefix, "  "); err != nil {
 				t.Fatalf("%s: %v", src, err)
 			}
-			if got := string(indentCompact(nil, []byte(src), prefix, "  ")); got != want.String() {
-				t.Errorf("indentCompact(%s, %q):\n%s\nwant (json.Indent):\n%s", src, prefix, got, want.String())
+			for _, piece := range []int{len(src) + 1, 1} {
+				if got := indented(src+"\n", prefix, piece); got != want.String() {
+					t.Errorf("indenter(%s, %q), %d bytes a write:\n%s\nwant (json.Indent):\n%s", src, prefix, piece, got, want.String())
+				}
 			}
 		}
 	}
+}
+
+// indented is what an indenter at prefix writes of src, given piece bytes
+// a write.
+func indented(src, prefix string, piece int) string {
+	var out bytes.Buffer
+	w := bufio.NewWriter(&out)
+	in := indenter{w: w, indent: "  "}
+	in.reset(prefix)
+	for len(src) > 0 {
+		n := min(piece, len(src))
+		if _, err := in.Write([]byte(src[:n])); err != nil {
+			return err.Error()
+		}
+		src = src[n:]
+	}
+	w.Flush()
+	return out.String()
 }
 
 type upper string

@@ -69,8 +69,12 @@ func (h *human) printf(format string, args ...any) {
 		return
 	}
 	for i, a := range args {
+		// Boxed again only when escaping changed it: a plan of 250,000
+		// lines would otherwise allocate a copy of every safe string.
 		if s, ok := a.(string); ok {
-			args[i] = textsafe.Terminal(s)
+			if t := textsafe.Terminal(s); t != s {
+				args[i] = t
+			}
 		}
 	}
 	if _, err := fmt.Fprintf(h.w, format, args...); err != nil {
@@ -177,12 +181,13 @@ func (h *human) drift(p *diff.Plan) {
 	}
 	h.printf("Changed outside neonform since the last apply:\n")
 	notes := goneNotes(p)
+	gone := h.paint(ansiRed, "   -") // once, not once a line
 	for _, d := range p.Drift {
 		if h.stopped() {
 			return
 		}
 		if d.Gone {
-			h.printf("%s %s  %s  %s\n", h.paint(ansiRed, "   -"), d.Address, d.EndpointID, "deleted outside neonform")
+			h.printf("%s %s  %s  %s\n", gone, d.Address, d.EndpointID, "deleted outside neonform")
 			if note := notes[d.Address]; note != "" {
 				h.printf("      %s\n", note)
 			}

@@ -175,7 +175,9 @@ func ShortSummary(p *diff.Plan) string {
 // that forget a gone compute the drift shows (goneNotes): a destroy plan
 // lists no drift.
 func stateOnly(p *diff.Plan) []diff.Step {
-	gone := map[string]bool{}
+	// Sized at once: grown by doubling, a map of 250,000 drifted computes
+	// was rehashed some fifteen times (half a second of a plan's CPU).
+	gone := make(map[string]bool, len(p.Drift))
 	for _, d := range p.Drift {
 		gone[d.Address] = d.Gone
 	}
@@ -261,7 +263,13 @@ func DefaultsWords(n int) string {
 // not step by step for each: a plan that forgets 40,000 computes would
 // otherwise take minutes to print.
 func goneNotes(p *diff.Plan) map[string]string {
-	notes := map[string]string{}
+	n := 0
+	for _, s := range p.Steps {
+		if s.Gone {
+			n++
+		}
+	}
+	notes := make(map[string]string, n) // sized at once, as in stateOnly
 	for _, s := range p.Steps {
 		if _, seen := notes[s.Address]; s.Gone && !seen {
 			notes[s.Address] = s.Note
