@@ -60,11 +60,16 @@ func Path(apiURL, key string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, "neonform", "budget-"+pgbudget.Account(apiURL, key)+".json"), nil
+	return filepath.Join(dir, "neonform", filePrefix+pgbudget.Account(apiURL, key)+fileSuffix), nil
 }
+
+// A budget file's name is filePrefix, the account's hash and fileSuffix.
+const filePrefix, fileSuffix = "budget-", ".json"
 
 // OpenAccount is the budget of the account with key at apiURL, kept at Path;
 // without a cache directory, warn is told so and the budget is the run's own.
+// The other accounts' files that no run used for a week are removed first
+// (prune).
 func OpenAccount(apiURL, key string, limits api.Limits, warn func(string)) *Budget {
 	path, err := Path(apiURL, key)
 	if err != nil {
@@ -72,6 +77,7 @@ func OpenAccount(apiURL, key string, limits api.Limits, warn func(string)) *Budg
 		b.fail(err)
 		return b
 	}
+	prune(filepath.Dir(path), path, time.Now())
 	return Open(path, limits, warn)
 }
 
@@ -84,19 +90,38 @@ func Open(path string, limits api.Limits, warn func(string)) *Budget {
 		b.fail(err)
 		return b
 	}
-	f, err := openRegular(path)
-	if err != nil {
-		b.fail(err)
-		return b
-	}
-	b.f = f
-	// A first update, so that a file that cannot be locked is said now.
+	// A first update, so that a file that cannot be locked is said now. A
+	// run pruning unused files (prune.go) may remove the file between its
+	// open and the lock: it is opened once more then, new, and no run
+	// prunes it for a week.
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if err := b.updateLocked(func(*ledger, time.Time) {}); err != nil {
-		b.failLocked(err)
+	for try := 0; ; try++ {
+		f, err := openRegular(path)
+		if err != nil {
+			b.failLocked(err)
+			return b
+		}
+		b.f = f
+		if err := b.updateLocked(func(*ledger, time.Time) {}); err != nil {
+			b.failLocked(err)
+			return b
+		}
+		if try > 0 || names(path, f) {
+			return b
+		}
+		f.Close()
 	}
-	return b
+}
+
+// names is whether path still names the file f.
+func names(path string, f *os.File) bool {
+	at, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	open, err := f.Stat()
+	return err == nil && os.SameFile(at, open)
 }
 
 // newBudget is a budget of limits without its file yet.
