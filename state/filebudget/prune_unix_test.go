@@ -26,7 +26,9 @@ func TestOpenPrunesOnlyUnusedBudgetFiles(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	name := func(key string) string { return filepath.Join(dir, "budget-"+pgbudget.Account("https://api", key)+".json") }
+	name := func(key string) string {
+		return filepath.Join(dir, "budget-"+pgbudget.Account("https://api", key)+".json")
+	}
 	old := time.Now().Add(-8 * 24 * time.Hour)
 	files := map[string]time.Time{
 		name("gone"): old, name("recent"): time.Now().Add(-6 * 24 * time.Hour), name("held"): old,
