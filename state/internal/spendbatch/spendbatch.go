@@ -17,6 +17,7 @@ package spendbatch
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -100,6 +101,11 @@ func (a *Asks) Spend(ctx context.Context, route string) (func(), time.Duration, 
 // left.
 func (a *Asks) send(route string) {
 	for {
+		// The asks of a burst come from goroutines that were let go
+		// together; those not yet run would miss a spend as quick as a
+		// file's (a turn of its lock is tens of microseconds) and go one
+		// at a time, interleaved with the other runs'. They run first.
+		runtime.Gosched()
 		a.mu.Lock()
 		q := a.next[route]
 		delete(a.next, route)
