@@ -43,11 +43,23 @@ func TestMain(m *testing.M) {
 // when all 45 were); how many of the three were told to wait (the least is
 // one: 45 do not fit the route's second); and how many started late, after
 // the instant (their figures then count from when they started).
+//
+// "busy" is the same in a minute that holds 600 other requests already
+// (answered, on 15 other routes): a turn of the file's lock then reads and
+// writes them all, and lasts long enough for the runs' turns to interleave.
 func BenchmarkThreeBurstsOnOneFile(b *testing.B) {
+	b.Run("unused", func(b *testing.B) { benchThreeBursts(b, 0) })
+	b.Run("busy", func(b *testing.B) { benchThreeBursts(b, 600) })
+}
+
+// benchThreeBursts is BenchmarkThreeBurstsOnOneFile in a file that holds
+// spent requests already.
+func benchThreeBursts(b *testing.B, spent int) {
 	var sum, best, worst time.Duration
 	waited, late := 0, 0
 	for b.Loop() {
 		path := filepath.Join(b.TempDir(), "budget.json")
+		fill(b, path, spent)
 		at := time.Now().Add(time.Second)
 		outs := make([][]byte, benchRuns)
 		var wg sync.WaitGroup
@@ -130,6 +142,19 @@ func burstRun(path string) int {
 	wg.Wait()
 	fmt.Println(int64(time.Since(start)), told, wasLate)
 	return 0
+}
+
+// fill spends and answers n requests in the file at path, 40 a route.
+func fill(b *testing.B, path string, n int) {
+	budget := filebudget.Open(path, api.Limits{PerMinute: 700, PerRoute: 40, Minute: time.Minute}, func(msg string) { b.Fatal(msg) })
+	defer budget.Close()
+	for i := range n {
+		done, wait, err := budget.Spend(context.Background(), fmt.Sprintf("GET /other%d", i/40))
+		if done == nil || err != nil {
+			b.Fatalf("filling the file: request %d waits %s, %v", i, wait, err)
+		}
+		done()
+	}
 }
 
 func boolInt(b bool) int {
