@@ -9,10 +9,11 @@
 // Every spend reads, updates and rewrites the file under an exclusive lock of
 // it; a run's asks of one route that wait together are one spend
 // (state/internal/spendbatch), so that its burst is taken whole or up to the
-// room left, not interleaved with another run's. The file is rewritten in place, not renamed over (a rename would give
-// the next run a new file, and so a lock of its own) and not synced: it is
-// advice, not a record, and a file a crash left torn is read as empty, which
-// is what a run without it would know.
+// room left, not interleaved with another run's. The file is rewritten in
+// place, not renamed over (a rename would give the next run a new file, and
+// so a lock of its own) and not synced: it is advice, not a record, and a
+// file a crash left torn is read as empty, which is what a run without it
+// would know. The files no run wrote to for a week are pruned (prune.go).
 //
 // A file that cannot be used (no cache directory, a read-only one, a system
 // without file locks) never fails a run: the budget says so once and goes on
