@@ -7,10 +7,13 @@
 // for those, the Postgres state shares the budget (state/pgbudget).
 //
 // Every spend reads, updates and rewrites the file under an exclusive lock of
-// it. The file is rewritten in place, not renamed over (a rename would give
-// the next run a new file, and so a lock of its own) and not synced: it is
-// advice, not a record, and a file a crash left torn is read as empty, which
-// is what a run without it would know.
+// it; a run's asks of one route that wait together are one spend
+// (state/internal/spendbatch), so that its burst is taken whole or up to the
+// room left, not interleaved with another run's. The file is rewritten in
+// place, not renamed over (a rename would give the next run a new file, and
+// so a lock of its own) and not synced: it is advice, not a record, and a
+// file a crash left torn is read as empty, which is what a run without it
+// would know. The files no run wrote to for a week are pruned (prune.go).
 //
 // A file that cannot be used (no cache directory, a read-only one, a system
 // without file locks) never fails a run: the budget says so once and goes on
@@ -20,6 +23,7 @@ package filebudget
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -30,6 +34,7 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/internal/atomicfile"
+	"github.com/neonform/neonform/state/internal/spendbatch"
 	"github.com/neonform/neonform/state/pgbudget"
 )
 
@@ -38,6 +43,8 @@ type Budget struct {
 	limits  api.Limits
 	warn    func(string)
 	unspent atomic.Int64
+
+	asks *spendbatch.Asks // a turn of the file's lock a route's asks that wait together
 
 	mu       sync.Mutex // one update of the file at a time in this process
 	f        *os.File
@@ -54,18 +61,24 @@ func Path(apiURL, key string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, "neonform", "budget-"+pgbudget.Account(apiURL, key)+".json"), nil
+	return filepath.Join(dir, "neonform", filePrefix+pgbudget.Account(apiURL, key)+fileSuffix), nil
 }
+
+// A budget file's name is filePrefix, the account's hash and fileSuffix.
+const filePrefix, fileSuffix = "budget-", ".json"
 
 // OpenAccount is the budget of the account with key at apiURL, kept at Path;
 // without a cache directory, warn is told so and the budget is the run's own.
+// The other accounts' files that no run used for a week are removed first
+// (prune).
 func OpenAccount(apiURL, key string, limits api.Limits, warn func(string)) *Budget {
 	path, err := Path(apiURL, key)
 	if err != nil {
-		b := &Budget{limits: limits, warn: warn}
+		b := newBudget(limits, warn)
 		b.fail(err)
 		return b
 	}
+	prune(filepath.Dir(path), path, time.Now())
 	return Open(path, limits, warn)
 }
 
@@ -73,24 +86,50 @@ func OpenAccount(apiURL, key string, limits api.Limits, warn func(string)) *Budg
 // missing. If the file cannot be used, warn is told once why and the budget
 // is the run's own from then on.
 func Open(path string, limits api.Limits, warn func(string)) *Budget {
-	b := &Budget{limits: limits, warn: warn}
-	b.unspent.Store(int64(limits.PerMinute))
+	b := newBudget(limits, warn)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		b.fail(err)
 		return b
 	}
-	f, err := openRegular(path)
-	if err != nil {
-		b.fail(err)
-		return b
-	}
-	b.f = f
-	// A first update, so that a file that cannot be locked is said now.
+	// A first update, so that a file that cannot be locked is said now. A
+	// run pruning unused files (prune.go) may remove the file between its
+	// open and the lock: it is opened once more then, new, and no run
+	// prunes it for a week.
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if err := b.updateLocked(func(*ledger, time.Time) {}); err != nil {
-		b.failLocked(err)
+	for try := 0; ; try++ {
+		f, err := openRegular(path)
+		if err != nil {
+			b.failLocked(err)
+			return b
+		}
+		b.f = f
+		if err := b.updateLocked(func(*ledger, time.Time) {}); err != nil {
+			b.failLocked(err)
+			return b
+		}
+		if try > 0 || names(path, f) {
+			return b
+		}
+		f.Close()
 	}
+}
+
+// names is whether path still names the file f.
+func names(path string, f *os.File) bool {
+	at, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	open, err := f.Stat()
+	return err == nil && os.SameFile(at, open)
+}
+
+// newBudget is a budget of limits without its file yet.
+func newBudget(limits api.Limits, warn func(string)) *Budget {
+	b := &Budget{limits: limits, warn: warn}
+	b.asks = spendbatch.New(b.spendMany, b.answered)
+	b.unspent.Store(int64(limits.PerMinute))
 	return b
 }
 
@@ -109,33 +148,46 @@ func (b *Budget) Close() {
 }
 
 // Spend takes a request on route out of the account's budget, or says how
-// long to wait; done records when its answer came back.
+// long to wait; done records when its answer came back. The asks of a route
+// that wait together are taken in one turn of the file's lock
+// (state/internal/spendbatch).
 func (b *Budget) Spend(ctx context.Context, route string) (func(), time.Duration, error) {
-	var id int64
+	done, wait, err := b.asks.Spend(ctx, route)
+	if errors.Is(err, errFallback) {
+		return b.fallback.Spend(ctx, route)
+	}
+	return done, wait, err
+}
+
+// spendMany takes up to n requests on route in one turn of the file's lock:
+// the ids of those taken, and how long the rest wait. It fails only with
+// errFallback, once the file failed.
+func (b *Budget) spendMany(route string, n int) ([]int64, time.Duration, error) {
+	var ids []int64
 	var wait time.Duration
 	err := b.update(func(l *ledger, now time.Time) {
-		var unspent int
-		wait, unspent = l.wait(route, b.limits, now)
-		if wait == 0 {
-			id = l.spend(route, now)
+		unspent := 0
+		for len(ids) < n {
+			w, left := l.wait(route, b.limits, now)
+			if unspent = left; w > 0 {
+				wait = w
+				break
+			}
+			ids = append(ids, l.spend(route, now))
 			unspent--
 		}
 		b.unspent.Store(int64(max(unspent, 0)))
 	})
 	if err != nil {
-		return b.fallback.Spend(ctx, route)
+		return nil, 0, errFallback
 	}
-	if wait > 0 {
-		return nil, wait, nil
-	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			// Failing, the request counts as unanswered until it is stale:
-			// the budget errs on the safe side.
-			_ = b.update(func(l *ledger, now time.Time) { l.answered(id, now) })
-		})
-	}, 0, nil
+	return ids, wait, nil
+}
+
+// answered records that request id came back. Failing, the request counts
+// as unanswered until it is stale: the budget errs on the safe side.
+func (b *Budget) answered(id int64) {
+	_ = b.update(func(l *ledger, now time.Time) { l.answered(id, now) })
 }
 
 // Throttled records a 429 for every run of the account: they all pause for

@@ -98,3 +98,9 @@ func TestAnsweredAfterCloseIsQuiet(t *testing.T) {
 		t.Errorf("a spend after Close: %v", err)
 	}
 }
+
+// Runs that find the file's budget unused spend its minute at once.
+func TestMinuteIsSpentAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "budget.json")
+	budgettest.MinuteIsSpentAtOnce(t, func(t *testing.T, limits api.Limits) api.Budget { return open(t, path, limits) })
+}

@@ -13,7 +13,26 @@ import (
 
 	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/state/filebudget"
+	"github.com/neonform/neonform/state/internal/budgettest"
 )
+
+// Two runs' bursts of one route, asked while a third run holds the file's
+// lock, are each spent in one turn of it: one is taken whole, the other's
+// rest waits (budgettest.BurstsAreTakenWhole).
+func TestBurstsAreTakenWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "budget.json")
+	budgettest.BurstsAreTakenWhole(t, func(t *testing.T, limits api.Limits) budgettest.Batched { return open(t, path, limits) },
+		func() func() {
+			f, err := os.OpenFile(path, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+				t.Fatal(err)
+			}
+			return func() { f.Close() }
+		})
+}
 
 // A named pipe, or a link to a device, where the budget file goes is not
 // written to: the run says so once and keeps its own budget, and the pipe

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/neonform/neonform/api"
+	"github.com/neonform/neonform/state/internal/spendbatch"
 )
 
 // stale is how long a request sent and never answered counts: a run that
@@ -46,9 +47,8 @@ type Budget struct {
 	// perMinute and perRoute are the limits after 0, 1, 2... 429s in a row.
 	perMinute, perRoute []int32
 	unspent             atomic.Int64
-	spends              spends
+	asks                *spendbatch.Asks // a statement a route's asks that wait together
 	answers             answers
-	statements          atomic.Int64 // spend statements sent, for tests
 }
 
 var _ api.Budget = (*Budget)(nil)
@@ -80,7 +80,8 @@ func Open(ctx context.Context, dsn, account string, limits api.Limits) (*Budget,
 		pool.Close()
 		return nil, fmt.Errorf("creating the rate budget's tables: %w; the user needs CREATE on the schema", err)
 	}
-	b := &Budget{pool: pool, account: account, limits: limits, spends: spends{next: map[string]*batch{}, sending: map[string]bool{}}}
+	b := &Budget{pool: pool, account: account, limits: limits}
+	b.asks = spendbatch.New(b.spendMany, b.answeredAside)
 	for n := 0; ; n++ {
 		l := limits.Slowed(n)
 		if n > 0 && l == limits.Slowed(n-1) {

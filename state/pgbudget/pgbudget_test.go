@@ -60,6 +60,21 @@ func TestA429PausesEveryRun(t *testing.T) {
 	}
 }
 
+// Runs that find the account's budget unused spend its minute at once.
+func TestMinuteIsSpentAtOnce(t *testing.T) {
+	acc := account(t)
+	budgettest.MinuteIsSpentAtOnce(t, func(t *testing.T, limits api.Limits) api.Budget { return open(t, acc, limits) })
+}
+
+// Two runs' bursts of one route, asked while another session holds the
+// account's lock, are each spent in one statement: one is taken whole, the
+// other's rest waits (budgettest.BurstsAreTakenWhole).
+func TestBurstsAreTakenWhole(t *testing.T) {
+	acc := account(t)
+	budgettest.BurstsAreTakenWhole(t, func(t *testing.T, limits api.Limits) budgettest.Batched { return open(t, acc, limits) },
+		func() func() { return holdAccountLock(t, acc) })
+}
+
 // A run's first burst of requests (its plan's reads, 40 at once) opens no
 // more than two connections to the database: each costs a server
 // process's start, which held the burst back while spends, one at a time
@@ -114,17 +129,7 @@ func burstBehindTheLock(t *testing.T, n, perRoute int) (taken int, waits []time.
 	acc := account(t)
 	b := open(t, acc, api.Limits{PerMinute: 700, PerRoute: perRoute, Minute: time.Minute})
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, pgtest.DSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	lock := func(f string) {
-		if _, err := conn.Exec(ctx, `SELECT `+f+`(hashtext('neonform_rate/' || $1::text))`, acc); err != nil {
-			t.Fatal(err)
-		}
-	}
-	lock("pg_advisory_lock")
+	release := holdAccountLock(t, acc)
 	const route = "POST /projects/{}/endpoints"
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -150,12 +155,32 @@ func burstBehindTheLock(t *testing.T, n, perRoute int) (taken int, waits []time.
 		spend()
 	}
 	until(t, func() bool { return b.Queued(route) == n-1 })
-	lock("pg_advisory_unlock")
+	release()
 	wg.Wait()
 	if s := b.Statements(); s != 2 {
 		t.Errorf("%d asks of one route, all but the first while its statement waited: %d statements, want 2", n, s)
 	}
 	return taken, waits
+}
+
+// holdAccountLock takes the account's lock in a session of its own, as
+// another run's statement would hold it, and returns its release.
+func holdAccountLock(t *testing.T, acc string) (release func()) {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, pgtest.DSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := func(f string) {
+		if _, err := conn.Exec(ctx, `SELECT `+f+`(hashtext('neonform_rate/' || $1::text))`, acc); err != nil {
+			t.Error(err)
+		}
+	}
+	lock("pg_advisory_lock")
+	return func() {
+		lock("pg_advisory_unlock")
+		conn.Close(ctx)
+	}
 }
 
 // until waits for cond, which the code under test makes true soon.

@@ -2,8 +2,10 @@
 // checked against an emulator at the service's limits with its minute shrunk:
 // the runs that share one budget, each with its own handle of it as separate
 // processes would have, meet no 429 together and keep within the minute, and
-// a 429 one meets pauses the others. state/pgbudget and state/filebudget run
-// it on theirs. Tests only.
+// a 429 one meets pauses the others; and, counted without a clock, an unused
+// minute is spent at once and two runs' bursts that overflow a route's
+// second leave one whole (bursts.go). state/pgbudget and state/filebudget
+// run it on theirs. Tests only.
 package budgettest
 
 import (
@@ -92,8 +94,11 @@ func client(t *testing.T, url, key string, budget api.Budget, tune func(*api.Opt
 
 // RunsProvokeNo429: four runs, each with its own handle of the budget, send
 // 1,000 requests to one emulator together, more than its minute's 700: none
-// is refused, no minute of the service holds more than 700 of them nor any
-// second of the route more than 40, and the minute is spent, not trickled.
+// is refused, and no minute of the service holds more than 700 of them nor
+// any second of the route more than 40. That holds however slow the machine
+// is; how many of them a minute holds does not (a loaded machine sends fewer
+// than the budget allows), so that the minute is spent, not trickled, is
+// MinuteIsSpentAtOnce's check, counted without a clock.
 func RunsProvokeNo429(t *testing.T, open Open) {
 	emu, url, seen := service(t)
 	limits := api.Options{RateMinute: Minute}.Limits()
@@ -125,8 +130,6 @@ func RunsProvokeNo429(t *testing.T, open Open) {
 	}
 	if n := seen.most("", Minute); n > 700 {
 		t.Errorf("%d requests arrived within one of the service's minutes, want at most 700", n)
-	} else if n < 600 {
-		t.Errorf("at most %d requests arrived within one of the service's minutes: the budget is trickled, not spent", n)
 	}
 	if n := seen.most(api.RouteOf("GET", "/projects/p/endpoints"), Minute/60); n > 40 {
 		t.Errorf("%d requests arrived within one of the service's seconds on one route, want at most 40", n)
