@@ -10,27 +10,16 @@
 #   bench/one_run.sh
 #   N=40 LOGS=/tmp/one bench/one_run.sh && bench/critical_path.py /tmp/one/*.log
 #
-# Needs curl and python3.
+# Needs curl and python3. The emulator's start, call and stats are
+# bench/servers.sh's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-15}
 KEY=napi_one_run_bench_$(printf '0%.0s' $(seq 30))
-work=$(mktemp -d)
+. bench/servers.sh
 out=${LOGS:-$work/logs}
 mkdir -p "$out"
-emu=""
-trap '[ -n "$emu" ] && kill "$emu" 2>/dev/null; rm -rf "$work"' EXIT
-trap 'exit 1' INT TERM
-go build -o "$work/neonform" .
-"$work/neonform" emulator -addr 127.0.0.1:0 -api-key "$KEY" -op-delay 2s -latency 30ms -quiet >"$work/emu.out" 2>"$work/emu.err" &
-emu=$!
-for _ in $(seq 100); do
-  base=$(head -1 "$work/emu.out" 2>/dev/null || true)
-  case $base in http*) break ;; esac
-  sleep 0.1
-done
-call() { curl -sf -X "$1" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' ${3:+-d "$3"} "$base$2"; }
-stats() { curl -sf "${base%/api/v2}/_emulator/stats" | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s["total"], s["statuses"].get("429", 0))'; }
+start_emulator
 for i in $(seq "$N"); do
   call POST /projects "{\"project\":{\"name\":\"p$i\"}}"
   echo

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034,SC2154 # DSN, base are for the sourcing script; it sets KEY
 # Sourced by the benchmarks that run neonform against a fresh emulator at the
 # service's timings and, with a Postgres state, a private Postgres server:
-# bench/concurrent_runs.sh and bench/pipelines.sh, from the repository's top,
+# bench/concurrent_runs.sh, bench/pipelines.sh and bench/one_run.sh, from the repository's top,
 # after setting KEY. It builds neonform into work, a temporary directory, and
 # stops what was started, and removes work, when the script exits.
 emu=""
