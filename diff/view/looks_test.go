@@ -139,3 +139,16 @@ func BenchmarkAWholeView(b *testing.B) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// BenchmarkMarkdownOfALargePlan is the pull-request comment of the plan
+// BenchmarkAViewGivenUp gives up: 250,000 changes, of which a comment of
+// GitHub's size shows a few hundred.
+func BenchmarkMarkdownOfALargePlan(b *testing.B) {
+	p := manyChanges(b, 250_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Markdown(io.Discard, p, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

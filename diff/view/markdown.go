@@ -45,6 +45,20 @@ type section struct {
 	items      []string
 	weight     int
 	omitted    func(n int) string
+	// room is the most of the items any comment can show: its limit. Past
+	// it an item is counted (more), not formatted: a plan of 250,000
+	// changes is a comment of a few hundred rows, and formatting the rest
+	// was most of its time.
+	room, size, more int
+}
+
+// full is whether the items formatted so far fill any comment: the rest
+// are only counted.
+func (s *section) full() bool { return s.size > s.room }
+
+func (s *section) add(item string) {
+	s.items = append(s.items, item)
+	s.size += len(item)
 }
 
 // reserve is room kept for the notes that say what was left out.
@@ -63,7 +77,7 @@ func markdown(p *diff.Plan, limit int, l *looks) string {
 				}
 				b.WriteString("\n")
 			}
-			writeSection(&b, driftSection(p, l), limit-b.Len()-reserve)
+			writeSection(&b, driftSection(p, l, limit), limit-b.Len()-reserve)
 		}
 		if c := costCallouts(p); c != "" {
 			b.WriteString("\n" + c)
@@ -77,7 +91,7 @@ func markdown(p *diff.Plan, limit int, l *looks) string {
 	b.WriteString(clip(alerts(p, l), (limit-reserve)/4))
 	b.WriteString(clip(fleetLines(p, l), (limit-reserve)/8))
 
-	sections := []*section{changeTable(p, l), driftSection(p, l), unmanagedSection(p, l), callsSection(p, l)}
+	sections := []*section{changeTable(p, l, limit), driftSection(p, l, limit), unmanagedSection(p, l, limit), callsSection(p, l, limit)}
 	weights := 0
 	for _, s := range sections {
 		weights += s.weight
@@ -98,13 +112,11 @@ func markdown(p *diff.Plan, limit int, l *looks) string {
 func writeSection(b *strings.Builder, s *section, allowance int) {
 	start := b.Len()
 	b.WriteString(s.head)
-	total := len(s.head) + len(s.tail)
-	for _, it := range s.items {
-		total += len(it)
-	}
+	// Items only counted (more) make total more than any allowance.
+	total := len(s.head) + len(s.tail) + s.size
 	noteRoom := 0
 	if total > allowance {
-		noteRoom = len(s.omitted(len(s.items)))
+		noteRoom = len(s.omitted(len(s.items) + s.more))
 	}
 	n := 0
 	for _, it := range s.items {
@@ -114,8 +126,8 @@ func writeSection(b *strings.Builder, s *section, allowance int) {
 		b.WriteString(it)
 		n++
 	}
-	if n < len(s.items) {
-		b.WriteString(s.omitted(len(s.items) - n))
+	if left := len(s.items) - n + s.more; left > 0 {
+		b.WriteString(s.omitted(left))
 	}
 	b.WriteString(s.tail)
 }
@@ -216,11 +228,12 @@ func overwrittenDrift(p *diff.Plan) []string {
 	return out
 }
 
-func changeTable(p *diff.Plan, l *looks) *section {
+func changeTable(p *diff.Plan, l *looks, room int) *section {
 	s := &section{
 		head:   "| | compute | action | disruption | what changes |\n|---|---|---|---|---|\n",
 		tail:   "\n",
 		weight: 6,
+		room:   room,
 		omitted: func(n int) string {
 			return fmt.Sprintf("\n_%s not shown, to keep this comment under the size GitHub allows; `neonform show PLANFILE` lists every change._\n",
 				english.Plural(n, "more change", "more changes"))
@@ -234,15 +247,23 @@ func changeTable(p *diff.Plan, l *looks) *section {
 		if l.stopped() {
 			return s
 		}
+		if s.full() {
+			s.more++
+			continue
+		}
 		row := fmt.Sprintf("| %s | %s | %s | %s | %s |",
 			c.Action.Symbol(), cell(textsafe.MarkdownCode(c.Address)), c.Action, disruptionCell(c), cell(clip(askedWords(p, c)+whatChanges(c), maxCell)))
 		if costs {
 			row += " " + cell(dollarsSafe(costCell(p, c))) + " |"
 		}
-		s.items = append(s.items, row+"\n")
+		s.add(row + "\n")
 	}
 	for _, d := range p.Defaults {
 		if len(d.Attributes) == 0 {
+			continue
+		}
+		if s.full() {
+			s.more++
 			continue
 		}
 		var parts []string
@@ -254,14 +275,18 @@ func changeTable(p *diff.Plan, l *looks) *section {
 		if costs {
 			row += " |"
 		}
-		s.items = append(s.items, row+"\n")
+		s.add(row + "\n")
 	}
 	for _, st := range stateOnly(p) {
+		if s.full() {
+			s.more++
+			continue
+		}
 		row := fmt.Sprintf("| | %s | state only | none | %s |", cell(textsafe.MarkdownCode(st.Address)), cell(textsafe.Markdown(st.Note)))
 		if costs {
 			row += " |"
 		}
-		s.items = append(s.items, row+"\n")
+		s.add(row + "\n")
 	}
 	return s
 }
@@ -334,11 +359,12 @@ func cell(s string) string {
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
-func driftSection(p *diff.Plan, l *looks) *section {
+func driftSection(p *diff.Plan, l *looks, room int) *section {
 	s := &section{
 		head:   fmt.Sprintf("<details><summary>Changed outside neonform since the last apply (%d)</summary>\n\n", len(p.Drift)),
 		tail:   "\n</details>\n\n",
 		weight: 1,
+		room:   room,
 		omitted: func(n int) string {
 			return fmt.Sprintf("- _and %d more not shown_\n", n)
 		},
@@ -347,6 +373,10 @@ func driftSection(p *diff.Plan, l *looks) *section {
 	for _, d := range p.Drift {
 		if l.stopped() {
 			return s
+		}
+		if s.full() {
+			s.more++
+			continue
 		}
 		what := "deleted outside neonform"
 		if note := notes[d.Address]; d.Gone && note != "" {
@@ -363,16 +393,17 @@ func driftSection(p *diff.Plan, l *looks) *section {
 		if id == "" {
 			id = "project compute defaults"
 		}
-		s.items = append(s.items, fmt.Sprintf("- %s (%s): %s\n", textsafe.MarkdownCode(d.Address), textsafe.Markdown(id), clip(what, 1000)))
+		s.add(fmt.Sprintf("- %s (%s): %s\n", textsafe.MarkdownCode(d.Address), textsafe.Markdown(id), clip(what, 1000)))
 	}
 	return s
 }
 
-func unmanagedSection(p *diff.Plan, l *looks) *section {
+func unmanagedSection(p *diff.Plan, l *looks, room int) *section {
 	s := &section{
 		head:   fmt.Sprintf("<details><summary>Left alone: %s %s</summary>\n\n", english.Plural(len(p.Unmanaged), "endpoint", "endpoints"), unmanagedWords(p)),
 		tail:   "\n</details>\n\n",
 		weight: 1,
+		room:   room,
 		omitted: func(n int) string {
 			return fmt.Sprintf("- _and %d more not shown_\n", n)
 		},
@@ -381,17 +412,22 @@ func unmanagedSection(p *diff.Plan, l *looks) *section {
 		if l.stopped() {
 			return s
 		}
-		s.items = append(s.items, "- "+textsafe.Markdown(describeUnmanaged(u))+"\n")
+		if s.full() {
+			s.more++
+			continue
+		}
+		s.add("- " + textsafe.Markdown(describeUnmanaged(u)) + "\n")
 	}
 	return s
 }
 
-func callsSection(p *diff.Plan, l *looks) *section {
+func callsSection(p *diff.Plan, l *looks, room int) *section {
 	calls := p.APICalls()
 	s := &section{
 		head:   fmt.Sprintf("<details><summary>%s, in order</summary>\n\n", english.Plural(calls, "API call", "API calls")),
 		tail:   "\n</details>\n",
 		weight: 3,
+		room:   room,
 		omitted: func(n int) string {
 			return fmt.Sprintf("\n_%s not shown; `neonform show -format json PLANFILE` has them all._\n", english.Plural(n, "more call", "more calls"))
 		},
@@ -405,7 +441,11 @@ func callsSection(p *diff.Plan, l *looks) *section {
 			continue
 		}
 		n++
-		s.items = append(s.items, fmt.Sprintf("%d. %s (%s)\n", n, textsafe.MarkdownCode(st.Method+" "+st.Path), textsafe.Markdown(st.Address)))
+		if s.full() {
+			s.more++
+			continue
+		}
+		s.add(fmt.Sprintf("%d. %s (%s)\n", n, textsafe.MarkdownCode(st.Method+" "+st.Path), textsafe.Markdown(st.Address)))
 	}
 	return s
 }

@@ -2,6 +2,8 @@ package view
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -190,6 +192,13 @@ func TestMarkdownStaysUnderTheCap(t *testing.T) {
 		}
 		if strings.Contains(out, "analytics|") {
 			t.Errorf("limit %d: a | inside a table cell is not escaped", limit)
+		}
+		var omitted int
+		if m := regexp.MustCompile(`_(\d+) more changes not shown`).FindStringSubmatch(out); m != nil {
+			omitted, _ = strconv.Atoi(m[1])
+		}
+		if shown := strings.Count(out, "\n| ~ |"); shown+omitted != 2000 {
+			t.Errorf("limit %d: %d changes shown and %d said not shown; want every one of the 2,000 either", limit, shown, omitted)
 		}
 		if limit == 0 && strings.Count(out, "\n| ~ |") < 100 {
 			t.Errorf("the default limit shows only %d changes", strings.Count(out, "\n| ~ |"))
