@@ -48,9 +48,9 @@ func checkAnswerIDs(method, path string, out any) error {
 // endpointBadID is the first of an endpoint's ids that is not valid.
 func endpointBadID(id, branchID string) (what, bad string) {
 	switch {
-	case !validResourceID(id):
+	case !ValidResourceID(id):
 		return "endpoint", id
-	case !validResourceID(branchID):
+	case !ValidResourceID(branchID):
 		return "branch", branchID
 	}
 	return "", ""
@@ -82,10 +82,11 @@ func (r *EndpointOperations) badID() (string, string) {
 	return endpointBadID(r.Endpoint.ID, r.Endpoint.BranchID)
 }
 
-// validResourceID reports whether id is 1 to 60 lowercase letters, digits
-// and dashes; without a regular expression, as it runs on every endpoint of
-// every list a plan reads.
-func validResourceID(id string) bool {
+// ValidResourceID reports whether id is 1 to 60 lowercase letters, digits
+// and dashes, the shape of the service's ids: what the client puts in
+// a path, and what a plan file's steps may name. Without a regular
+// expression, as it runs on every endpoint of every list a plan reads.
+func ValidResourceID(id string) bool {
 	if len(id) == 0 || len(id) > 60 {
 		return false
 	}

@@ -63,7 +63,7 @@ func listAll[P any, T any](ctx context.Context, c *Client, path string, maxPage 
 var operationID = regexp.MustCompile(`^[0-9A-Za-z-]{1,64}$`)
 
 func checkID(what, id string) error {
-	if what == "operation" && operationID.MatchString(id) || what != "operation" && validResourceID(id) {
+	if what == "operation" && operationID.MatchString(id) || what != "operation" && ValidResourceID(id) {
 		return nil
 	}
 	if id == "" {

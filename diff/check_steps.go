@@ -3,8 +3,8 @@ package diff
 import (
 	"fmt"
 	"net/url"
-	"strings"
 
+	"github.com/neonform/neonform/api"
 	"github.com/neonform/neonform/internal/diag"
 )
 
@@ -92,7 +92,7 @@ func checkCall(s *Step) string {
 	case StepUpdate:
 		one := endpointsPath(s.ProjectID, s.EndpointID)
 		switch {
-		case s.EndpointID == "" || strings.ContainsAny(s.EndpointID, "/?#"):
+		case !api.ValidResourceID(s.EndpointID):
 			return fmt.Sprintf("an update needs a valid endpoint id, not %q", s.EndpointID)
 		case s.Method != "PATCH" || s.Path != one:
 			return fmt.Sprintf("an update must be PATCH %s, not %s %s", one, s.Method, s.Path)
@@ -112,7 +112,7 @@ func checkCall(s *Step) string {
 	case StepDelete:
 		one := endpointsPath(s.ProjectID, s.EndpointID)
 		switch {
-		case s.EndpointID == "" || strings.ContainsAny(s.EndpointID, "/?#"):
+		case !api.ValidResourceID(s.EndpointID):
 			return fmt.Sprintf("a delete needs a valid endpoint id, not %q", s.EndpointID)
 		case s.Method != "DELETE" || s.Path != one:
 			return fmt.Sprintf("a delete must be DELETE %s, not %s %s", one, s.Method, s.Path)

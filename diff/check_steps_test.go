@@ -49,6 +49,8 @@ func TestDamagedPlansAreRefused(t *testing.T) {
 		{"delete with a body", func(p *Plan) { p.Steps[2].Body = json.RawMessage(`0`) }, "a delete has no body"},
 		{"delete without endpoint", func(p *Plan) { p.Steps[2].EndpointID = "" }, "a delete needs a valid endpoint id"},
 		{"update with a path trick", func(p *Plan) { p.Steps[1].EndpointID = "ep-y?x=1" }, "an update needs a valid endpoint id"},
+		{"update of an id the service never gives", func(p *Plan) { p.Steps[1].EndpointID = "ep-Y\x1b[2J" }, "an update needs a valid endpoint id"},
+		{"delete of an id the service never gives", func(p *Plan) { p.Steps[2].EndpointID = "ep z" }, "a delete needs a valid endpoint id"},
 		{"update as a PUT", func(p *Plan) { p.Steps[1].Method = "PUT" }, "an update must be PATCH"},
 		{"update without record", func(p *Plan) { p.Steps[1].Record = nil }, "an update must say what to record in the state"},
 		{"create as a PUT", func(p *Plan) { p.Steps[0].Method = "PUT" }, "a create must be POST"},
