@@ -13,15 +13,23 @@ import (
 // (flock), which a rename would take from under them, so Write cannot
 // serve it. What it may be is Target's rule: a device, a named pipe, a
 // socket, a link to one or to nothing is refused, and checked again once
-// open, in case it was swapped in between. O_NONBLOCK keeps a pipe swapped
-// in from blocking the open before that check (it changes nothing for a
-// regular file).
+// open (OpenRegular), in case it was swapped in between.
 func OpenShared(path string, o Options) (*os.File, error) {
 	target, err := Target(path, o)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(target, os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
+	return OpenRegular(target, os.O_RDWR|os.O_CREATE, o)
+}
+
+// OpenRegular opens path with flag (created 0600 with os.O_CREATE) and
+// returns it only if what it opened is a regular file: anything else is
+// closed and refused, saying what it is. O_NONBLOCK, added, keeps a named
+// pipe from blocking the open before that check (it changes nothing for a
+// regular file). For a file neonform keeps open in place or removes under
+// its lock; a file it writes whole goes through Write.
+func OpenRegular(path string, flag int, o Options) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return nil, err
 	}

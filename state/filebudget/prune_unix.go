@@ -6,16 +6,18 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/neonform/neonform/internal/atomicfile"
 )
 
 // pruneFile removes the budget file at path if it is a regular file (not a
-// link: O_NOFOLLOW; not a pipe: O_NONBLOCK, and checked once open) that no
+// link: O_NOFOLLOW; nothing else: atomicfile.OpenRegular) that no
 // run wrote to for keepUnused, and no run holds its lock: taken without
 // waiting, the lock keeps a run from writing while it goes, and the age is
 // checked again under it. A run that opened the file just before finds it
 // gone once it holds the lock, and opens a new one (Open).
 func pruneFile(path string, now time.Time) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := atomicfile.OpenRegular(path, os.O_RDONLY|syscall.O_NOFOLLOW, atomicfile.Options{})
 	if err != nil {
 		return
 	}
